@@ -1,0 +1,150 @@
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { TitledConfig } from '../config.js';
+import { TitledError } from '../errors.js';
+import type { ApiKeys } from './api-keys.js';
+import { parseApiKey } from './api-keys.js';
+import type { Organization, Organizations } from './organizations.js';
+
+/** Who is calling: resolved from the credential, never from a request body. */
+export interface Principal {
+  org: Organization;
+  /** The creator recorded on entries (`userId`): the key id, or the JWT's user claim. */
+  userId: string;
+  email?: string;
+  /** Groups the caller may see; null = no group restriction (docs/auth.md). */
+  groups: string[] | null;
+  via: 'api_key' | 'basic' | 'jwt' | 'session';
+  keyId?: string;
+}
+
+const SESSION_ISSUER = 'titled-session';
+const denied = (why: string) => new TitledError('UNAUTHENTICATED', why);
+
+/**
+ * Resolves a Principal from `Authorization: Bearer <API key | JWT>`,
+ * `Authorization: Basic <key id:secret>` or the session cookie.
+ * Verified credentials are cached for `auth.keyCacheMs` (revocation takes
+ * effect within that time).
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  private jwtKey?: KeyObject | Uint8Array | JWTVerifyGetKey;
+  private readonly sessionKey: Uint8Array;
+
+  constructor(private readonly config: Readonly<TitledConfig>, private readonly orgs: Organizations, private readonly keys: ApiKeys, secret: string) {
+    this.sessionKey = createHash('sha256').update(`session:${secret}`).digest();
+  }
+
+  async authenticate(authorization: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
+    const cred = authorization?.trim() || (sessionCookie ? `Session ${sessionCookie}` : '');
+    if (!cred) throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
+    const cacheKey = createHash('sha256').update(cred).digest('base64');
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.until > Date.now()) return hit.principal;
+    const { principal, until } = await this.resolve(cred);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, { principal, until: Math.min(until, Date.now() + this.config.auth.keyCacheMs) });
+    return principal;
+  }
+
+  private async resolve(cred: string): Promise<{ principal: Principal; until: number }> {
+    const space = cred.indexOf(' ');
+    const scheme = space > 0 ? cred.slice(0, space).toLowerCase() : '';
+    const value = space > 0 ? cred.slice(space + 1).trim() : '';
+    const forever = Number.MAX_SAFE_INTEGER;
+    if (scheme === 'bearer') {
+      const key = parseApiKey(value);
+      if (key) return { principal: await this.fromKey(key.id, key.secret, 'api_key'), until: forever };
+      if (value.split('.').length === 3) return this.fromJwt(value);
+      throw denied('bearer token is neither an API key nor a JWT');
+    }
+    if (scheme === 'basic') {
+      let decoded = '';
+      try {
+        decoded = Buffer.from(value, 'base64').toString('utf8');
+      } catch { /* falls through to the error below */ }
+      const colon = decoded.indexOf(':');
+      if (colon < 0) throw denied('basic credentials must be base64 of "<key id>:<secret>"');
+      return { principal: await this.fromKey(decoded.slice(0, colon), decoded.slice(colon + 1), 'basic'), until: forever };
+    }
+    if (scheme === 'session') return this.fromSession(value);
+    throw denied('unsupported authorization scheme');
+  }
+
+  private async fromKey(id: string, secret: string, via: 'api_key' | 'basic'): Promise<Principal> {
+    const info = await this.keys.verify(id, secret);
+    if (!info) throw denied('invalid or revoked API key');
+    const org = await this.orgs.byId(info.orgId);
+    if (!org) throw denied('the key\'s organization no longer exists');
+    return { org, userId: info.id, groups: info.groups, via, keyId: info.id };
+  }
+
+  private async verifyKey(): Promise<KeyObject | Uint8Array | JWTVerifyGetKey> {
+    if (this.jwtKey) return this.jwtKey;
+    const jwt = this.config.auth.jwt;
+    if (!jwt) throw denied('JWT authentication is not configured');
+    if (jwt.jwksUrl) this.jwtKey = createRemoteJWKSet(new URL(jwt.jwksUrl));
+    else if (jwt.publicKey!.trim().startsWith('{')) this.jwtKey = (await importJWK(JSON.parse(jwt.publicKey!))) as KeyObject | Uint8Array;
+    else this.jwtKey = createPublicKey(jwt.publicKey!);
+    return this.jwtKey;
+  }
+
+  private async fromJwt(token: string): Promise<{ principal: Principal; until: number }> {
+    const jwt = this.config.auth.jwt;
+    if (!jwt) throw denied('JWT authentication is not configured');
+    let payload: JWTPayload;
+    try {
+      const key = await this.verifyKey();
+      ({ payload } = await jwtVerify(token, key as KeyObject, { issuer: jwt.issuer, audience: jwt.audience, algorithms: jwt.algorithms }));
+    } catch (e) {
+      throw denied(`invalid JWT: ${(e as Error).message}`);
+    }
+    const orgName = payload[jwt.orgClaim];
+    if (typeof orgName !== 'string') throw denied(`JWT has no '${jwt.orgClaim}' claim`);
+    const org = await this.orgs.byName(orgName);
+    if (!org) throw denied(`JWT names unknown organization '${orgName}'`);
+    const groups = payload[jwt.groupsClaim];
+    const userId = payload[jwt.userClaim];
+    const email = payload[jwt.emailClaim];
+    return {
+      principal: {
+        org, userId: typeof userId === 'string' ? userId : 'jwt', email: typeof email === 'string' ? email : undefined,
+        groups: Array.isArray(groups) ? groups.map(String) : null, via: 'jwt',
+      },
+      until: payload.exp ? payload.exp * 1000 : Number.MAX_SAFE_INTEGER,
+    };
+  }
+
+  /** A session token for the cookie (HS256 JWT signed with the server secret). */
+  async issueSession(p: Principal): Promise<{ token: string; expiresAt: number }> {
+    const expiresAt = Math.floor(Date.now() / 1000) + this.config.auth.sessionTtlSeconds;
+    const token = await new SignJWT({ org: p.org.id, groups: p.groups, kid: p.keyId, email: p.email, via: p.via })
+      .setProtectedHeader({ alg: 'HS256' }).setIssuer(SESSION_ISSUER).setSubject(p.userId).setIssuedAt().setExpirationTime(expiresAt)
+      .sign(this.sessionKey);
+    return { token, expiresAt: expiresAt * 1000 };
+  }
+
+  private async fromSession(token: string): Promise<{ principal: Principal; until: number }> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'] }));
+    } catch {
+      throw denied('invalid or expired session');
+    }
+    if (typeof payload.kid === 'string') {
+      const key = await this.keys.get(payload.kid);
+      if (!key || key.revokedAt) throw denied('the session\'s API key was revoked');
+    }
+    const org = await this.orgs.byId(String(payload.org));
+    if (!org) throw denied('the session\'s organization no longer exists');
+    return {
+      principal: {
+        org, userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : undefined,
+        groups: Array.isArray(payload.groups) ? payload.groups.map(String) : null, via: 'session',
+        keyId: typeof payload.kid === 'string' ? payload.kid : undefined,
+      },
+      until: (payload.exp ?? 0) * 1000,
+    };
+  }
+}

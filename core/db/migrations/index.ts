@@ -1,0 +1,6 @@
+/** Migrations per dialect, in order. Add new ones with core/db/gen-migration.ts. */
+import { Init1795214126610 as SqliteInit } from './sqlite/1795214126610-Init.js';
+import { Init1795214126610 as PostgresInit } from './postgres/1795214126610-Init.js';
+
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit];

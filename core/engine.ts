@@ -1,0 +1,201 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import type { DestinationStream } from 'pino';
+import { ApiKeys } from './auth/api-keys.js';
+import { Authenticator, type Principal } from './auth/authenticator.js';
+import { Organizations } from './auth/organizations.js';
+import { resolveConfig, type TitledConfig, type TitledConfigInput } from './config.js';
+import { Database, type PluginSchema } from './db/database.js';
+import { EngineConfigError, TitledError } from './errors.js';
+import { createApp, type HttpDeps } from './http/app.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { createLogger, type Logger } from './logger.js';
+import { StageRegistry } from './pipeline/registry.js';
+import { PipelineRunner } from './pipeline/runner.js';
+import type { StagePlugin, StagePluginClass } from './pipeline/stage.js';
+import { TitleService } from './service/title-service.js';
+import { EntryStore } from './store/entry-store.js';
+import { Outbox } from './store/outbox.js';
+import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
+import { TOKENS } from './tokens.js';
+import { BUILTIN_STAGES } from '../plugins/index.js';
+
+export interface EngineOptions {
+  /** Stage classes beyond the built-in ones, by name (a name must still be listed in config `stages` to run). */
+  stages?: Record<string, StagePluginClass>;
+  /** Database schemas of out-of-tree plugins. */
+  schemas?: PluginSchema[];
+  /** Where logs go (default: stdout). */
+  logDestination?: DestinationStream;
+  /** Run migrations on start (default true; `titled migrate` runs them alone). */
+  migrate?: boolean;
+}
+
+/** The engine: the title service, workers, and the Koa app, built from one config. */
+export interface Engine {
+  readonly config: Readonly<TitledConfig>;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly service: TitleService;
+  readonly orgs: Organizations;
+  readonly keys: ApiKeys;
+  readonly outbox: Outbox;
+  readonly queue: JobQueue;
+  readonly objects: ObjectStore;
+  readonly container: DependencyContainer;
+  /** The Koa app (mount it in your own server, or call `listen`). */
+  readonly app: Koa;
+  readonly stages: readonly StagePlugin[];
+  /** Adds a stage before `start`; throws once the engine started. */
+  registerStage(stage: StagePlugin): void;
+  /** Adds routes before the app is first used. */
+  addRoutes(fn: HttpDeps['extraRoutes'][number]): void;
+  /** Starts the workers (if `workers.enabled`). */
+  start(): Promise<void>;
+  /** Starts the workers and an HTTP server on config port/host (port 0 = any free port). */
+  listen(): Promise<Server>;
+  /** Stops the server and workers and closes the database. */
+  stop(): Promise<void>;
+  /** A principal acting for an organization, for library callers that embed the engine. */
+  principalFor(orgName: string, opts?: { userId?: string; groups?: string[] | null }): Promise<Principal>;
+}
+
+/** The server secret: config `secret`, else a random one kept in `<dataDir>/secret` so URLs and sessions survive restarts. */
+function loadSecret(config: TitledConfig): string {
+  if (config.secret) return config.secret;
+  const dir = resolve(config.dataDir);
+  const file = join(dir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+/**
+ * The library entry point: builds an engine from configuration (merged over
+ * config/default.json, TITLED_CONFIG and environment variables), opens the
+ * database and runs its migrations. Call `start()` for workers, `listen()`
+ * for the HTTP server too.
+ */
+export async function createEngine(configInput: TitledConfigInput | Record<string, unknown> = {}, options: EngineOptions = {}): Promise<Engine> {
+  const config = resolveConfig(configInput);
+  const log = createLogger(config.log.level, options.logDestination);
+  const catalog: Record<string, StagePluginClass> = { ...BUILTIN_STAGES, ...options.stages };
+  for (const name of config.stages) {
+    if (!catalog[name]) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${Object.keys(catalog).sort().join(', ')})`);
+  }
+  const db = await Database.open(config, options.schemas ?? []);
+  try {
+    if (options.migrate !== false) await db.migrate();
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  const secret = loadSecret(config);
+  const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
+  const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  const outbox = new Outbox(db);
+  const store = new EntryStore(db, outbox);
+  const queue = new JobQueue(db);
+  const orgs = new Organizations(db);
+  const keys = new ApiKeys(db);
+  const auth = new Authenticator(config, orgs, keys, secret);
+  const registry = new StageRegistry();
+
+  const container = rootContainer.createChildContainer();
+  container.registerInstance(TOKENS.Config, config);
+  container.registerInstance(TOKENS.Logger, log);
+  container.registerInstance(Database, db);
+  container.registerInstance(ObjectStore as unknown as new () => ObjectStore, objects);
+  container.registerInstance(EntryStore, store);
+  container.registerInstance(Outbox, outbox);
+  container.registerInstance(JobQueue, queue);
+  container.registerInstance(Organizations, orgs);
+
+  for (const name of config.stages) {
+    const cls = catalog[name]!;
+    container.register(cls, { useClass: cls });
+    const stage = container.resolve<StagePlugin>(cls);
+    if (stage.name !== name) throw new EngineConfigError(`stage class for '${name}' calls itself '${stage.name}'`);
+    registry.register(stage);
+  }
+
+  const service = new TitleService(db, store, queue, registry, objects, config);
+  let runner: PipelineRunner | undefined;
+  const extraRoutes: HttpDeps['extraRoutes'] = [];
+  let app: Koa | undefined;
+  let server: Server | undefined;
+  let started = false;
+
+  const ready = async () => {
+    const checks = { database: await db.ping(), workers: !config.workers.enabled || !!runner?.isRunning };
+    return { ready: checks.database && checks.workers, checks };
+  };
+
+  const engine: Engine = {
+    config, log, db, service, orgs, keys, outbox, queue, objects, container,
+    get app() {
+      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes });
+      return app;
+    },
+    get stages() {
+      return registry.list();
+    },
+    registerStage(stage) {
+      if (started) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
+      registry.register(stage);
+    },
+    addRoutes(fn) {
+      if (app) throw new EngineConfigError('cannot add routes after the app was built');
+      extraRoutes.push(fn);
+    },
+    async start() {
+      if (started) return;
+      const stages = registry.freeze(config.stages);
+      started = true;
+      if (config.workers.enabled) {
+        runner = new PipelineRunner(stages, db, store, outbox, queue, orgs, objects, container, config, log);
+        runner.start();
+      }
+      log.info({ stages: stages.map((s) => s.name), database: db.dialect, workers: config.workers.enabled ? config.workers.concurrency : 0 }, 'engine started');
+    },
+    async listen() {
+      await engine.start();
+      const koa = engine.app;
+      server = await new Promise<Server>((res, rej) => {
+        const s = koa.listen(config.port, config.host, () => res(s));
+        s.once('error', rej);
+      });
+      server.keepAliveTimeout = 65_000;
+      const addr = server.address();
+      log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
+      return server;
+    },
+    async stop() {
+      if (server) {
+        const s = server;
+        server = undefined;
+        await new Promise<void>((res) => {
+          s.close(() => res());
+          s.closeIdleConnections?.();
+        });
+      }
+      await runner?.stop();
+      await db.close();
+      container.dispose?.();
+    },
+    async principalFor(orgName, opts = {}) {
+      const org = await orgs.byName(orgName);
+      if (!org) throw new TitledError('NOT_FOUND', `no organization '${orgName}'`);
+      return { org, userId: opts.userId ?? 'library', groups: opts.groups ?? null, via: 'api_key' };
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,28 @@
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { TitledError } from '../errors.js';
+
+/**
+ * Reads a JSON request body: a non-JSON content type is 415, a body over the
+ * limit is 413, malformed JSON is 400. An empty body is `undefined`.
+ */
+export async function readJson(ctx: Context, limit: number): Promise<unknown> {
+  const type = ctx.get('content-type');
+  const length = ctx.get('content-length');
+  if (length && Number(length) > limit) throw new TitledError('PAYLOAD_TOO_LARGE', `request body is over the ${limit}-byte limit`);
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { limit, length: length || undefined, encoding: 'utf8' });
+  } catch (e) {
+    const err = e as { type?: string; status?: number };
+    if (err.type === 'entity.too.large') throw new TitledError('PAYLOAD_TOO_LARGE', `request body is over the ${limit}-byte limit`);
+    throw new TitledError('INVALID_INPUT', `could not read the request body (${err.type ?? 'aborted'})`);
+  }
+  if (!text.trim()) return undefined;
+  if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) throw new TitledError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got '${type}'`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new TitledError('INVALID_JSON', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+}

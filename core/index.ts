@@ -1,0 +1,18 @@
+/**
+ * titled as a library: `createEngine(config)` and the public types for
+ * embedding the engine and writing stage plugins.
+ */
+export { createEngine, type Engine, type EngineOptions } from './engine.js';
+export { resolveConfig, ConfigSchema, type TitledConfig, type TitledConfigInput } from './config.js';
+export type { StagePlugin, StagePluginClass, StageContext, StageAction } from './pipeline/stage.js';
+export type { JobInput } from './jobs/job-queue.js';
+export type { TitleEntry, DocumentUpload } from './model/entry.js';
+export * from './model/schemas.js';
+export { JOB_STATUSES, ACCOUNT_STATUSES, type JobStatus, type AccountStatus } from './status.js';
+export { TitledError, PermanentStageFailure, EngineConfigError, ERROR_CATALOG, type ErrorCode } from './errors.js';
+export type { Principal } from './auth/authenticator.js';
+export type { Organization } from './auth/organizations.js';
+export { EntryObjects, ObjectStore } from './storage/object-store.js';
+export { TOKENS } from './tokens.js';
+export { checkVin, normalizeVin, computeCheckDigit } from './vin.js';
+export { mergePatch } from './merge.js';

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { EntityManager } from 'typeorm';
+import type { Database } from '../db/database.js';
+import { mergePatch } from '../merge.js';
+import type { AccountData } from '../model/schemas.js';
+import type { JobStatus } from '../status.js';
+
+/** What the requests behind a job asked for. Requests for an entry whose job is still queued are merged into it. */
+export interface JobInput {
+  /** Why the job exists: `create`, `update`, `data`, `fees`, `forms`, ... (stages read these in `appliesTo`). */
+  reasons: string[];
+  /** Account data to merge into the entry (the intake stage applies it). */
+  account_data?: AccountData;
+  /** Document URLs to fetch and read (the ocr stage). */
+  attachments?: string[];
+  sync_nmvtis?: boolean;
+  sync_public?: boolean;
+  sync_private?: boolean;
+  dppa_exemption?: string;
+}
+
+export interface ClaimedJob {
+  id: string;
+  entryId: string;
+  orgId: string;
+  input: JobInput;
+  stagesDone: string[];
+  attempts: number;
+  initialStatus: JobStatus;
+}
+
+/** Merges two job inputs: reasons and attachments accumulate, flags OR together, account data merges (RFC 7396). */
+export function mergeJobInput(a: JobInput, b: JobInput): JobInput {
+  const out: JobInput = { reasons: [...new Set([...a.reasons, ...b.reasons])] };
+  if (a.account_data || b.account_data) out.account_data = mergePatch(a.account_data ?? {}, b.account_data ?? {}) as AccountData;
+  if (a.attachments || b.attachments) out.attachments = [...(a.attachments ?? []), ...(b.attachments ?? [])];
+  for (const f of ['sync_nmvtis', 'sync_public', 'sync_private'] as const) if (a[f] || b[f]) out[f] = true;
+  const dppa = b.dppa_exemption ?? a.dppa_exemption;
+  if (dppa) out.dppa_exemption = dppa;
+  return out;
+}
+
+/**
+ * The durable job queue, in the database. A job is enqueued in the same
+ * transaction as the entry change that asks for it. Workers claim jobs with a
+ * lease (PostgreSQL: FOR UPDATE SKIP LOCKED, so several daemons share one
+ * database); a job whose lease expired (its worker died) is claimed again and
+ * resumes after its last checkpoint. At most one job of an entry runs at once.
+ */
+export class JobQueue {
+  /** Emits 'enqueued' after the enqueuing transaction commits (callers call `wake`). */
+  readonly events = new EventEmitter();
+
+  constructor(private readonly db: Database) {}
+
+  async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
+    const now = Date.now();
+    const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [j.entryId, 'queued'], m);
+    if (queued[0]) {
+      const input = mergeJobInput(JSON.parse(queued[0].input) as JobInput, j.input);
+      await this.db.exec('UPDATE jobs SET input = ?, "initialStatus" = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(input), j.initialStatus, now, queued[0].id], m);
+      return queued[0].id;
+    }
+    const id = randomUUID();
+    await this.db.exec(
+      'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
+      [id, j.entryId, j.orgId, 'queued', JSON.stringify(j.input), '[]', now, j.initialStatus, now, now], m);
+    return id;
+  }
+
+  /** Tells local workers there is work (call after the enqueuing transaction committed). */
+  wake(): void {
+    this.events.emit('enqueued');
+  }
+
+  /** Claims up to `n` runnable jobs for `owner` for `leaseMs`. */
+  async claim(owner: string, n: number, leaseMs: number): Promise<ClaimedJob[]> {
+    if (n <= 0) return [];
+    const now = Date.now();
+    const pick = `SELECT j.id FROM jobs j
+      WHERE (j.status = 'queued' AND j."runAfter" <= ?
+             AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r."entryId" = j."entryId" AND r.status = 'running'))
+         OR (j.status = 'running' AND j."leaseExpiresAt" < ?)
+      ORDER BY j."createdAt", j.id LIMIT ?${this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''}`;
+    const sql = `UPDATE jobs SET status = 'running', "leaseOwner" = ?, "leaseExpiresAt" = ?, attempts = attempts + 1, "updatedAt" = ?
+      WHERE id IN (${pick}) RETURNING id, "entryId", "orgId", input, "stagesDone", attempts, "initialStatus"`;
+    const rows = await this.db.tx((m) => this.db.query<Record<string, unknown>>(sql, [owner, now + leaseMs, now, now, now, n], m));
+    return rows.map((r) => ({
+      id: String(r.id), entryId: String(r.entryId), orgId: String(r.orgId),
+      input: JSON.parse(String(r.input)) as JobInput, stagesDone: JSON.parse(String(r.stagesDone)) as string[],
+      attempts: Number(r.attempts), initialStatus: String(r.initialStatus) as JobStatus,
+    }));
+  }
+
+  /** Extends the lease; false when the job is no longer this owner's (lease lost, job deleted). */
+  async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const { affected } = await this.db.exec('UPDATE jobs SET "leaseExpiresAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?', [Date.now() + leaseMs, jobId, owner, 'running']);
+    return affected === 1;
+  }
+
+  /** Records finished stages; false when the lease was lost (another worker owns the job now). */
+  async checkpoint(m: EntityManager, jobId: string, owner: string, stagesDone: string[]): Promise<boolean> {
+    const { affected } = await this.db.exec('UPDATE jobs SET "stagesDone" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?',
+      [JSON.stringify(stagesDone), Date.now(), jobId, owner, 'running'], m);
+    return affected === 1;
+  }
+
+  /** The job finished: it is removed (the entry and its outbox events are the record). */
+  async finish(m: EntityManager, jobId: string, owner: string): Promise<boolean> {
+    const { affected } = await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
+    return affected === 1;
+  }
+
+  /** Puts the job back in the queue to run again at `runAfter`, keeping its checkpoint. */
+  async retry(jobId: string, owner: string, error: string, runAfter: number): Promise<void> {
+    await this.db.tx((m) => this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
+      ['queued', runAfter, error, Date.now(), jobId, owner], m));
+  }
+
+  /** The job failed for good; kept with its error for inspection. */
+  async fail(m: EntityManager, jobId: string, owner: string, error: string): Promise<void> {
+    await this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
+      ['failed', error, Date.now(), jobId, owner], m);
+  }
+
+  /** The queued (not yet claimed) job of an entry, if any. */
+  async queuedFor(entryId: string, m?: EntityManager): Promise<{ id: string; initialStatus: JobStatus } | null> {
+    const rows = await this.db.query<{ id: string; initialStatus: string }>('SELECT id, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+    return rows[0] ? { id: rows[0].id, initialStatus: rows[0].initialStatus as JobStatus } : null;
+  }
+
+  async counts(): Promise<Record<string, number>> {
+    const rows = await this.db.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status');
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+}

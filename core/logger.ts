@@ -1,0 +1,25 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Paths pino censors. Core never logs request or entry bodies, only ids and
+ * codes; this list is the second line of defence for SSN, DOB, license numbers
+ * and credentials that might reach a log object by accident.
+ */
+const SENSITIVE = ['ssn', 'dob', 'owner_ssn', 'owner_dob', 'coowner_ssn', 'coowner_dob', 'password', 'secret', 'token', 'authorization', 'apiKey', 'cookie'];
+const REDACT_PATHS = [
+  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
+  'dlid.number', '*.dlid.number',
+  ...SENSITIVE, ...SENSITIVE.map((k) => `*.${k}`), ...SENSITIVE.map((k) => `*.*.${k}`),
+];
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino({
+    name: 'titled',
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  }, destination ?? pino.destination({ fd: 1, sync: false }));
+}

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Principal } from '../auth/authenticator.js';
+import type { TitledConfig } from '../config.js';
+import { isUniqueViolation, type Database } from '../db/database.js';
+import { TitledError } from '../errors.js';
+import type { JobInput, JobQueue } from '../jobs/job-queue.js';
+import { applyAccountDataPatch, newEntry, type TitleEntry } from '../model/entry.js';
+import { AccountDataSchema, CreateTitleBodySchema, SyncFlagsSchema, type AccountData } from '../model/schemas.js';
+import type { StageRegistry } from '../pipeline/registry.js';
+import type { StageAction } from '../pipeline/stage.js';
+import { ACCOUNT_STATUSES, JOB_STATUSES, type JobStatus } from '../status.js';
+import type { EntryFilter, EntryStore, PageCursor } from '../store/entry-store.js';
+import { presignEntry, type ObjectStore } from '../storage/object-store.js';
+import { checkVin } from '../vin.js';
+
+export interface ActionResult { entryId: string; job_status: JobStatus }
+export interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
+export interface DeleteResult { statusCode: 200; message: string; entryId: string; deletedCount: number }
+
+const ListQuerySchema = z.object({
+  vin: z.string().optional(),
+  groupId: z.string().optional(),
+  state: z.string().length(2).transform((s) => s.toUpperCase()).optional(),
+  job_status: z.enum(JOB_STATUSES).optional(),
+  account_status: z.enum(ACCOUNT_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  nextToken: z.string().max(500).optional(),
+  stateMap: z.enum(['true', 'false']).optional(),
+});
+
+/** zod issues as one readable line: `account_data.vehicle.year: expected number, received string`. */
+export function describeZodError(e: z.ZodError, prefix = ''): string {
+  return e.issues.slice(0, 10).map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(body)'}: ${i.message}`).join('; ');
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, prefix = ''): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new TitledError('INVALID_INPUT', describeZodError(r.error, prefix));
+  return r.data;
+}
+
+const hasSyncFlag = (i: { sync_nmvtis?: boolean; sync_public?: boolean; sync_private?: boolean }) => !!(i.sync_nmvtis || i.sync_public || i.sync_private);
+
+/** Spec rule 2: sync_public or sync_private without an issuing state turns on sync_nmvtis. */
+function applyRule2(flags: JobInput, issuingState: string | null | undefined): void {
+  if ((flags.sync_public || flags.sync_private) && !issuingState) flags.sync_nmvtis = true;
+}
+
+/**
+ * The title service: the operations of the title API, for one principal at a
+ * time. The HTTP layer and library callers both come through here.
+ */
+export class TitleService {
+  constructor(
+    private readonly db: Database,
+    private readonly store: EntryStore,
+    private readonly queue: JobQueue,
+    private readonly stages: StageRegistry,
+    private readonly objects: ObjectStore,
+    private readonly config: Readonly<TitledConfig>,
+  ) {}
+
+  private visible(p: Principal, entry: TitleEntry): boolean {
+    return !p.groups || !entry.groupId || p.groups.includes(entry.groupId);
+  }
+
+  /** Loads the canonical entry for `id` as the principal may see it, or throws `notFound`. */
+  private async mustLoad(p: Principal, id: string, notFound: 'ENTRY_NOT_FOUND' | 'ENTRY_NOT_FOUND_FOR_DATA' = 'ENTRY_NOT_FOUND', m?: Parameters<EntryStore['load']>[2]) {
+    const found = await this.store.load(p.org.id, id, m);
+    if (!found || !this.visible(p, found.entry)) throw new TitledError(notFound, `entry ${id} not found`);
+    return found;
+  }
+
+  private requireStage(action: StageAction): void {
+    if (!this.stages.handles(action)) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} needs a stage that is not enabled in this engine's config`);
+  }
+
+  /** POST /title */
+  async create(p: Principal, body: unknown): Promise<ActionResult> {
+    const raw = Array.isArray(body) ? { attachments: body } : body;
+    if (!raw || typeof raw !== 'object') throw new TitledError('INVALID_INPUT', 'body must be a JSON object or an array of document URLs');
+    const req = parse(CreateTitleBodySchema, raw);
+    let groupId = req.groupId;
+    if (p.groups) {
+      if (groupId && !p.groups.includes(groupId)) throw new TitledError('FORBIDDEN', `groupId '${groupId}' is not one of your groups`);
+      groupId ??= p.groups[0];
+    }
+    let vin: string | undefined;
+    if (req.account_data?.vehicle?.vin) {
+      const check = checkVin(req.account_data.vehicle.vin);
+      if (!check.valid) throw new TitledError('INVALID_VIN', `account_data.vehicle.vin: ${check.reason}`);
+      vin = check.vin;
+    }
+    const input: JobInput = { reasons: ['create'] };
+    if (req.account_data) input.account_data = req.account_data as AccountData;
+    if (req.attachments?.length) input.attachments = req.attachments;
+    for (const f of ['sync_nmvtis', 'sync_public', 'sync_private'] as const) if (req[f]) input[f] = true;
+    if (req.dppa_exemption) input.dppa_exemption = req.dppa_exemption;
+
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await this.db.tx(async (m) => {
+          const existing = vin ? await this.store.findByVin(p.org.id, vin, m) : null;
+          if (existing) {
+            const entry = existing.entry;
+            if (!this.visible(p, entry)) throw new TitledError('VIN_CONFLICT', 'an entry with this VIN exists in a group you cannot see');
+            applyRule2(input, req.account_data?.vehicle?.title?.issuing_state ?? entry.account_data.vehicle?.title?.issuing_state);
+            const to: JobStatus = hasSyncFlag(input) ? 'enriching' : 'pending';
+            const pointerId = randomUUID();
+            await this.store.addPointer(m, { id: pointerId, orgId: p.org.id, canonicalId: entry.entryId, userId: p.userId });
+            await this.store.setJobStatus(m, p.org.id, entry, to, { trigger: 'POST /title', pointerId });
+            if (input.sync_private) entry.private_enrichment_pending = true;
+            await this.store.save(m, p.org.id, entry);
+            await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input: { ...input, reasons: ['update'] }, initialStatus: to });
+            return { entryId: pointerId, job_status: to };
+          }
+          applyRule2(input, req.account_data?.vehicle?.title?.issuing_state);
+          const entry = newEntry({ orgId: p.org.id, orgName: p.org.name, userId: p.userId, userEmail: p.email, groupId, vin });
+          if (input.sync_private) entry.private_enrichment_pending = true;
+          await this.store.insert(m, p.org.id, entry);
+          await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input, initialStatus: 'pending' });
+          return { entryId: entry.entryId, job_status: 'pending' as JobStatus };
+        });
+        this.queue.wake();
+        return result;
+      } catch (e) {
+        // A concurrent create of the same VIN won the unique index: this one becomes an update.
+        if (isUniqueViolation(e) && attempt < 3) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** GET /title/{id}: the canonical entry, object paths presigned. */
+  async get(p: Principal, id: string): Promise<TitleEntry> {
+    const { entry } = await this.mustLoad(p, id);
+    return this.present(entry);
+  }
+
+  /** The entry as clients see it (GET, list items, webhook bodies): object paths as presigned URLs. */
+  present(entry: TitleEntry, ttlSeconds = this.config.presignTtlSeconds): TitleEntry {
+    return presignEntry(entry, this.objects, ttlSeconds);
+  }
+
+  /** GET /title */
+  async list(p: Principal, query: Record<string, unknown>): Promise<ListResult> {
+    const q = parse(ListQuerySchema, query);
+    const filter: EntryFilter = {
+      vin: q.vin ? checkVin(q.vin).vin : undefined, groupId: q.groupId, state: q.state,
+      job_status: q.job_status, account_status: q.account_status, visibleGroups: p.groups,
+    };
+    if (q.stateMap === 'true') {
+      const map = await this.store.stateMap(p.org.id, filter);
+      const items = Object.entries(map).map(([state, count]) => ({ state, count }));
+      return { items, count: items.reduce((n, i) => n + i.count, 0), nextToken: null, hasMore: false, stateMap: map };
+    }
+    let after: PageCursor | undefined;
+    if (q.nextToken) {
+      try {
+        const c = JSON.parse(Buffer.from(q.nextToken, 'base64url').toString('utf8')) as PageCursor;
+        if (typeof c.createdAt !== 'number' || typeof c.id !== 'string') throw new Error('shape');
+        after = c;
+      } catch {
+        throw new TitledError('INVALID_INPUT', 'nextToken is not a token this service issued');
+      }
+    }
+    const page = await this.store.list(p.org.id, filter, q.limit, after);
+    return {
+      items: page.entries.map((e) => this.present(e)),
+      count: page.entries.length,
+      nextToken: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null,
+      hasMore: !!page.next,
+    };
+  }
+
+  /** PATCH /title/{id}: only `account_data`, merged (RFC 7396); returns the full entry. */
+  async patch(p: Principal, id: string, body: unknown): Promise<TitleEntry> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TitledError('INVALID_INPUT', 'body must be a JSON object');
+    const disallowed = Object.keys(body).filter((k) => k !== 'account_data');
+    if (disallowed.length) throw new TitledError('DISALLOWED_FIELDS', `only account_data may be patched; not allowed: ${disallowed.join(', ')}`, { disallowedFields: disallowed });
+    const patch = parse(AccountDataSchema, (body as { account_data?: unknown }).account_data ?? {}, 'account_data') as AccountData;
+    try {
+      const entry = await this.db.tx(async (m) => {
+        const { entry, version } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
+        if (Object.keys(patch).length === 0) return entry;
+        applyAccountDataPatch(entry, patch);
+        await this.store.save(m, p.org.id, entry, version);
+        return entry;
+      });
+      return this.present(entry);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new TitledError('VIN_CONFLICT');
+      throw e;
+    }
+  }
+
+  /** DELETE /title/{id}: the entry and its duplicate pointers. */
+  async delete(p: Principal, id: string): Promise<DeleteResult> {
+    const { entry } = await this.mustLoad(p, id);
+    const deletedCount = await this.db.tx((m) => this.store.delete(m, p.org.id, entry.entryId));
+    if (deletedCount === 0) throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
+    await this.objects.deletePrefix(entry.storeIndex);
+    return { statusCode: 200, message: 'entry deleted', entryId: entry.entryId, deletedCount };
+  }
+
+  /** POST /title/{id}/data: an enrichment job (spec: 400 no flag, 400 not found, 409 no account_data). */
+  async requestData(p: Principal, id: string, body: unknown): Promise<ActionResult> {
+    const flags = parse(SyncFlagsSchema, body ?? {});
+    if (!hasSyncFlag(flags)) throw new TitledError('NO_SYNC_FLAG');
+    const { entry } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND_FOR_DATA');
+    if (!entry.account_data || Object.keys(entry.account_data).length === 0) throw new TitledError('NO_ACCOUNT_DATA', `entry ${id} has no account_data`);
+    this.requireStage('data');
+    const input: JobInput = { reasons: ['data'], ...flags };
+    applyRule2(input, entry.account_data.vehicle?.title?.issuing_state);
+    return this.enqueueAction(p, id, input, (e) => {
+      if (input.sync_private) e.private_enrichment_pending = true;
+    });
+  }
+
+  /** POST /title/{id}/fees */
+  async requestFees(p: Principal, id: string): Promise<ActionResult> {
+    await this.mustLoad(p, id);
+    this.requireStage('fees');
+    return this.enqueueAction(p, id, { reasons: ['fees'] });
+  }
+
+  /** POST /title/{id}/forms (synchronous generation arrives with the forms stage). */
+  async requestForms(p: Principal, id: string): Promise<{ entryId: string }> {
+    await this.mustLoad(p, id);
+    this.requireStage('forms');
+    throw new TitledError('NOT_IMPLEMENTED', 'synchronous form generation is not available in this engine');
+  }
+
+  /** Actions whose stage is not built in this engine answer 501 after the entry is found. */
+  async requestUnbuilt(p: Principal, id: string, action: StageAction): Promise<never> {
+    await this.mustLoad(p, id);
+    this.requireStage(action);
+    throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} is not available in this engine`);
+  }
+
+  private async enqueueAction(p: Principal, id: string, input: JobInput, mutate?: (e: TitleEntry) => void): Promise<ActionResult> {
+    const result = await this.db.tx(async (m) => {
+      const { entry } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
+      await this.store.setJobStatus(m, p.org.id, entry, 'enriching', { trigger: input.reasons[0] });
+      mutate?.(entry);
+      await this.store.save(m, p.org.id, entry);
+      await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input, initialStatus: 'enriching' });
+      return { entryId: entry.entryId, job_status: 'enriching' as JobStatus };
+    });
+    this.queue.wake();
+    return result;
+  }
+}

@@ -1,0 +1,158 @@
+import type { EntityManager } from 'typeorm';
+import type { Database } from '../db/database.js';
+import { TitledError } from '../errors.js';
+import type { TitleEntry } from '../model/entry.js';
+import { assertJobStatusMove, type JobStatus } from '../status.js';
+import type { Outbox } from './outbox.js';
+
+export interface StoredEntry {
+  entry: TitleEntry;
+  version: number;
+}
+
+export interface EntryFilter {
+  vin?: string;
+  groupId?: string;
+  state?: string;
+  job_status?: string;
+  account_status?: string;
+  /** The principal's groups; null = no group restriction (sees every entry of the organization). */
+  visibleGroups: readonly string[] | null;
+}
+
+export interface PageCursor { createdAt: number; id: string }
+
+/**
+ * Entries of organizations. Every method is scoped by organization id; ids of
+ * duplicate pointers resolve to their canonical entry.
+ */
+export class EntryStore {
+  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
+
+  /** The canonical entry id for `id` (itself, or the entry a pointer points at), or null. */
+  async resolveId(orgId: string, id: string, m?: EntityManager): Promise<string | null> {
+    const rows = await this.db.query<{ id: string }>(
+      'SELECT id FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT "canonicalId" AS id FROM duplicate_pointers WHERE "orgId" = ? AND id = ?',
+      [orgId, id, orgId, id], m);
+    return rows[0]?.id ?? null;
+  }
+
+  async load(orgId: string, id: string, m?: EntityManager): Promise<StoredEntry | null> {
+    let rows = await this.db.query<{ doc: string; version: number }>('SELECT doc, version FROM entries WHERE "orgId" = ? AND id = ?', [orgId, id], m);
+    if (!rows.length) {
+      rows = await this.db.query<{ doc: string; version: number }>(
+        'SELECT e.doc, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?', [orgId, id], m);
+    }
+    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
+  }
+
+  /** The stored JSON text of an entry (the hot path of GET /title/{id}: no parse when nothing is rewritten). */
+  async loadRaw(orgId: string, id: string): Promise<string | null> {
+    const rows = await this.db.query<{ doc: string }>(
+      'SELECT doc FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT e.doc FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?',
+      [orgId, id, orgId, id]);
+    return rows[0]?.doc ?? null;
+  }
+
+  async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
+    const rows = await this.db.query<{ doc: string; version: number }>('SELECT doc, version FROM entries WHERE "orgId" = ? AND vin = ?', [orgId, vin], m);
+    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
+  }
+
+  async insert(m: EntityManager, orgId: string, entry: TitleEntry): Promise<void> {
+    const now = entry.last_modified;
+    await this.db.exec(
+      'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)',
+      [entry.entryId, orgId, entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, Date.parse(entry.createdAt), now, JSON.stringify(entry)], m);
+    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.job_status.${entry.job_status}`, payload: { field: 'job_status', from: null, to: entry.job_status } }, now);
+  }
+
+  /**
+   * Writes the entry (doc and indexed columns). With `expectedVersion`, fails
+   * with CONFLICT when someone else wrote it since. Returns the new version.
+   */
+  async save(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<number> {
+    entry.last_modified = Date.now();
+    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, JSON.stringify(entry), orgId, entry.entryId];
+    let sql = 'UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?, version = version + 1 WHERE "orgId" = ? AND id = ?';
+    if (expectedVersion !== undefined) {
+      sql += ' AND version = ?';
+      params.push(expectedVersion);
+    }
+    const { affected } = await this.db.exec(sql, params, m);
+    if (affected !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
+    const rows = await this.db.query<{ version: number }>('SELECT version FROM entries WHERE id = ?', [entry.entryId], m);
+    return Number(rows[0]!.version);
+  }
+
+  async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {
+    await this.db.exec('INSERT INTO duplicate_pointers (id, "orgId", "canonicalId", "userId", "createdAt") VALUES (?, ?, ?, ?, ?)',
+      [p.id, p.orgId, p.canonicalId, p.userId, Date.now()], m);
+  }
+
+  /** Moves job_status through the transition table and appends its event to the outbox (same transaction). */
+  async setJobStatus(m: EntityManager, orgId: string, entry: TitleEntry, to: JobStatus, payload: Record<string, unknown> = {}): Promise<void> {
+    const from = entry.job_status;
+    if (from === to) return;
+    assertJobStatusMove(from, to);
+    entry.job_status = to;
+    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.job_status.${to}`, payload: { field: 'job_status', from, to, ...payload } });
+  }
+
+  private where(orgId: string, f: EntryFilter): { sql: string; params: unknown[] } {
+    const parts = ['"orgId" = ?'];
+    const params: unknown[] = [orgId];
+    const eq = (col: string, v: string | undefined) => {
+      if (v !== undefined) {
+        parts.push(`${col} = ?`);
+        params.push(v);
+      }
+    };
+    eq('vin', f.vin);
+    eq('"groupId"', f.groupId);
+    eq('state', f.state);
+    eq('"jobStatus"', f.job_status);
+    eq('"accountStatus"', f.account_status);
+    if (f.visibleGroups) {
+      const marks = f.visibleGroups.map(() => '?').join(', ');
+      parts.push(f.visibleGroups.length ? `("groupId" IS NULL OR "groupId" IN (${marks}))` : '"groupId" IS NULL');
+      params.push(...f.visibleGroups);
+    }
+    return { sql: parts.join(' AND '), params };
+  }
+
+  /** One page, newest first, in a stable order (createdAt, id). */
+  async list(orgId: string, f: EntryFilter, limit: number, after?: PageCursor): Promise<{ entries: TitleEntry[]; next?: PageCursor }> {
+    const w = this.where(orgId, f);
+    let sql = `SELECT id, "createdAt", doc FROM entries WHERE ${w.sql}`;
+    const params = [...w.params];
+    if (after) {
+      sql += ' AND ("createdAt" < ? OR ("createdAt" = ? AND id < ?))';
+      params.push(after.createdAt, after.createdAt, after.id);
+    }
+    sql += ' ORDER BY "createdAt" DESC, id DESC LIMIT ?';
+    params.push(limit + 1);
+    const rows = await this.db.query<{ id: string; createdAt: number; doc: string }>(sql, params);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      entries: page.map((r) => JSON.parse(r.doc) as TitleEntry),
+      next: rows.length > limit && last ? { createdAt: Number(last.createdAt), id: last.id } : undefined,
+    };
+  }
+
+  /** Entry counts by state (GET /title?stateMap=true). */
+  async stateMap(orgId: string, f: EntryFilter): Promise<Record<string, number>> {
+    const w = this.where(orgId, f);
+    const rows = await this.db.query<{ state: string; n: number }>(`SELECT state, COUNT(*) AS n FROM entries WHERE ${w.sql} GROUP BY state ORDER BY state`, w.params);
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+
+  /** Deletes a canonical entry, its pointers and its queued jobs; returns how many entries (canonical + pointers) went. */
+  async delete(m: EntityManager, orgId: string, canonicalId: string): Promise<number> {
+    const pointers = await this.db.exec('DELETE FROM duplicate_pointers WHERE "orgId" = ? AND "canonicalId" = ?', [orgId, canonicalId], m);
+    const entries = await this.db.exec('DELETE FROM entries WHERE "orgId" = ? AND id = ?', [orgId, canonicalId], m);
+    await this.db.exec('DELETE FROM jobs WHERE "entryId" = ? AND status = ?', [canonicalId, 'queued'], m);
+    return entries.affected + pointers.affected;
+  }
+}

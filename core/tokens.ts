@@ -1,0 +1,10 @@
+/**
+ * tsyringe tokens for what is not a class. Classes (Database, EntryStore,
+ * ObjectStore, ...) are injected by type: the project compiles with tsc and
+ * `emitDecoratorMetadata` (docs/decisions.md), so `constructor(db: Database)`
+ * in an `@injectable()` class is enough.
+ */
+export const TOKENS = {
+  Config: Symbol.for('titled.Config'),
+  Logger: Symbol.for('titled.Logger'),
+} as const;
