@@ -14,6 +14,7 @@ export const ERROR_CATALOG = {
   DISALLOWED_FIELDS: { status: 403, message: 'only account_data may be patched' },
   NOT_FOUND: { status: 404, message: 'not found' },
   ENTRY_NOT_FOUND: { status: 404, message: 'entry not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed' },
   NO_ACCOUNT_DATA: { status: 409, message: 'entry has no account_data' },
   VIN_CONFLICT: { status: 409, message: 'another entry of this organization has that VIN' },
   CONFLICT: { status: 409, message: 'conflict' },

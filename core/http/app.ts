@@ -42,7 +42,10 @@ export function createApp(d: HttpDeps): Koa {
     const started = process.hrtime.bigint();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+        if (ctx.status === 405) throw new TitledError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`);
+      }
     } catch (e) {
       if (isTitledError(e)) {
         ctx.status = e.status;
