@@ -18,7 +18,7 @@ import { JobQueue } from './jobs/job-queue.js';
 import { createLogger, type Logger } from './logger.js';
 import { StageRegistry } from './pipeline/registry.js';
 import { PipelineRunner } from './pipeline/runner.js';
-import type { StagePlugin, StagePluginClass } from './pipeline/stage.js';
+import type { EnginePlugin, EnginePluginClass, StagePlugin } from './pipeline/stage.js';
 import { TitleService } from './service/title-service.js';
 import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
@@ -27,10 +27,8 @@ import { TOKENS } from './tokens.js';
 import { BUILTIN_STAGES } from '../plugins/index.js';
 
 export interface EngineOptions {
-  /** Stage classes beyond the built-in ones, by name (a name must still be listed in config `stages` to run). */
-  stages?: Record<string, StagePluginClass>;
-  /** Database schemas of out-of-tree plugins. */
-  schemas?: PluginSchema[];
+  /** Plugin classes beyond the built-in ones, by name (a name must still be listed in config `stages` to run). */
+  stages?: Record<string, EnginePluginClass>;
   /** Where logs go (default: stdout). */
   logDestination?: DestinationStream;
   /** Run migrations on start (default true; `titled migrate` runs them alone). */
@@ -52,11 +50,13 @@ export interface Engine {
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
   readonly stages: readonly StagePlugin[];
+  /** Every enabled plugin (stages and background plugins). */
+  readonly plugins: readonly EnginePlugin[];
   /** Adds a stage before `start`; throws once the engine started. */
-  registerStage(stage: StagePlugin): void;
+  registerStage(stage: EnginePlugin): void;
   /** Adds routes before the app is first used. */
   addRoutes(fn: HttpDeps['extraRoutes'][number]): void;
-  /** Starts the workers (if `workers.enabled`). */
+  /** Freezes the pipeline and starts the workers and plugins' background work (if `workers.enabled`). */
   start(): Promise<void>;
   /** Starts the workers and an HTTP server on config port/host (port 0 = any free port). */
   listen(): Promise<Server>;
@@ -87,11 +87,12 @@ function loadSecret(config: TitledConfig): string {
 export async function createEngine(configInput: TitledConfigInput | Record<string, unknown> = {}, options: EngineOptions = {}): Promise<Engine> {
   const config = resolveConfig(configInput);
   const log = createLogger(config.log.level, options.logDestination);
-  const catalog: Record<string, StagePluginClass> = { ...BUILTIN_STAGES, ...options.stages };
+  const catalog: Record<string, EnginePluginClass> = { ...BUILTIN_STAGES, ...options.stages };
   for (const name of config.stages) {
     if (!catalog[name]) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${Object.keys(catalog).sort().join(', ')})`);
   }
-  const db = await Database.open(config, options.schemas ?? []);
+  const schemas = config.stages.map((n) => catalog[n]!.schema).filter((s): s is PluginSchema => !!s);
+  const db = await Database.open(config, schemas);
   try {
     if (options.migrate !== false) await db.migrate();
   } catch (e) {
@@ -119,15 +120,17 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   container.registerInstance(JobQueue, queue);
   container.registerInstance(Organizations, orgs);
 
+  const service = new TitleService(db, store, queue, registry, objects, config);
+  container.registerInstance(TitleService, service);
+  container.registerInstance(ApiKeys, keys);
   for (const name of config.stages) {
     const cls = catalog[name]!;
     container.register(cls, { useClass: cls });
-    const stage = container.resolve<StagePlugin>(cls);
-    if (stage.name !== name) throw new EngineConfigError(`stage class for '${name}' calls itself '${stage.name}'`);
-    registry.register(stage);
+    const plugin = container.resolve<EnginePlugin>(cls);
+    if (plugin.name !== name) throw new EngineConfigError(`stage class for '${name}' calls itself '${plugin.name}'`);
+    registry.register(plugin);
   }
 
-  const service = new TitleService(db, store, queue, registry, objects, config);
   let runner: PipelineRunner | undefined;
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   let app: Koa | undefined;
@@ -142,11 +145,15 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const engine: Engine = {
     config, log, db, service, orgs, keys, outbox, queue, objects, container,
     get app() {
-      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes });
+      const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
+      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
       return app;
     },
     get stages() {
       return registry.list();
+    },
+    get plugins() {
+      return registry.plugins();
     },
     registerStage(stage) {
       if (started) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
@@ -163,6 +170,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
       if (config.workers.enabled) {
         runner = new PipelineRunner(stages, db, store, outbox, queue, orgs, objects, container, config, log);
         runner.start();
+        for (const p of registry.plugins()) await p.start?.();
       }
       log.info({ stages: stages.map((s) => s.name), database: db.dialect, workers: config.workers.enabled ? config.workers.concurrency : 0 }, 'engine started');
     },
@@ -187,6 +195,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
           s.closeIdleConnections?.();
         });
       }
+      for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();
       container.dispose?.();

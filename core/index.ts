@@ -4,7 +4,8 @@
  */
 export { createEngine, type Engine, type EngineOptions } from './engine.js';
 export { resolveConfig, ConfigSchema, type TitledConfig, type TitledConfigInput } from './config.js';
-export type { StagePlugin, StagePluginClass, StageContext, StageAction } from './pipeline/stage.js';
+export { isStagePlugin, type StagePlugin, type StagePluginClass, type StageContext, type StageAction, type EnginePlugin, type EnginePluginClass, type RouteHelpers } from './pipeline/stage.js';
+export type { PluginSchema } from './db/database.js';
 export type { JobInput } from './jobs/job-queue.js';
 export type { TitleEntry, DocumentUpload } from './model/entry.js';
 export * from './model/schemas.js';

@@ -39,5 +39,49 @@ export function canMoveJobStatus(from: JobStatus, to: JobStatus): boolean {
 }
 
 export function assertJobStatusMove(from: JobStatus, to: JobStatus): void {
-  if (!canMoveJobStatus(from, to)) throw new TitledError('CONFLICT', `job_status cannot move from ${from} to ${to}`);
+  assertMove('job_status', JOB_STATUS_MOVES, from, to);
+}
+
+/**
+ * account_status moves (docs/statuses.md). The happy path is
+ * originated -> poa_sent -> poa_signed -> filing_en_route -> filing_received
+ * -> lien_filed -> lien_perfected -> account_paid -> lien_release_pending ->
+ * lien_release_complete; `lien_delay` and `lien_error` are detours the filing
+ * can take and come back from; a loan can be paid off at any point before the
+ * release starts.
+ */
+export const ACCOUNT_STATUS_MOVES: Record<AccountStatus, readonly AccountStatus[]> = {
+  originated: ['poa_sent', 'poa_signed', 'filing_en_route', 'lien_delay', 'lien_error', 'account_paid'],
+  poa_sent: ['originated', 'poa_signed', 'lien_delay', 'lien_error', 'account_paid'],
+  poa_signed: ['poa_sent', 'filing_en_route', 'lien_delay', 'lien_error', 'account_paid'],
+  filing_en_route: ['filing_received', 'lien_delay', 'lien_error', 'account_paid'],
+  filing_received: ['lien_filed', 'lien_delay', 'lien_error', 'account_paid'],
+  lien_delay: ['poa_sent', 'filing_en_route', 'filing_received', 'lien_filed', 'lien_error', 'account_paid'],
+  lien_error: ['poa_sent', 'poa_signed', 'filing_en_route', 'lien_delay', 'account_paid'],
+  lien_filed: ['lien_perfected', 'lien_error', 'account_paid'],
+  lien_perfected: ['account_paid', 'lien_error'],
+  account_paid: ['lien_release_pending'],
+  lien_release_pending: ['lien_release_complete', 'lien_error'],
+  lien_release_complete: [],
+};
+
+export const PHYSICAL_TITLE_STATUSES = ['in_transit', 'received', 'unavailable', 'skipped'] as const;
+export type PhysicalTitleStatus = (typeof PHYSICAL_TITLE_STATUSES)[number];
+
+/**
+ * physical_title_status moves. An entry starts with none (absent); the spec's
+ * known move is unavailable -> in_transit | received. `received` and
+ * `skipped` are final.
+ */
+export const PHYSICAL_TITLE_STATUS_MOVES: Record<PhysicalTitleStatus | 'none', readonly PhysicalTitleStatus[]> = {
+  none: ['in_transit', 'received', 'unavailable', 'skipped'],
+  in_transit: ['received', 'unavailable'],
+  unavailable: ['in_transit', 'received'],
+  received: [],
+  skipped: [],
+};
+
+/** Checks a move in one of the status tables; throws CONFLICT naming the field. */
+export function assertMove<S extends string>(field: string, table: Record<string, readonly S[]>, from: string, to: S): void {
+  if (!(table[from] ?? []).includes(to)) throw new TitledError('CONFLICT', `${field} cannot move from ${from} to ${to} (allowed: ${(table[from] ?? []).join(', ') || 'none'})`);
 }

@@ -1,34 +1,36 @@
 import { EngineConfigError } from '../errors.js';
 import { JOB_PHASE_ORDER } from '../status.js';
-import type { StageAction, StagePlugin } from './stage.js';
+import { isStagePlugin, type EnginePlugin, type StageAction, type StagePlugin } from './stage.js';
 
 /**
- * The enabled stages, sorted once at start-up and frozen. Order: the config's
- * `stages` list, with each stage moved after the stages named in its `after`
- * (stable topological sort); phases must not go backwards.
+ * The enabled plugins, checked and sorted once at start-up, then frozen.
+ * Pipeline order: the config's `stages` list, with each stage moved after the
+ * plugins named in its `after` (stable topological sort); phases must not go
+ * backwards.
  */
 export class StageRegistry {
-  private readonly stages: StagePlugin[] = [];
+  private readonly all: EnginePlugin[] = [];
+  private sorted: readonly StagePlugin[] = [];
   private frozen = false;
 
-  register(stage: StagePlugin): void {
-    if (this.frozen) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
-    if (this.stages.some((s) => s.name === stage.name)) throw new EngineConfigError(`stage '${stage.name}' is registered twice`);
-    this.stages.push(stage);
+  register(plugin: EnginePlugin): void {
+    if (this.frozen) throw new EngineConfigError(`cannot register stage '${plugin.name}': the engine has already started`);
+    if (this.all.some((s) => s.name === plugin.name)) throw new EngineConfigError(`stage '${plugin.name}' is registered twice`);
+    this.all.push(plugin);
   }
 
   /** Sorts by `order` (the config list) and dependencies, checks them, and freezes the registry. */
   freeze(order: readonly string[]): readonly StagePlugin[] {
     if (this.frozen) return this.sorted;
-    const byName = new Map(this.stages.map((s) => [s.name, s]));
-    for (const s of this.stages) {
+    const names = new Set(this.all.map((s) => s.name));
+    for (const s of this.all) {
       for (const dep of s.after ?? []) {
-        if (!byName.has(dep)) throw new EngineConfigError(`stage '${s.name}' needs '${dep}', which is not enabled`);
+        if (!names.has(dep)) throw new EngineConfigError(`stage '${s.name}' needs '${dep}', which is not enabled`);
       }
     }
     const rank = new Map(order.map((n, i) => [n, i]));
-    const pending = [...this.stages].sort((a, b) => (rank.get(a.name) ?? 1e9) - (rank.get(b.name) ?? 1e9));
-    const out: StagePlugin[] = [];
+    const pending = [...this.all].sort((a, b) => (rank.get(a.name) ?? 1e9) - (rank.get(b.name) ?? 1e9));
+    const out: EnginePlugin[] = [];
     const placed = new Set<string>();
     while (pending.length) {
       const i = pending.findIndex((s) => (s.after ?? []).every((d) => placed.has(d)));
@@ -37,26 +39,32 @@ export class StageRegistry {
       out.push(s!);
       placed.add(s!.name);
     }
-    for (let i = 1; i < out.length; i++) {
-      const prev = out[i - 1]!;
-      const cur = out[i]!;
+    const stages = out.filter(isStagePlugin);
+    for (let i = 1; i < stages.length; i++) {
+      const prev = stages[i - 1]!;
+      const cur = stages[i]!;
       if (JOB_PHASE_ORDER[cur.phase] < JOB_PHASE_ORDER[prev.phase]) {
         throw new EngineConfigError(`stage '${cur.name}' (phase ${cur.phase}) would run after '${prev.name}' (phase ${prev.phase}); reorder the config's stages`);
       }
     }
-    this.sorted = Object.freeze(out);
+    this.all.splice(0, this.all.length, ...out);
+    this.sorted = Object.freeze(stages);
     this.frozen = true;
     return this.sorted;
   }
-
-  private sorted: readonly StagePlugin[] = [];
 
   get isFrozen(): boolean {
     return this.frozen;
   }
 
+  /** The pipeline stages (sorted once frozen). */
   list(): readonly StagePlugin[] {
-    return this.frozen ? this.sorted : this.stages;
+    return this.frozen ? this.sorted : this.all.filter(isStagePlugin);
+  }
+
+  /** Every enabled plugin, stages and background plugins. */
+  plugins(): readonly EnginePlugin[] {
+    return this.all;
   }
 
   handles(action: StageAction): boolean {

@@ -10,6 +10,10 @@ import type { TitleEntry } from '../model/entry.js';
 import type { JobStatus } from '../status.js';
 import type { EntryObjects } from '../storage/object-store.js';
 import type { Organization } from '../auth/organizations.js';
+import type { Principal } from '../auth/authenticator.js';
+import type { PluginSchema } from '../db/database.js';
+import type { Context } from 'koa';
+import type Router from '@koa/router';
 
 /** Actions of the title API a stage can serve; a route whose action no enabled stage serves answers 501. */
 export type StageAction = 'data' | 'fees' | 'forms' | 'sign' | 'submit';
@@ -68,13 +72,9 @@ export interface StageContext {
  * }
  * ```
  */
-export interface StagePlugin {
-  /** Unique name, as written in the config's `stages` list. */
-  readonly name: string;
+export interface StagePlugin extends EnginePlugin {
   /** The job_status the entry shows while this stage runs. */
   readonly phase: Exclude<JobStatus, 'complete' | 'error'>;
-  /** Stages that must run before this one; each must be enabled (start-up error otherwise). */
-  readonly after?: readonly string[];
   /** Time limit for one run, in ms (default: config `stageTimeoutMs`). */
   readonly timeoutMs?: number;
   /** The API actions this stage serves (POST /title/{id}/<action>). */
@@ -83,6 +83,46 @@ export interface StagePlugin {
   appliesTo(entry: Readonly<TitleEntry>, job: Readonly<JobInput>): boolean;
   run(ctx: StageContext): Promise<void>;
 }
+
+/** Helpers a plugin's routes get from the HTTP layer. */
+export interface RouteHelpers {
+  /** The caller's principal (403 with the spec's error body when the credentials are bad). */
+  authenticate(ctx: Context): Promise<Principal>;
+  /** The JSON body (400/413/415 like every route). */
+  readJson(ctx: Context): Promise<unknown>;
+}
+
+/**
+ * What every plugin named in the config's `stages` list is. A plugin with
+ * `phase`, `appliesTo` and `run` is a pipeline stage (StagePlugin); one
+ * without is a background plugin, e.g. webhook delivery from the outbox,
+ * which only uses the lifecycle hooks below.
+ */
+export interface EnginePlugin {
+  /** Unique name, as written in the config's `stages` list. */
+  readonly name: string;
+  /** Plugins that must be enabled too; a stage also runs after them (start-up error when one is missing). */
+  readonly after?: readonly string[];
+  /** Adds HTTP routes (called once, when the Koa app is built). */
+  routes?(router: Router, helpers: RouteHelpers): void;
+  /** Starts background work; called by `engine.start()` after the pipeline is frozen, when `workers.enabled`. */
+  start?(): Promise<void> | void;
+  /** Stops background work; called by `engine.stop()` before the database closes. */
+  stop?(): Promise<void> | void;
+}
+
+/** Whether a plugin is a pipeline stage (has phase, appliesTo and run). */
+export function isStagePlugin(p: EnginePlugin): p is StagePlugin {
+  const s = p as Partial<StagePlugin>;
+  return typeof s.run === 'function' && typeof s.appliesTo === 'function' && typeof s.phase === 'string';
+}
+
+/**
+ * A plugin class the engine builds through tsyringe (constructor injection of
+ * core services). A plugin with tables declares them as a static `schema`
+ * (entities and per-dialect migrations), read before the database opens.
+ */
+export type EnginePluginClass = (new (...args: any[]) => EnginePlugin) & { schema?: PluginSchema };
 
 /** A stage class the engine builds through tsyringe (constructor injection of core services). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe resolves the arguments

@@ -9,8 +9,8 @@ import { applyAccountDataPatch, newEntry, type TitleEntry } from '../model/entry
 import { AccountDataSchema, CreateTitleBodySchema, SyncFlagsSchema, type AccountData } from '../model/schemas.js';
 import type { StageRegistry } from '../pipeline/registry.js';
 import type { StageAction } from '../pipeline/stage.js';
-import { ACCOUNT_STATUSES, JOB_STATUSES, type JobStatus } from '../status.js';
-import type { EntryFilter, EntryStore, PageCursor } from '../store/entry-store.js';
+import { ACCOUNT_STATUSES, JOB_STATUSES, PHYSICAL_TITLE_STATUSES, type JobStatus } from '../status.js';
+import type { EntryFilter, EntryStore, PageCursor, StatusField } from '../store/entry-store.js';
 import { presignEntry, type ObjectStore } from '../storage/object-store.js';
 import { checkVin } from '../vin.js';
 
@@ -237,6 +237,32 @@ export class TitleService {
     await this.mustLoad(p, id);
     this.requireStage(action);
     throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} is not available in this engine`);
+  }
+
+  /**
+   * Changes `account_status` through its state machine (core/status.ts) and
+   * records `title.account_status.<status>` in the outbox. The operation
+   * behind the dashboard and the signing flow; on the library and the CLI.
+   */
+  async setAccountStatus(p: Principal, id: string, status: string, note?: string): Promise<TitleEntry> {
+    const to = parse(z.enum(ACCOUNT_STATUSES), status, 'account_status');
+    return this.setStatusField(p, id, 'account_status', to, note);
+  }
+
+  /** Changes `physical_title_status` (in_transit, received, unavailable, skipped) through its state machine. */
+  async setPhysicalTitleStatus(p: Principal, id: string, status: string, note?: string): Promise<TitleEntry> {
+    const to = parse(z.enum(PHYSICAL_TITLE_STATUSES), status, 'physical_title_status');
+    return this.setStatusField(p, id, 'physical_title_status', to, note);
+  }
+
+  private async setStatusField(p: Principal, id: string, field: StatusField, to: string, note?: string): Promise<TitleEntry> {
+    const entry = await this.db.tx(async (m) => {
+      const { entry, version } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
+      await this.store.setStatus(m, p.org.id, entry, field, to, { by: p.userId, ...(note ? { note } : {}) });
+      await this.store.save(m, p.org.id, entry, version);
+      return entry;
+    });
+    return this.present(entry);
   }
 
   private async enqueueAction(p: Principal, id: string, input: JobInput, mutate?: (e: TitleEntry) => void): Promise<ActionResult> {

@@ -2,7 +2,10 @@ import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
 import { TitledError } from '../errors.js';
 import type { TitleEntry } from '../model/entry.js';
-import { assertJobStatusMove, type JobStatus } from '../status.js';
+import { ACCOUNT_STATUS_MOVES, assertMove, JOB_STATUS_MOVES, PHYSICAL_TITLE_STATUS_MOVES, type JobStatus } from '../status.js';
+
+const STATUS_MACHINES = { job_status: JOB_STATUS_MOVES, account_status: ACCOUNT_STATUS_MOVES, physical_title_status: PHYSICAL_TITLE_STATUS_MOVES };
+export type StatusField = keyof typeof STATUS_MACHINES;
 import type { Outbox } from './outbox.js';
 
 export interface StoredEntry {
@@ -91,12 +94,21 @@ export class EntryStore {
   }
 
   /** Moves job_status through the transition table and appends its event to the outbox (same transaction). */
-  async setJobStatus(m: EntityManager, orgId: string, entry: TitleEntry, to: JobStatus, payload: Record<string, unknown> = {}): Promise<void> {
-    const from = entry.job_status;
+  setJobStatus(m: EntityManager, orgId: string, entry: TitleEntry, to: JobStatus, payload: Record<string, unknown> = {}): Promise<void> {
+    return this.setStatus(m, orgId, entry, 'job_status', to, payload);
+  }
+
+  /**
+   * Moves one of the entry's status fields through its table (core/status.ts)
+   * and appends `title.<field>.<new status>` to the outbox in the same
+   * transaction. No move, no event. The caller saves the entry.
+   */
+  async setStatus(m: EntityManager, orgId: string, entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): Promise<void> {
+    const from = (entry[field] as string | undefined) ?? 'none';
     if (from === to) return;
-    assertJobStatusMove(from, to);
-    entry.job_status = to;
-    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.job_status.${to}`, payload: { field: 'job_status', from, to, ...payload } });
+    assertMove(field, STATUS_MACHINES[field] as Record<string, readonly string[]>, from, to);
+    (entry as Record<string, unknown>)[field] = to;
+    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.${field}.${to}`, payload: { field, from, to, ...payload } });
   }
 
   private where(orgId: string, f: EntryFilter): { sql: string; params: unknown[] } {
