@@ -189,7 +189,10 @@ export const WeightBracketSchema = z
     /** Inclusive upper bound (lbs); null = no upper bound. */
     max_lbs: z.int().positive().nullable(),
     cents: Cents,
-    /** Extra cents per 100 lbs (or part) above `min_lbs`, for per-weight formulas. */
+    /**
+     * Per-weight formula: cents per 100 lbs of the vehicle's WHOLE weight, added to
+     * `cents` (e.g. HI state weight tax 1.75 cents/lb = 175 per 100 lbs, with `cents: 0`).
+     */
     cents_per_100_lbs: Cents.optional(),
   })
   .strict();

@@ -1,0 +1,12 @@
+/** Alabama: the standard forms and layouts (states/standard.ts); see docs/forms.md. */
+import { defineState } from '../standard.js';
+
+export default defineState({
+  code: 'AL',
+  name: 'Alabama',
+  agency: 'Alabama Department of Revenue, Motor Vehicle Division',
+  rules: {
+    poaFields: ['plate'],
+    sources: [{ doc: 'spec/title-service-spec.md, POST /poa', note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont' }],
+  },
+});

@@ -1,0 +1,8 @@
+/** Maryland: the standard forms and layouts (states/standard.ts); see docs/forms.md. */
+import { defineState } from '../standard.js';
+
+export default defineState({
+  code: 'MD',
+  name: 'Maryland',
+  agency: 'Maryland Motor Vehicle Administration',
+});

@@ -1,0 +1,12 @@
+/** Ohio: the standard forms and layouts (states/standard.ts); see docs/forms.md. */
+import { defineState } from '../standard.js';
+
+export default defineState({
+  code: 'OH',
+  name: 'Ohio',
+  agency: 'Ohio Bureau of Motor Vehicles',
+  rules: {
+    poaFields: ['ssn'],
+    sources: [{ doc: 'spec/title-service-spec.md, POST /poa', note: 'SSN only in New Jersey and Ohio' }],
+  },
+});

@@ -1,0 +1,12 @@
+/** Oregon: the standard forms and layouts (states/standard.ts); see docs/forms.md. */
+import { defineState } from '../standard.js';
+
+export default defineState({
+  code: 'OR',
+  name: 'Oregon',
+  agency: 'Oregon Driver and Motor Vehicle Services',
+  rules: {
+    poaFields: ['plate'],
+    sources: [{ doc: 'spec/title-service-spec.md, POST /poa', note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont' }],
+  },
+});
