@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type Koa from 'koa';
@@ -71,11 +71,20 @@ function loadSecret(config: TitledConfig): string {
   if (config.secret) return config.secret;
   const dir = resolve(config.dataDir);
   const file = join(dir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-  return secret;
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    // written whole to a temp file, then linked into place: two processes starting on a new folder agree on one secret
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(tmp, randomBytes(32).toString('hex'), { mode: 0o600 });
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /**
@@ -120,7 +129,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   container.registerInstance(JobQueue, queue);
   container.registerInstance(Organizations, orgs);
 
-  const service = new TitleService(db, store, queue, registry, objects, config);
+  const service = new TitleService(db, store, queue, registry, objects, config, createHash('sha256').update(`cursor:${secret}`).digest(), { log, outbox, container });
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   for (const name of config.stages) {
@@ -183,6 +192,8 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
       });
       server.keepAliveTimeout = 65_000;
       const addr = server.address();
+      // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
+      if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;
     },

@@ -1,0 +1,19 @@
+/**
+ * Every CLI command, in help order. A new command group is one file in this
+ * folder exporting a `Command` or `CommandGroup`, plus one line here.
+ */
+import type { CommandEntry } from '../command.js';
+import { entries } from './entries.js';
+import { keys } from './keys.js';
+import { migrate } from './migrate.js';
+import { orgs } from './orgs.js';
+import { serve } from './serve.js';
+import { webhooks } from './webhooks.js';
+
+export const COMMANDS: readonly CommandEntry[] = [
+  serve,
+  migrate,
+  orgs,
+  keys,
+  webhooks, entries,
+];
