@@ -85,3 +85,43 @@ export const PHYSICAL_TITLE_STATUS_MOVES: Record<PhysicalTitleStatus | 'none', r
 export function assertMove<S extends string>(field: string, table: Record<string, readonly S[]>, from: string, to: S): void {
   if (!(table[from] ?? []).includes(to)) throw new TitledError('CONFLICT', `${field} cannot move from ${from} to ${to} (allowed: ${(table[from] ?? []).join(', ') || 'none'})`);
 }
+
+export const FOUND_STATUSES = ['pending', 'found', 'not_found', 'error', 'unavailable', 'skipped'] as const;
+export type FoundStatus = (typeof FOUND_STATUSES)[number];
+/** The entry fields that hold a found status (spec: Enrichment fields), one per pull source. */
+export const FOUND_STATUS_FIELDS = ['nmvtis_found_status', 'state_found_status', 'portal_found_status', 'public_found_status'] as const;
+export type FoundStatusField = (typeof FOUND_STATUS_FIELDS)[number];
+
+/**
+ * Found-status moves of a pull (`nmvtis_found_status`, `state_found_status`,
+ * `portal_found_status`, `public_found_status`). A requested pull is
+ * `pending` and settles as `found`, `not_found`, `error` (service failure),
+ * `unavailable` (source down) or `skipped` (could not be attempted); a
+ * resync moves any settled status back to `pending`.
+ */
+export const FOUND_STATUS_MOVES: Record<FoundStatus | 'none', readonly FoundStatus[]> = {
+  none: ['pending'],
+  pending: ['found', 'not_found', 'error', 'unavailable', 'skipped'],
+  found: ['pending'],
+  not_found: ['pending'],
+  error: ['pending'],
+  unavailable: ['pending'],
+  skipped: ['pending'],
+};
+
+export const FORMS_STATUSES = ['generated', 'skipped_no_data', 'skipped_no_spec', 'skipped_no_state', 'error'] as const;
+export type FormsStatus = (typeof FORMS_STATUSES)[number];
+
+/**
+ * forms_status moves. Every generation (the pipeline's forms stage or
+ * POST /title/{id}/forms) decides the status afresh from the entry as it is
+ * then, so any status may follow any other, and the first one follows none.
+ */
+export const FORMS_STATUS_MOVES: Record<FormsStatus | 'none', readonly FormsStatus[]> = {
+  none: FORMS_STATUSES,
+  generated: FORMS_STATUSES,
+  skipped_no_data: FORMS_STATUSES,
+  skipped_no_spec: FORMS_STATUSES,
+  skipped_no_state: FORMS_STATUSES,
+  error: FORMS_STATUSES,
+};

@@ -20,6 +20,26 @@ export interface Principal {
 
 const SESSION_ISSUER = 'titled-session';
 const denied = (why: string) => new TitledError('UNAUTHENTICATED', why);
+/** Longest user id and group id stored (duplicate_pointers.userId, entries.groupId). */
+const MAX_ID_LENGTH = 200;
+/** An id from a JWT claim the database can store: at most MAX_ID_LENGTH characters, no NUL (PostgreSQL text cannot hold it). */
+const storable = (s: string) => s.length <= MAX_ID_LENGTH && !s.includes('\u0000');
+
+/**
+ * The groups claim of a JWT: absent = no restriction; one group may come as a
+ * single value; any other shape is refused (never read as "no restriction").
+ */
+function jwtGroups(claim: unknown, name: string): string[] | null {
+  const isId = (g: unknown) => typeof g === 'string' || typeof g === 'number';
+  if (claim === undefined || claim === null) return null;
+  if (isId(claim)) return jwtGroups([claim], name);
+  if (Array.isArray(claim) && claim.every(isId)) {
+    const groups = claim.map(String);
+    if (!groups.every(storable)) throw denied(`JWT '${name}' claim holds a group id longer than ${MAX_ID_LENGTH} characters or with a NUL character`);
+    return groups;
+  }
+  throw denied(`JWT '${name}' claim must be a group id or an array of group ids`);
+}
 
 /**
  * Resolves a Principal from `Authorization: Bearer <API key | JWT>`,
@@ -101,16 +121,17 @@ export class Authenticator {
       throw denied(`invalid JWT: ${(e as Error).message}`);
     }
     const orgName = payload[jwt.orgClaim];
-    if (typeof orgName !== 'string') throw denied(`JWT has no '${jwt.orgClaim}' claim`);
+    if (typeof orgName !== 'string' || !storable(orgName)) throw denied(`JWT has no usable '${jwt.orgClaim}' claim`);
     const org = await this.orgs.byName(orgName);
     if (!org) throw denied(`JWT names unknown organization '${orgName}'`);
-    const groups = payload[jwt.groupsClaim];
+    const groups = jwtGroups(payload[jwt.groupsClaim], jwt.groupsClaim);
     const userId = payload[jwt.userClaim];
     const email = payload[jwt.emailClaim];
+    if (typeof userId === 'string' && !storable(userId)) throw denied(`JWT '${jwt.userClaim}' claim is longer than ${MAX_ID_LENGTH} characters or holds a NUL character`);
     return {
       principal: {
         org, userId: typeof userId === 'string' ? userId : 'jwt', email: typeof email === 'string' ? email : undefined,
-        groups: Array.isArray(groups) ? groups.map(String) : null, via: 'jwt',
+        groups, via: 'jwt',
       },
       until: payload.exp ? payload.exp * 1000 : Number.MAX_SAFE_INTEGER,
     };

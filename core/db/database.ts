@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
@@ -14,22 +15,44 @@ export interface PluginSchema {
 }
 
 /**
+ * SQLite writers of this process, one queue per database file. Engines in one
+ * process that share a file (tests, an embedding app) take turns: a second
+ * connection that met the first one's write lock would wait in SQLite's busy
+ * handler, which blocks the event loop the lock holder needs to finish, so it
+ * could only fail ("database is locked").
+ */
+const sqliteWriteQueues = new Map<string, WriteQueue>();
+interface WriteQueue { chain: Promise<unknown> }
+/** The SQLite transaction the current async context runs in (work it spawns may outlive it: `open` says whether it still runs). */
+const inTransaction = new AsyncLocalStorage<{ queue: WriteQueue; open: boolean }>();
+const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
+
+/**
  * The database: a TypeORM DataSource on SQLite (better-sqlite3, WAL) or
  * PostgreSQL, schema by migrations on both, and `tx()` for transactions.
  * SQLite has one connection, so its transactions are serialized here (TypeORM
- * does not queue them); PostgreSQL transactions run concurrently from a pool.
+ * does not queue them), together with writes outside a transaction and with
+ * the other engines of this process on the same file; PostgreSQL transactions
+ * run concurrently from a pool.
  */
 export class Database {
   readonly dialect: Dialect;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly writes: WriteQueue;
 
-  constructor(readonly dataSource: DataSource) {
+  constructor(readonly dataSource: DataSource, sqliteFile?: string) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    let queue = sqliteFile ? sqliteWriteQueues.get(sqliteFile) : undefined;
+    if (!queue) {
+      queue = { chain: Promise.resolve() };
+      if (sqliteFile) sqliteWriteQueues.set(sqliteFile, queue);
+    }
+    this.writes = queue;
   }
 
   static async open(config: Pick<TitledConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, plugins: PluginSchema[] = []): Promise<Database> {
     const entities = [...CORE_ENTITIES, ...plugins.flatMap((p) => p.entities as unknown[])] as Function[];
     let ds: DataSource;
+    let sqliteFile: string | undefined;
     if (config.databaseUrl) {
       const schema = config.databaseSchema;
       if (schema) await ensurePgSchema(config.databaseUrl, schema);
@@ -45,9 +68,10 @@ export class Database {
     } else {
       const dir = resolve(config.dataDir);
       mkdirSync(dir, { recursive: true });
+      sqliteFile = join(dir, 'titled.sqlite');
       ds = new DataSource({
         type: 'better-sqlite3',
-        database: join(dir, 'titled.sqlite'),
+        database: sqliteFile,
         enableWAL: true,
         entities,
         migrations: [...SQLITE_MIGRATIONS, ...plugins.flatMap((p) => p.migrations.sqlite)],
@@ -59,12 +83,13 @@ export class Database {
       });
     }
     await ds.initialize();
-    return new Database(ds);
+    return new Database(ds, sqliteFile);
   }
 
   /** Applies pending migrations; returns the names applied. */
   async migrate(): Promise<string[]> {
-    const applied = await this.dataSource.runMigrations({ transaction: 'each' });
+    const run = () => this.dataSource.runMigrations({ transaction: 'each' });
+    const applied = this.dialect === 'postgres' ? await run() : await this.serialized(run);
     return applied.map((m) => m.name);
   }
 
@@ -75,13 +100,34 @@ export class Database {
   /** Runs `fn` in a transaction. */
   tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') return this.dataSource.transaction(fn);
-    const run = this.chain.then(() => this.dataSource.transaction(fn));
-    this.chain = run.catch(() => undefined);
+    return this.serialized(async () => {
+      const current = { queue: this.writes, open: true };
+      try {
+        return await this.dataSource.transaction((m) => inTransaction.run(current, () => fn(m)));
+      } finally {
+        current.open = false;
+      }
+    });
+  }
+
+  /** SQLite: runs `fn` when the writers before it (this process, this file) are done. */
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writes.chain.then(fn);
+    this.writes.chain = run.catch(() => undefined);
     return run;
   }
 
   /** Raw SQL with `?` placeholders on both dialects; rows (of a SELECT or RETURNING) and the rows affected. */
   async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = [], manager?: EntityManager): Promise<{ rows: T[]; affected: number }> {
+    // SQLite: a write outside a transaction waits for the transaction in progress (it would otherwise join it)
+    const current = inTransaction.getStore();
+    if (this.dialect === 'sqlite' && !manager && !isRead(sql) && !(current?.open && current.queue === this.writes)) {
+      return this.serialized(() => this.run<T>(sql, params));
+    }
+    return this.run<T>(sql, params, manager);
+  }
+
+  private async run<T>(sql: string, params: unknown[], manager?: EntityManager): Promise<{ rows: T[]; affected: number }> {
     const runner = manager?.queryRunner ?? this.dataSource.createQueryRunner();
     try {
       const r = await runner.query(this.dialect === 'postgres' ? toPg(sql) : sql, params, true);
@@ -106,7 +152,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.chain.catch(() => undefined);
+    await this.writes.chain.catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

@@ -67,6 +67,12 @@ export function createApp(d: HttpDeps): Koa {
     }
   });
 
+  // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
+  app.use(async (ctx: Context, next: Next) => {
+    if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
+    await next();
+  });
+
   const authenticate = async (ctx: Context): Promise<Principal> => d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
   const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
     ctx.state.principal = await authenticate(ctx);
@@ -109,6 +115,7 @@ export function createApp(d: HttpDeps): Koa {
     ctx.type = contentTypeOf(key);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = data;
+    d.objects.notifyRead(key);
   });
 
   const title = new Router<State>({ prefix: '/title' });
@@ -120,7 +127,9 @@ export function createApp(d: HttpDeps): Koa {
     ctx.body = await d.service.list(ctx.state.principal, ctx.query as Record<string, unknown>);
   });
   title.get('/:id', async (ctx) => {
-    ctx.body = await d.service.get(ctx.state.principal, ctx.params.id!);
+    const json = await d.service.getJson(ctx.state.principal, ctx.params.id!);
+    ctx.type = 'application/json';
+    ctx.body = json;
   });
   title.patch('/:id', async (ctx) => {
     ctx.body = await d.service.patch(ctx.state.principal, ctx.params.id!, (await body(ctx)) ?? {});

@@ -56,11 +56,16 @@ export class JobQueue {
 
   async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
     const now = Date.now();
-    const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [j.entryId, 'queued'], m);
-    if (queued[0]) {
+    for (;;) {
+      const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [j.entryId, 'queued'], m);
+      if (!queued[0]) break;
       const input = mergeJobInput(JSON.parse(queued[0].input) as JobInput, j.input);
-      await this.db.exec('UPDATE jobs SET input = ?, "initialStatus" = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(input), j.initialStatus, now, queued[0].id], m);
-      return queued[0].id;
+      // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
+      // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
+      // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
+      const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
+        [JSON.stringify(input), j.initialStatus, now, queued[0].id, 'queued', queued[0].input], m);
+      if (affected === 1) return queued[0].id;
     }
     const id = randomUUID();
     await this.db.exec(
@@ -112,10 +117,29 @@ export class JobQueue {
     return affected === 1;
   }
 
-  /** Puts the job back in the queue to run again at `runAfter`, keeping its checkpoint. */
+  /**
+   * Puts the job back in the queue to run again at `runAfter`, keeping its
+   * checkpoint; unless a request queued another job for the entry while this
+   * one ran: then this job's input folds into that job, which runs every stage
+   * from the start, and this one ends (an entry never has two queued jobs, so
+   * its jobs never run at once or out of order).
+   */
   async retry(jobId: string, owner: string, error: string, runAfter: number): Promise<void> {
-    await this.db.tx((m) => this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
-      ['queued', runAfter, error, Date.now(), jobId, owner], m));
+    await this.db.tx(async (m) => {
+      const mine = (await this.db.query<{ entryId: string; input: string }>('SELECT "entryId", input FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m))[0];
+      if (!mine) return;
+      // requests enqueue while holding the entry's row: take it too (SQLite transactions are serialized already)
+      if (this.db.dialect === 'postgres') await this.db.query('SELECT id FROM entries WHERE id = ? FOR UPDATE', [mine.entryId], m);
+      const newer = (await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?', [mine.entryId, 'queued', jobId], m))[0];
+      if (newer) {
+        const input = mergeJobInput(JSON.parse(mine.input) as JobInput, JSON.parse(newer.input) as JobInput);
+        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(input), Date.now(), newer.id], m);
+        await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
+        return;
+      }
+      await this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
+        ['queued', runAfter, error, Date.now(), jobId, owner], m);
+    });
   }
 
   /** The job failed for good; kept with its error for inspection. */

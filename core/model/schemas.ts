@@ -149,7 +149,7 @@ export const SyncFlagsSchema = z.object({
 export const CreateTitleBodySchema = SyncFlagsSchema.extend({
   attachments: z.array(z.string().url().max(4096)).max(100).optional(),
   account_data: AccountDataSchema.optional(),
-  groupId: z.string().min(1).max(200).optional(),
+  groupId: z.string().min(1).max(200).refine((g) => !g.includes('\u0000'), 'must not contain NUL characters').optional(),
 });
 export type CreateTitleBody = z.infer<typeof CreateTitleBodySchema>;
 

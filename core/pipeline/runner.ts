@@ -11,7 +11,7 @@ import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
 import { changedKeys, clone } from '../merge.js';
 import type { TitleEntry } from '../model/entry.js';
 import { JOB_PHASE_ORDER } from '../status.js';
-import type { EntryStore } from '../store/entry-store.js';
+import { moveStatus, type EntryStore } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
@@ -179,6 +179,10 @@ export class PipelineRunner {
             options: this.config.plugins[stage.name], log: stageLog, signal: controller.signal,
             objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
             emit: (name, payload) => void events.push({ name, payload }),
+            setStatus: (field, to, payload) => {
+              const event = moveStatus(draft, field, to, payload);
+              if (event) events.push(event);
+            },
           }),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => {
@@ -209,7 +213,7 @@ export class PipelineRunner {
           }
         }
         await this.store.save(m, job.orgId, target);
-        for (const ev of events) await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, ...ev.payload } });
+        for (const ev of events) await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
         if (!(await this.queue.checkpoint(m, job.id, this.owner, [...job.stagesDone, stage.name]))) throw new JobGone('lease lost to another worker');
         job.stagesDone = [...job.stagesDone, stage.name];
         return true;
@@ -227,7 +231,8 @@ export class PipelineRunner {
     await this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
-      await this.store.setJobStatus(m, job.orgId, found.entry, status, { stage });
+      // forward only: a request may have set the status meanwhile (enriching, say), after the caller looked
+      if (JOB_PHASE_ORDER[status] > JOB_PHASE_ORDER[found.entry.job_status]) await this.store.setJobStatus(m, job.orgId, found.entry, status, { stage });
       if (processingStartTime) found.entry.processingStartTime = processingStartTime;
       await this.store.save(m, job.orgId, found.entry);
     });
@@ -252,6 +257,9 @@ export class PipelineRunner {
       const entry = found.entry;
       await this.store.setJobStatus(m, job.orgId, entry, 'error', { stage, jobId: job.id });
       entry.job_error = { stage: stage ?? null, message, attempts: job.attempts, at: new Date().toISOString() };
+      // a request queued another job meanwhile: it runs next, so show the status it set (after the error event)
+      const next = await this.queue.queuedFor(job.entryId, m);
+      if (next) await this.store.setJobStatus(m, job.orgId, entry, next.initialStatus, { jobId: next.id });
       await this.store.save(m, job.orgId, entry);
       await this.queue.fail(m, job.id, this.owner, message);
     });

@@ -12,6 +12,7 @@ import type { EntryObjects } from '../storage/object-store.js';
 import type { Organization } from '../auth/organizations.js';
 import type { Principal } from '../auth/authenticator.js';
 import type { PluginSchema } from '../db/database.js';
+import type { StatusField } from '../store/entry-store.js';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 
@@ -43,6 +44,13 @@ export interface StageContext {
   readonly objects: EntryObjects;
   /** Appends an event to the outbox with this stage's checkpoint (e.g. `title.data.found`). */
   emit(name: string, payload?: Record<string, unknown>): void;
+  /**
+   * Moves a status field of the draft entry through its state machine
+   * (core/status.ts; throws CONFLICT for a move the table refuses) and
+   * appends `title.<field>.<new status>` to the outbox with this stage's
+   * checkpoint. No move, no event.
+   */
+  setStatus(field: StatusField, to: string, payload?: Record<string, unknown>): void;
   /** The engine's dependency container (providers registered by plugins live here). */
   readonly container: DependencyContainer;
 }
@@ -82,6 +90,20 @@ export interface StagePlugin extends EnginePlugin {
   /** Whether the stage has work for this entry and job; a stage that does not apply is skipped. */
   appliesTo(entry: Readonly<TitleEntry>, job: Readonly<JobInput>): boolean;
   run(ctx: StageContext): Promise<void>;
+  /**
+   * Serves one of the stage's `handles` actions synchronously, inside the
+   * request (POST /title/{id}/forms answers only when the forms exist). Gets
+   * the context `run` gets (`job.reasons` is `[action]`); the title service
+   * saves the draft the same way the runner checkpoints a stage. A stage
+   * without it serves its actions by queuing a job.
+   */
+  runNow?(ctx: StageContext): Promise<void>;
+  /**
+   * Status moves to record when a request (POST /title, POST /title/{id}/<action>)
+   * queues a job this stage will serve, in the request's transaction, so a
+   * client reads them at once (e.g. a pull's found status to `pending`).
+   */
+  requested?(input: Readonly<JobInput>): readonly { field: StatusField; to: string }[];
 }
 
 /** Helpers a plugin's routes get from the HTTP layer. */
@@ -109,6 +131,13 @@ export interface EnginePlugin {
   start?(): Promise<void> | void;
   /** Stops background work; called by `engine.stop()` before the database closes. */
   stop?(): Promise<void> | void;
+  /**
+   * Adjusts the entry as clients see it (GET, list items, webhook bodies),
+   * after object keys were presigned: adds read-time members or hides
+   * internal ones. `entry` is the caller's copy; `org` is the entry's
+   * organization when the caller knows it. Must be synchronous and cheap.
+   */
+  present?(entry: TitleEntry, ctx: { org?: Readonly<Organization> }): void;
 }
 
 /** Whether a plugin is a pipeline stage (has phase, appliesTo and run). */

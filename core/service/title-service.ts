@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
+import type { Organization } from '../auth/organizations.js';
 import type { TitledConfig } from '../config.js';
 import { isUniqueViolation, type Database } from '../db/database.js';
+import type { EntityManager } from 'typeorm';
 import { TitledError } from '../errors.js';
 import type { JobInput, JobQueue } from '../jobs/job-queue.js';
 import { applyAccountDataPatch, newEntry, type TitleEntry } from '../model/entry.js';
@@ -11,8 +13,14 @@ import type { StageRegistry } from '../pipeline/registry.js';
 import type { StageAction } from '../pipeline/stage.js';
 import { ACCOUNT_STATUSES, JOB_STATUSES, PHYSICAL_TITLE_STATUSES, type JobStatus } from '../status.js';
 import type { EntryFilter, EntryStore, PageCursor, StatusField } from '../store/entry-store.js';
-import { presignEntry, type ObjectStore } from '../storage/object-store.js';
+import { mayHoldObjectKeys, presignEntry, type ObjectStore } from '../storage/object-store.js';
 import { checkVin } from '../vin.js';
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from '../logger.js';
+import { changedKeys, clone } from '../merge.js';
+import { moveStatus } from '../store/entry-store.js';
+import type { Outbox } from '../store/outbox.js';
+import { EntryObjects } from '../storage/object-store.js';
 
 export interface ActionResult { entryId: string; job_status: JobStatus }
 export interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
@@ -59,7 +67,38 @@ export class TitleService {
     private readonly stages: StageRegistry,
     private readonly objects: ObjectStore,
     private readonly config: Readonly<TitledConfig>,
+    /** HMAC key of `nextToken` (derived from the server secret, so tokens survive restarts). */
+    private readonly cursorKey: Uint8Array = randomBytes(32),
+    /** What a stage's `runNow` needs beyond the service's own parts (synchronous actions). */
+    private readonly sync: { log?: Logger; outbox?: Outbox; container?: DependencyContainer } = {},
   ) {}
+
+  /** `nextToken`: the cursor and an HMAC over it and the organization, so a client cannot forge or reuse one elsewhere. */
+  private encodeCursor(orgId: string, c: PageCursor): string {
+    const body = Buffer.from(JSON.stringify(c)).toString('base64url');
+    return `${body}.${this.cursorMac(orgId, body)}`;
+  }
+
+  private decodeCursor(orgId: string, token: string): PageCursor {
+    const bad = () => new TitledError('INVALID_INPUT', 'nextToken is not a token this service issued');
+    const parts = token.split('.');
+    if (parts.length !== 2) throw bad();
+    const [body, mac] = parts as [string, string];
+    const want = Buffer.from(this.cursorMac(orgId, body));
+    const got = Buffer.from(mac);
+    if (want.length !== got.length || !timingSafeEqual(want, got)) throw bad();
+    try {
+      const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as PageCursor;
+      if (typeof c.createdAt !== 'number' || typeof c.id !== 'string') throw new Error('shape');
+      return c;
+    } catch {
+      throw bad();
+    }
+  }
+
+  private cursorMac(orgId: string, body: string): string {
+    return createHmac('sha256', this.cursorKey).update(`${orgId}\n${body}`).digest('base64url');
+  }
 
   private visible(p: Principal, entry: TitleEntry): boolean {
     return !p.groups || !entry.groupId || p.groups.includes(entry.groupId);
@@ -111,6 +150,7 @@ export class TitleService {
             await this.store.addPointer(m, { id: pointerId, orgId: p.org.id, canonicalId: entry.entryId, userId: p.userId });
             await this.store.setJobStatus(m, p.org.id, entry, to, { trigger: 'POST /title', pointerId });
             if (input.sync_private) entry.private_enrichment_pending = true;
+            await this.markRequested(m, p.org.id, entry, input);
             await this.store.save(m, p.org.id, entry);
             await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input: { ...input, reasons: ['update'] }, initialStatus: to });
             return { entryId: pointerId, job_status: to };
@@ -119,6 +159,7 @@ export class TitleService {
           const entry = newEntry({ orgId: p.org.id, orgName: p.org.name, userId: p.userId, userEmail: p.email, groupId, vin });
           if (input.sync_private) entry.private_enrichment_pending = true;
           await this.store.insert(m, p.org.id, entry);
+          if (await this.markRequested(m, p.org.id, entry, input)) await this.store.save(m, p.org.id, entry);
           await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input, initialStatus: 'pending' });
           return { entryId: entry.entryId, job_status: 'pending' as JobStatus };
         });
@@ -135,12 +176,45 @@ export class TitleService {
   /** GET /title/{id}: the canonical entry, object paths presigned. */
   async get(p: Principal, id: string): Promise<TitleEntry> {
     const { entry } = await this.mustLoad(p, id);
-    return this.present(entry);
+    return this.present(entry, undefined, p.org);
   }
 
-  /** The entry as clients see it (GET, list items, webhook bodies): object paths as presigned URLs. */
-  present(entry: TitleEntry, ttlSeconds = this.config.presignTtlSeconds): TitleEntry {
-    return presignEntry(entry, this.objects, ttlSeconds);
+  /**
+   * GET /title/{id} as JSON text (what the HTTP route sends). The hot path:
+   * for a principal without group restriction, with no plugin `present` hook,
+   * an entry whose stored JSON holds no object key is answered with the stored
+   * text as is (byte-identical to `JSON.stringify(get())`), without a parse,
+   * a presign walk or a re-stringify. Anything else goes through `present`.
+   */
+  async getJson(p: Principal, id: string): Promise<string> {
+    if (p.groups || this.stages.plugins().some((s) => s.present)) return JSON.stringify(await this.get(p, id));
+    const raw = await this.store.loadRaw(p.org.id, id);
+    if (raw === null) throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
+    return mayHoldObjectKeys(raw, p.org.id) ? JSON.stringify(this.present(JSON.parse(raw) as TitleEntry, undefined, p.org)) : raw;
+  }
+
+  /**
+   * The entry as clients see it (GET, list items, webhook bodies): object
+   * paths as presigned URLs, then each enabled plugin's `present` hook
+   * (read-time members such as account_facts need `org`).
+   */
+  present(entry: TitleEntry, ttlSeconds = this.config.presignTtlSeconds, org?: Readonly<Organization>): TitleEntry {
+    const out = presignEntry(entry, this.objects, ttlSeconds);
+    for (const plugin of this.stages.plugins()) plugin.present?.(out, { org });
+    return out;
+  }
+
+  /** Records the status moves the enabled stages ask for when a request queues their job (e.g. found statuses to `pending`); true when something moved. */
+  private async markRequested(m: EntityManager, orgId: string, entry: TitleEntry, input: JobInput): Promise<boolean> {
+    let moved = false;
+    for (const stage of this.stages.list()) {
+      for (const mv of stage.requested?.(input) ?? []) {
+        if (entry[mv.field] === mv.to) continue;
+        await this.store.setStatus(m, orgId, entry, mv.field, mv.to, { trigger: input.reasons[0] });
+        moved = true;
+      }
+    }
+    return moved;
   }
 
   /** GET /title */
@@ -155,21 +229,12 @@ export class TitleService {
       const items = Object.entries(map).map(([state, count]) => ({ state, count }));
       return { items, count: items.reduce((n, i) => n + i.count, 0), nextToken: null, hasMore: false, stateMap: map };
     }
-    let after: PageCursor | undefined;
-    if (q.nextToken) {
-      try {
-        const c = JSON.parse(Buffer.from(q.nextToken, 'base64url').toString('utf8')) as PageCursor;
-        if (typeof c.createdAt !== 'number' || typeof c.id !== 'string') throw new Error('shape');
-        after = c;
-      } catch {
-        throw new TitledError('INVALID_INPUT', 'nextToken is not a token this service issued');
-      }
-    }
+    const after = q.nextToken ? this.decodeCursor(p.org.id, q.nextToken) : undefined;
     const page = await this.store.list(p.org.id, filter, q.limit, after);
     return {
-      items: page.entries.map((e) => this.present(e)),
+      items: page.entries.map((e) => this.present(e, undefined, p.org)),
       count: page.entries.length,
-      nextToken: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null,
+      nextToken: page.next ? this.encodeCursor(p.org.id, page.next) : null,
       hasMore: !!page.next,
     };
   }
@@ -188,7 +253,7 @@ export class TitleService {
         await this.store.save(m, p.org.id, entry, version);
         return entry;
       });
-      return this.present(entry);
+      return this.present(entry, undefined, p.org);
     } catch (e) {
       if (isUniqueViolation(e)) throw new TitledError('VIN_CONFLICT');
       throw e;
@@ -227,9 +292,65 @@ export class TitleService {
 
   /** POST /title/{id}/forms (synchronous generation arrives with the forms stage). */
   async requestForms(p: Principal, id: string): Promise<{ entryId: string }> {
+    return this.runNow(p, id, 'forms');
+  }
+
+  /**
+   * Serves an action synchronously through the `runNow` of the stage that
+   * handles it: the stage gets the context a pipeline run gets, and its draft
+   * is saved the way the runner checkpoints a stage (members someone else
+   * changed meanwhile are kept; if they changed the same members, the stage
+   * runs again on the fresh entry, up to 3 times). job_status is not changed.
+   */
+  private async runNow(p: Principal, id: string, action: StageAction): Promise<{ entryId: string }> {
     await this.mustLoad(p, id);
-    this.requireStage('forms');
-    throw new TitledError('NOT_IMPLEMENTED', 'synchronous form generation is not available in this engine');
+    this.requireStage(action);
+    const stage = this.stages.list().find((s) => s.handles?.includes(action) && typeof s.runNow === 'function');
+    const { log, outbox, container } = this.sync;
+    if (!stage || !log || !outbox || !container) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
+    for (let replay = 0; ; replay++) {
+      const { entry: snapshot, version } = await this.mustLoad(p, id);
+      const draft = clone(snapshot);
+      const events: { name: string; payload?: Record<string, unknown> }[] = [];
+      const timeoutMs = stage.timeoutMs ?? this.config.stageTimeoutMs;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      try {
+        await stage.runNow!({
+          entry: draft, job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
+          options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }), signal: controller.signal,
+          objects: new EntryObjects(this.objects, snapshot.storeIndex), container,
+          emit: (name, payload) => void events.push({ name, payload }),
+          setStatus: (field, to, payload) => {
+            const event = moveStatus(draft, field, to, payload);
+            if (event) events.push(event);
+          },
+        });
+      } catch (e) {
+        if (e instanceof TitledError) throw e;
+        log.error({ err: e, code: 'STAGE_FAILED', stage: stage.name, entryId: snapshot.entryId, action }, 'synchronous action failed');
+        throw new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
+      } finally {
+        clearTimeout(timer);
+      }
+      const mine = changedKeys(snapshot, draft);
+      const saved = await this.db.tx(async (m) => {
+        const current = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
+        let target = draft;
+        if (current.version !== version) {
+          if (changedKeys(snapshot, current.entry).some((k) => mine.includes(k)) && replay < 3) return false;
+          target = current.entry;
+          for (const k of mine) {
+            if (k in draft) target[k] = draft[k];
+            else delete target[k];
+          }
+        }
+        await this.store.save(m, p.org.id, target);
+        for (const ev of events) await outbox.append(m, { orgId: p.org.id, entryId: snapshot.entryId, name: ev.name, payload: { stage: stage.name, action, ...ev.payload } });
+        return true;
+      });
+      if (saved) return { entryId: snapshot.entryId };
+    }
   }
 
   /** Actions whose stage is not built in this engine answer 501 after the entry is found. */
@@ -262,7 +383,7 @@ export class TitleService {
       await this.store.save(m, p.org.id, entry, version);
       return entry;
     });
-    return this.present(entry);
+    return this.present(entry, undefined, p.org);
   }
 
   private async enqueueAction(p: Principal, id: string, input: JobInput, mutate?: (e: TitleEntry) => void): Promise<ActionResult> {
@@ -270,6 +391,7 @@ export class TitleService {
       const { entry } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
       await this.store.setJobStatus(m, p.org.id, entry, 'enriching', { trigger: input.reasons[0] });
       mutate?.(entry);
+      await this.markRequested(m, p.org.id, entry, input);
       await this.store.save(m, p.org.id, entry);
       await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input, initialStatus: 'enriching' });
       return { entryId: entry.entryId, job_status: 'enriching' as JobStatus };

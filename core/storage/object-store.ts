@@ -5,10 +5,13 @@ import { TitledError } from '../errors.js';
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._\-/]*$/;
 
+/** Whether `key` is a well-formed object key (no empty, `.` or `..` segments; at most 1024 characters). */
+export function isObjectKey(key: string): boolean {
+  return KEY_RE.test(key) && !key.split('/').some((p) => p === '' || p === '.' || p === '..') && key.length <= 1024;
+}
+
 export function assertKey(key: string): void {
-  if (!KEY_RE.test(key) || key.split('/').some((p) => p === '' || p === '.' || p === '..') || key.length > 1024) {
-    throw new TitledError('INVALID_INPUT', `invalid object key '${key}'`);
-  }
+  if (!isObjectKey(key)) throw new TitledError('INVALID_INPUT', `invalid object key '${key}'`);
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -30,6 +33,29 @@ export abstract class ObjectStore {
   abstract deletePrefix(prefix: string): Promise<void>;
   /** A URL that reads the object until `ttlSeconds` from now. */
   abstract presign(key: string, ttlSeconds: number): string;
+
+  private readonly readListeners = new Set<(key: string) => void>();
+
+  /**
+   * Calls `fn` with the key of every object a client reads through a
+   * presigned URL (`GET /files/...`), after the read was served; plugins count
+   * downloads this way. Returns a function that removes the listener.
+   */
+  onRead(fn: (key: string) => void): () => void {
+    this.readListeners.add(fn);
+    return () => void this.readListeners.delete(fn);
+  }
+
+  /** Tells the read listeners a client read `key`; a listener that throws does not affect the read or the others. */
+  notifyRead(key: string): void {
+    for (const fn of this.readListeners) {
+      try {
+        fn(key);
+      } catch {
+        // a listener handles (and logs) its own failures
+      }
+    }
+  }
 }
 
 /**
@@ -40,9 +66,14 @@ export abstract class ObjectStore {
 export class LocalObjectStore extends ObjectStore {
   private readonly root: string;
 
-  constructor(root: string, private readonly secret: string, private readonly publicUrl: string) {
+  constructor(root: string, private readonly secret: string, private publicUrl: string) {
     super();
     this.root = resolve(root);
+  }
+
+  /** Sets the base of presigned URLs (the engine calls it once the daemon listens on a port chosen at start). */
+  setPublicUrl(url: string): void {
+    this.publicUrl = url.replace(/\/$/, '');
   }
 
   private path(key: string): string {
@@ -117,10 +148,25 @@ export class EntryObjects {
 export function presignEntry<T>(entry: T & { storeIndex: string }, store: ObjectStore, ttlSeconds: number): T {
   const prefix = entry.storeIndex + '/';
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.startsWith(prefix) ? store.presign(v, ttlSeconds) : v;
+    // a client's string that merely starts like a key is left as it is (presign would throw and make the entry unreadable)
+    if (typeof v === 'string') return v.startsWith(prefix) && isObjectKey(v) ? store.presign(v, ttlSeconds) : v;
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(entry) as T;
+}
+
+/**
+ * False when the stored JSON text of an entry of organization `orgId` surely
+ * holds no object key, so `presignEntry` would change nothing. Keys are string
+ * values under `<orgId>/<entryId>/` and `storeIndex` (`<orgId>/<entryId>`,
+ * see newEntry) is the one string that may start with `<orgId>/`; a UUID needs
+ * no JSON escaping, so each such string shows as `"<orgId>/` in the text.
+ * Conservative: true when unsure (a second occurrence, or none at all).
+ */
+export function mayHoldObjectKeys(json: string, orgId: string): boolean {
+  const needle = `"${orgId}/`;
+  const first = json.indexOf(needle);
+  return first < 0 || json.indexOf(needle, first + needle.length) >= 0;
 }

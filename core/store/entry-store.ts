@@ -2,10 +2,29 @@ import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
 import { TitledError } from '../errors.js';
 import type { TitleEntry } from '../model/entry.js';
-import { ACCOUNT_STATUS_MOVES, assertMove, JOB_STATUS_MOVES, PHYSICAL_TITLE_STATUS_MOVES, type JobStatus } from '../status.js';
+import { ACCOUNT_STATUS_MOVES, assertMove, FORMS_STATUS_MOVES, FOUND_STATUS_MOVES, JOB_STATUS_MOVES, PHYSICAL_TITLE_STATUS_MOVES, type JobStatus } from '../status.js';
 
-const STATUS_MACHINES = { job_status: JOB_STATUS_MOVES, account_status: ACCOUNT_STATUS_MOVES, physical_title_status: PHYSICAL_TITLE_STATUS_MOVES };
+const STATUS_MACHINES = {
+  job_status: JOB_STATUS_MOVES, account_status: ACCOUNT_STATUS_MOVES, physical_title_status: PHYSICAL_TITLE_STATUS_MOVES,
+  nmvtis_found_status: FOUND_STATUS_MOVES, state_found_status: FOUND_STATUS_MOVES, portal_found_status: FOUND_STATUS_MOVES, public_found_status: FOUND_STATUS_MOVES,
+  forms_status: FORMS_STATUS_MOVES,
+};
 export type StatusField = keyof typeof STATUS_MACHINES;
+
+/**
+ * Moves one status field of `entry` through its table (core/status.ts) in
+ * memory and returns the event the move makes (`title.<field>.<new status>`),
+ * or null when the status already is `to`. Throws CONFLICT for a move the
+ * table does not allow. `EntryStore.setStatus` and a stage's `ctx.setStatus`
+ * both go through here; the caller writes the event to the outbox.
+ */
+export function moveStatus(entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): { name: string; payload: Record<string, unknown> } | null {
+  const from = (entry[field] as string | undefined) ?? 'none';
+  if (from === to) return null;
+  assertMove(field, STATUS_MACHINES[field] as Record<string, readonly string[]>, from, to);
+  (entry as Record<string, unknown>)[field] = to;
+  return { name: `title.${field}.${to}`, payload: { field, from, to, ...payload } };
+}
 import type { Outbox } from './outbox.js';
 
 export interface StoredEntry {
@@ -40,11 +59,22 @@ export class EntryStore {
     return rows[0]?.id ?? null;
   }
 
+  /**
+   * Inside a transaction (`m`) on PostgreSQL the row is locked until the
+   * transaction ends, so a read-modify-write (status change, checkpoint,
+   * update) cannot overwrite a concurrent one or write its events out of order.
+   * (SQLite transactions are serialized already.)
+   */
+  private lock(m?: EntityManager, of?: string): string {
+    return m && this.db.dialect === 'postgres' ? ` FOR UPDATE${of ? ` OF ${of}` : ''}` : '';
+  }
+
+  /** The entry for `id` (or the canonical entry of a pointer id); locked for the transaction `m` when given. */
   async load(orgId: string, id: string, m?: EntityManager): Promise<StoredEntry | null> {
-    let rows = await this.db.query<{ doc: string; version: number }>('SELECT doc, version FROM entries WHERE "orgId" = ? AND id = ?', [orgId, id], m);
+    let rows = await this.db.query<{ doc: string; version: number }>(`SELECT doc, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
     if (!rows.length) {
       rows = await this.db.query<{ doc: string; version: number }>(
-        'SELECT e.doc, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?', [orgId, id], m);
+        `SELECT e.doc, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`, [orgId, id], m);
     }
     return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
   }
@@ -57,8 +87,9 @@ export class EntryStore {
     return rows[0]?.doc ?? null;
   }
 
+  /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */
   async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
-    const rows = await this.db.query<{ doc: string; version: number }>('SELECT doc, version FROM entries WHERE "orgId" = ? AND vin = ?', [orgId, vin], m);
+    const rows = await this.db.query<{ doc: string; version: number }>(`SELECT doc, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
     return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
   }
 
@@ -104,11 +135,8 @@ export class EntryStore {
    * transaction. No move, no event. The caller saves the entry.
    */
   async setStatus(m: EntityManager, orgId: string, entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): Promise<void> {
-    const from = (entry[field] as string | undefined) ?? 'none';
-    if (from === to) return;
-    assertMove(field, STATUS_MACHINES[field] as Record<string, readonly string[]>, from, to);
-    (entry as Record<string, unknown>)[field] = to;
-    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.${field}.${to}`, payload: { field, from, to, ...payload } });
+    const event = moveStatus(entry, field, to, payload);
+    if (event) await this.outbox.append(m, { orgId, entryId: entry.entryId, ...event });
   }
 
   private where(orgId: string, f: EntryFilter): { sql: string; params: unknown[] } {
@@ -160,11 +188,16 @@ export class EntryStore {
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }
 
-  /** Deletes a canonical entry, its pointers and its queued jobs; returns how many entries (canonical + pointers) went. */
+  /**
+   * Deletes a canonical entry, its pointers and all its jobs; returns how many
+   * entries (canonical + pointers) went. A job running meanwhile loses its row,
+   * so its worker stops quietly at its next checkpoint (nothing is left behind
+   * to be claimed again when the lease runs out).
+   */
   async delete(m: EntityManager, orgId: string, canonicalId: string): Promise<number> {
     const pointers = await this.db.exec('DELETE FROM duplicate_pointers WHERE "orgId" = ? AND "canonicalId" = ?', [orgId, canonicalId], m);
     const entries = await this.db.exec('DELETE FROM entries WHERE "orgId" = ? AND id = ?', [orgId, canonicalId], m);
-    await this.db.exec('DELETE FROM jobs WHERE "entryId" = ? AND status = ?', [canonicalId, 'queued'], m);
+    await this.db.exec('DELETE FROM jobs WHERE "orgId" = ? AND "entryId" = ?', [orgId, canonicalId], m);
     return entries.affected + pointers.affected;
   }
 }

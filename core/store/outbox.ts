@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
 
@@ -16,11 +17,15 @@ export interface OutboxEvent {
  * transaction as the change. The webhook stage reads and delivers it.
  */
 export class Outbox {
+  /** Emits 'appended' after each append (before the transaction commits): a wake-up for the webhook dispatcher. */
+  readonly events = new EventEmitter();
+
   constructor(private readonly db: Database) {}
 
   async append(m: EntityManager, e: { orgId: string; entryId: string; name: string; payload?: Record<string, unknown> }, now = Date.now()): Promise<void> {
     await this.db.exec('INSERT INTO outbox ("orgId", "entryId", "name", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)',
       [e.orgId, e.entryId, e.name, JSON.stringify(e.payload ?? {}), now], m);
+    this.events.emit('appended');
   }
 
   /** Events of one entry, oldest first (tests, CLI, the webhook dispatcher). */
