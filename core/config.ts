@@ -27,6 +27,8 @@ export const ConfigSchema = z.object({
   /** Base URL clients reach the daemon at; presigned URLs start with it. Default http://localhost:<port>. */
   publicUrl: z.string().url().optional(),
   dataDir: z.string().default('./data'),
+  /** Trust X-Forwarded-* headers (behind a TLS-terminating proxy: session cookies get Secure). */
+  trustProxy: z.boolean().default(false),
   /** postgres://... selects PostgreSQL; absent selects SQLite in dataDir. */
   databaseUrl: z.string().optional(),
   /** PostgreSQL schema (default public); tests use one schema per run. */

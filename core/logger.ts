@@ -14,11 +14,26 @@ const REDACT_PATHS = [
   ...SENSITIVE, ...SENSITIVE.map((k) => `*.${k}`), ...SENSITIVE.map((k) => `*.*.${k}`),
 ];
 
+/** Error serializer: pino's, minus what a database error carries of the data (SQL parameters can hold a whole entry). */
+function serializeError(e: unknown): unknown {
+  const out = pino.stdSerializers.err(e as Error) as unknown as Record<string, unknown>;
+  const strip = (o: Record<string, unknown> | undefined, depth: number) => {
+    if (!o || typeof o !== 'object' || depth > 4) return;
+    delete o.parameters;
+    delete o.query;
+    delete o.driverError;
+    strip(o.cause as Record<string, unknown> | undefined, depth + 1);
+  };
+  strip(out, 0);
+  return out;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     name: 'titled',
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   }, destination ?? pino.destination({ fd: 1, sync: false }));

@@ -38,6 +38,9 @@ export class ApiKeys {
     const id = `tk_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const groups = opts.groups && opts.groups.length ? opts.groups : null;
+    for (const g of groups ?? []) {
+      if (!g || g.length > 200 || g.includes('\u0000')) throw new TitledError('INVALID_INPUT', 'a group id is 1-200 characters without NUL');
+    }
     await this.db.exec('INSERT INTO api_keys (id, "orgId", "secretHash", groups, label, "createdAt") VALUES (?, ?, ?, ?, ?, ?)',
       [id, orgId, sha256(secret), groups ? JSON.stringify(groups) : null, opts.label ?? null, Date.now()]);
     return { id, key: `${id}.${secret}`, orgId, groups };

@@ -116,7 +116,7 @@ export class Authenticator {
     let payload: JWTPayload;
     try {
       const key = await this.verifyKey();
-      ({ payload } = await jwtVerify(token, key as KeyObject, { issuer: jwt.issuer, audience: jwt.audience, algorithms: jwt.algorithms }));
+      ({ payload } = await jwtVerify(token, key as KeyObject, { issuer: jwt.issuer, audience: jwt.audience, algorithms: jwt.algorithms, requiredClaims: ['exp'] }));
     } catch (e) {
       throw denied(`invalid JWT: ${(e as Error).message}`);
     }

@@ -29,7 +29,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     : { dataDir: '.', databaseUrl: pgUrl, databaseSchema: schema }, plugins);
   await db.migrate();
   const log = await db.dataSource.driver.createSchemaBuilder().log();
-  const lines = (qs: { query: string; parameters?: unknown[] }[]) => qs.map((q) => `    await queryRunner.query(${JSON.stringify(q.query)});`).join('\n');
+  // the scratch schema's name must not end up in the migration (it runs in whatever schema the engine uses)
+  const unqualify = (sql: string) => sql.split(`"${schema}".`).join('');
+  const lines = (qs: { query: string; parameters?: unknown[] }[]) => qs.map((q) => `    await queryRunner.query(${JSON.stringify(unqualify(q.query))});`).join('\n');
   const cls = `${name}${stamp}`;
   const body = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 

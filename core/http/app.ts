@@ -33,7 +33,7 @@ function errorBody(status: number, message: string, disallowedFields?: string[])
  */
 export function createApp(d: HttpDeps): Koa {
   const app = new Koa();
-  app.proxy = false;
+  app.proxy = d.config.trustProxy;
   const limit = d.config.bodyLimitBytes;
   const cookieName = d.config.auth.sessionCookieName;
   const body = (ctx: Context) => readJson(ctx, limit);

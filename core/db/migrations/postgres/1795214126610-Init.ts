@@ -26,24 +26,24 @@ export class Init1795214126610 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_outbox_pending\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_outbox_entry\"");
+    await queryRunner.query("DROP INDEX \"ix_outbox_pending\"");
+    await queryRunner.query("DROP INDEX \"ix_outbox_entry\"");
     await queryRunner.query("DROP TABLE \"outbox\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_jobs_claim\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_jobs_entry\"");
+    await queryRunner.query("DROP INDEX \"ix_jobs_claim\"");
+    await queryRunner.query("DROP INDEX \"ix_jobs_entry\"");
     await queryRunner.query("DROP TABLE \"jobs\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_duplicate_pointers_canonical\"");
+    await queryRunner.query("DROP INDEX \"ix_duplicate_pointers_canonical\"");
     await queryRunner.query("DROP TABLE \"duplicate_pointers\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"uq_entries_org_vin\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_entries_org_created\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_entries_org_state\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_entries_org_job_status\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_entries_org_account_status\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_entries_org_group\"");
+    await queryRunner.query("DROP INDEX \"uq_entries_org_vin\"");
+    await queryRunner.query("DROP INDEX \"ix_entries_org_created\"");
+    await queryRunner.query("DROP INDEX \"ix_entries_org_state\"");
+    await queryRunner.query("DROP INDEX \"ix_entries_org_job_status\"");
+    await queryRunner.query("DROP INDEX \"ix_entries_org_account_status\"");
+    await queryRunner.query("DROP INDEX \"ix_entries_org_group\"");
     await queryRunner.query("DROP TABLE \"entries\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"ix_api_keys_org\"");
+    await queryRunner.query("DROP INDEX \"ix_api_keys_org\"");
     await queryRunner.query("DROP TABLE \"api_keys\"");
-    await queryRunner.query("DROP INDEX \"gen_1795214126610\".\"uq_organizations_name\"");
+    await queryRunner.query("DROP INDEX \"uq_organizations_name\"");
     await queryRunner.query("DROP TABLE \"organizations\"");
   }
 }
