@@ -74,6 +74,19 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * Merges `input` into the entry's queued job, if it has one (true then).
+   * A PATCH uses it so a create's account data, merged later by intake, does
+   * not undo the PATCH made after it.
+   */
+  async amendQueued(m: EntityManager, entryId: string, input: Omit<JobInput, 'reasons'>): Promise<boolean> {
+    const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+    if (!queued[0]) return false;
+    const merged = mergeJobInput(JSON.parse(queued[0].input) as JobInput, { reasons: [], ...input });
+    await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(merged), Date.now(), queued[0].id], m);
+    return true;
+  }
+
   /** Tells local workers there is work (call after the enqueuing transaction committed). */
   wake(): void {
     this.events.emit('enqueued');

@@ -251,6 +251,8 @@ export class TitleService {
         if (Object.keys(patch).length === 0) return entry;
         applyAccountDataPatch(entry, patch);
         await this.store.save(m, p.org.id, entry, version);
+        // a queued job still carrying account data would apply it after this PATCH: fold the PATCH in after it
+        await this.queue.amendQueued(m, entry.entryId, { account_data: patch });
         return entry;
       });
       return this.present(entry, undefined, p.org);
