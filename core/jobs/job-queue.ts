@@ -55,19 +55,10 @@ export class JobQueue {
   constructor(private readonly db: Database) {}
 
   async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
-    const now = Date.now();
-    for (;;) {
-      const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [j.entryId, 'queued'], m);
-      if (!queued[0]) break;
-      const input = mergeJobInput(JSON.parse(queued[0].input) as JobInput, j.input);
-      // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
-      // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
-      // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
-      const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
-        [JSON.stringify(input), j.initialStatus, now, queued[0].id, 'queued', queued[0].input], m);
-      if (affected === 1) return queued[0].id;
-    }
+    const merged = await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
+    if (merged) return merged;
     const id = randomUUID();
+    const now = Date.now();
     await this.db.exec(
       'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
       [id, j.entryId, j.orgId, 'queued', JSON.stringify(j.input), '[]', now, j.initialStatus, now, now], m);
@@ -80,11 +71,22 @@ export class JobQueue {
    * not undo the PATCH made after it.
    */
   async amendQueued(m: EntityManager, entryId: string, input: Omit<JobInput, 'reasons'>): Promise<boolean> {
-    const queued = await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
-    if (!queued[0]) return false;
-    const merged = mergeJobInput(JSON.parse(queued[0].input) as JobInput, { reasons: [], ...input });
-    await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(merged), Date.now(), queued[0].id], m);
-    return true;
+    return (await this.mergeIntoQueued(m, entryId, { reasons: [], ...input })) !== null;
+  }
+
+  /** Merges into the entry's queued job and returns its id, or null when none is queued. */
+  private async mergeIntoQueued(m: EntityManager, entryId: string, add: JobInput, initialStatus?: JobStatus): Promise<string | null> {
+    for (;;) {
+      const queued = await this.db.query<{ id: string; input: string; initialStatus: string }>('SELECT id, input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+      if (!queued[0]) return null;
+      const input = mergeJobInput(JSON.parse(queued[0].input) as JobInput, add);
+      // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
+      // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
+      // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
+      const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
+        [JSON.stringify(input), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued', queued[0].input], m);
+      if (affected === 1) return queued[0].id;
+    }
   }
 
   /** Tells local workers there is work (call after the enqueuing transaction committed). */
