@@ -103,7 +103,13 @@ export class Database {
     return this.serialized(async () => {
       const current = { queue: this.writes, open: true };
       try {
-        return await this.dataSource.transaction((m) => inTransaction.run(current, () => fn(m)));
+        return await this.dataSource.transaction(async (m) => {
+          // TypeORM opens a deferred transaction; a first write takes the write lock now, so another
+          // process's commit between our read and our write cannot fail us with SQLITE_BUSY_SNAPSHOT
+          // (busy_timeout waits for the lock instead).
+          await m.query('UPDATE "titled_migrations" SET "id" = "id" WHERE 0');
+          return inTransaction.run(current, () => fn(m));
+        });
       } finally {
         current.open = false;
       }
