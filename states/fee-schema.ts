@@ -99,6 +99,45 @@ export const BoolFigureSchema = sourced({ value: z.boolean() });
 export type BoolFigure = z.infer<typeof BoolFigureSchema>;
 
 /**
+ * The transactions a fee estimate is for (plugins/fees, docs/fees.md):
+ * `new_lien` a purchase financed with a new lien, `refinance` a lien added to or
+ * changed on an existing title (no change of owner), `transfer` a change of
+ * owner without a new lien, `duplicate` a replacement title, `repossession` the
+ * lienholder takes the title, `lien_release` a lien is released.
+ */
+export const FEE_TRANSACTIONS = ['new_lien', 'refinance', 'transfer', 'duplicate', 'repossession', 'lien_release'] as const;
+export type FeeTransaction = (typeof FEE_TRANSACTIONS)[number];
+
+const RangeSchema = z
+  .object({ min: z.int().nonnegative().optional(), max: z.int().nonnegative().optional() })
+  .strict()
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { message: '`min` must not exceed `max`' });
+
+/**
+ * When a named fee applies, in terms the calculator can evaluate (the free-text
+ * `when` says the same for people). Every condition given must hold; a
+ * condition whose input is unknown (no county, no fuel type ...) leaves the fee
+ * undecided: the estimate lists it as not included and says why.
+ */
+export const AppliesIfSchema = z
+  .object({
+    /** Only for these transactions. */
+    transactions: z.array(z.enum(FEE_TRANSACTIONS)).min(1).optional(),
+    /** Only when the vehicle is titled/registered in this state for the first time (new, or last titled elsewhere). */
+    first_in_state: z.boolean().optional(),
+    /** Only for residents of these counties (case-insensitive; "X County" matches "X"). */
+    counties: z.array(z.string().min(1)).min(1).optional(),
+    /** Only for these fuel types (from `vehicle.fuel_type`). */
+    fuel_types: z.array(z.enum(['electric', 'hybrid', 'plug_in_hybrid'])).min(1).optional(),
+    /** Only when the registration value base (after class, factor and depreciation) is in this inclusive range of cents. */
+    registration_value_cents: RangeSchema.optional(),
+    /** Only when the vehicle's weight (the registration rule's weight basis) is in this inclusive range of lbs. */
+    weight_lbs: RangeSchema.optional(),
+  })
+  .strict();
+export type AppliesIf = z.infer<typeof AppliesIfSchema>;
+
+/**
  * A named extra fee. Either a fixed `cents` or a `rate` (of the base named in
  * `basis`); `min_cents`/`max_cents` bound a rate-based fee. `optional` marks fees
  * that only apply in some cases (described in `when`).
@@ -112,6 +151,8 @@ export const NamedFeeSchema = sourced({
   max_cents: Cents.optional(),
   optional: z.boolean().optional(),
   when: z.string().min(1).optional(),
+  /** Machine-readable form of `when` (see {@link AppliesIfSchema}). */
+  applies_if: AppliesIfSchema.optional(),
 }).refine((v) => (v.cents === undefined) !== (v.rate === undefined), {
   message: 'a named fee has exactly one of `cents` or `rate`',
 });
@@ -233,6 +274,16 @@ const ValueRule = sourced({
   plus_cents: Cents.optional(),
   min_cents: Cents.optional(),
   max_cents: Cents.optional(),
+  /** Subtracted from the base before the rate (e.g. MI: only MSRP above $30,000 is rated). */
+  base_offset_cents: Cents.optional(),
+  /** The base is counted in steps of this size (e.g. MI: per started $1,000; CA: $200 classes). */
+  base_step_cents: z.int().positive().optional(),
+  /** `up`: whole started steps (default); `midpoint`: the middle of the step's class (CA R&TC 10753.2). */
+  base_step_mode: z.enum(['up', 'midpoint']).optional(),
+  /** The rule is only known for bases from this amount up; a lower base has no sourced amount (e.g. MI table up to $30,000). */
+  min_base_cents: Cents.optional(),
+  /** What `depreciation` multiplies: the value `base` (default) or the resulting `fee` (e.g. MI: 90 % of the prior year's fee). */
+  depreciation_applies_to: z.enum(['base', 'fee']).optional(),
 });
 const AgeRule = sourced({
   kind: z.literal('age'),

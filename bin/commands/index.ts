@@ -4,6 +4,7 @@
  */
 import type { CommandEntry } from '../command.js';
 import { entries } from './entries.js';
+import { fees } from './fees.js';
 import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
@@ -16,4 +17,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   orgs,
   keys,
   webhooks, entries,
+  fees,
 ];

@@ -17,10 +17,6 @@ export default defineState({
   code: 'CA',
   name: 'California',
   agency: 'California Department of Motor Vehicles',
-  forms: {
-    // California verifies the VIN of a vehicle last titled in another state (REG 31).
-    out_of_state_transfer: ['form_title_application', 'form_vin_verification', 'form_odometer_disclosure'],
-  },
   templates: {
     form_title_application: {
       file: 'ca/Reg343.pdf',

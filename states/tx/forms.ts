@@ -21,7 +21,7 @@ export default defineState({
       fields: [
         { check: 'Title Only', when: 'txn.new_title' },
         { check: 'AddRemove Lien', when: 'txn.lien_only' },
-        { check: 'I certify I am applying for a corrected title and the original Texas Certificate of Title is lost or destroyed', when: 'txn.duplicate_title' },
+        { check: 'I certify I am applying for a corrected title and the original Texas Certificate of Title is lost or destroyed', when: ['txn.duplicate_title', 'txn.lien_only'] },
         { field: '1 Vehicle Identification Number', value: 'vehicle.vin' },
         { field: '2 Year', value: 'vehicle.year' },
         { field: '3 Make', value: 'vehicle.make' },

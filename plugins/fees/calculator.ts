@@ -1,0 +1,98 @@
+/**
+ * The fee calculator: a pure function from a state's fee data and the
+ * estimate's inputs to the spec's EstFees (docs/fees.md). No clock, no I/O:
+ * the same inputs always give the same estimate.
+ *
+ * Money is integer cents throughout; section totals are sums of item cents
+ * (credits subtracted), so they add up exactly; dollars appear only in the
+ * output (`value`, `total`, `taxable_amount`, `max`), each exactly cents / 100.
+ */
+import { FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
+import type { Ctx } from './context.js';
+import { toDollars } from './money.js';
+import { registrationSection } from './registration.js';
+import { feeSchedule } from './schedules.js';
+import { taxSection } from './tax.js';
+import { titleSection } from './title.js';
+import type { EstFees, FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
+
+export const CALCULATOR_VERSION = 'titled-fees/1';
+
+/** Section total in cents: items added, `subtract` items subtracted, unknown amounts left out (the estimate says so). */
+export function sectionCents(items: readonly FeeItemOut[]): number {
+  let sum = 0;
+  for (const i of items) {
+    const c = i.metadata.cents;
+    if (c !== null) sum += i.subtract ? -c : c;
+  }
+  return sum;
+}
+
+/** The input's transactions, in FEE_TRANSACTIONS order (default `new_lien`). */
+export function transactionsOf(input: Pick<FeeInput, 'transaction'>): FeeTransaction[] {
+  const given = input.transaction === undefined ? ['new_lien'] : typeof input.transaction === 'string' ? [input.transaction] : input.transaction;
+  for (const t of given) if (!(FEE_TRANSACTIONS as readonly string[]).includes(t)) throw new TypeError(`unknown transaction '${t}' (one of ${FEE_TRANSACTIONS.join(', ')})`);
+  const out = FEE_TRANSACTIONS.filter((t) => given.includes(t));
+  return out.length ? out : ['new_lien'];
+}
+
+function firstInState(input: FeeInput): boolean | undefined {
+  const v = input.vehicle;
+  if (v?.new === true) return true;
+  if (v?.title_state) return v.title_state.toUpperCase() !== input.state.toUpperCase();
+  return undefined;
+}
+
+function submission(s: StateFeeSchedule): SubmissionInstructionsOut {
+  const a = s.submission_instructions.address;
+  return {
+    payable_to: s.submission_instructions.payable_to,
+    address: { street1: a.street1, ...(a.street2 ? { street2: a.street2 } : {}), city: a.city, state: a.state, zip: a.zip },
+  };
+}
+
+/**
+ * Estimates tax, registration and title fees.
+ *
+ * @param input what is known about the transaction; `as_of` (YYYY-MM-DD) is required.
+ * @param schedule the state's fee data (default: `states/<code>/fees.json`, loaded once and cached).
+ * @throws TypeError for an unknown state or transaction, or a missing `as_of`.
+ */
+export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule): EstFees {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.as_of ?? '')) throw new TypeError('as_of must be a date YYYY-MM-DD');
+  const s = schedule ?? feeSchedule(input.state);
+  if (s.state !== input.state.toUpperCase()) throw new TypeError(`fee data for ${s.state} given for state ${input.state}`);
+  const transactions = transactionsOf(input);
+  const ctx: Ctx = {
+    s, input, tx: new Set(transactions),
+    county: input.county?.trim() ?? '', city: input.city?.trim() ?? '',
+    firstInState: firstInState(input),
+    asOfYear: Number(input.as_of.slice(0, 4)),
+    regValueCents: null, regWeightLbs: null,
+    unknown: [], notIncluded: [], assumptions: [],
+  };
+  // registration first: its value base decides conditional fees (CA TIF)
+  const registration = registrationSection(ctx);
+  const title = titleSection(ctx);
+  const tax = taxSection(ctx);
+  const cents = { tax: sectionCents(tax.items), registration: sectionCents(registration.items), title: sectionCents(title.items), total: 0 };
+  cents.total = cents.tax + cents.registration + cents.title;
+  const si = submission(s);
+  return {
+    tax: { taxable_amount: toDollars(tax.taxableCents), total: toDollars(cents.tax), items: tax.items, submission_instructions: si },
+    registration: { total: toDollars(cents.registration), items: registration.items },
+    title: { total: toDollars(cents.title), items: title.items },
+    submission_instructions: { payable_to: si.payable_to, address: { ...si.address } },
+    metadata: {
+      state: s.state, county: ctx.county, city: ctx.city, transactions, as_of: input.as_of, unit: 'USD',
+      complete: ctx.unknown.length === 0, unknown: ctx.unknown, not_included: ctx.notIncluded, assumptions: ctx.assumptions,
+      totals_cents: cents, total: toDollars(cents.total), registration_term_months: s.registration.term_months,
+      submission: {
+        processed_by: s.submission_instructions.processed_by,
+        src: s.submission_instructions.src ? { url: s.submission_instructions.src.url, date: s.submission_instructions.src.date } : null,
+        note: s.submission_instructions.note ?? null,
+      },
+      fee_data_last_updated: s.last_updated, calculator: CALCULATOR_VERSION,
+    },
+  };
+}

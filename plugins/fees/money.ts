@@ -1,0 +1,57 @@
+/**
+ * Money arithmetic in integer cents. Rates are applied in exact integer
+ * arithmetic at a resolution of 1e-6 (every rate and factor in states/ has at
+ * most six decimals; the tester checks it), rounding half up to the cent.
+ */
+
+const RATE_SCALE = 1_000_000;
+
+/** Dollars (as given by a client) to integer cents, rounded half up; negative or non-finite gives null. */
+export function toCents(dollars: number | null | undefined): number | null {
+  if (typeof dollars !== 'number' || !Number.isFinite(dollars) || dollars < 0) return null;
+  return Math.round(dollars * 100 + 1e-9);
+}
+
+/** Integer cents to dollars (the output unit). */
+export function toDollars(cents: number): number;
+export function toDollars(cents: number | null): number | null;
+export function toDollars(cents: number | null): number | null {
+  return cents === null ? null : cents / 100;
+}
+
+/** The rate as an integer number of millionths (0.0625 -> 62500). */
+export function rateMicros(rate: number): number {
+  return Math.round(rate * RATE_SCALE);
+}
+
+/** `cents x rate`, rounded half up to a whole cent, in exact integer arithmetic. */
+export function applyRate(cents: number, rate: number): number {
+  const micros = rateMicros(rate);
+  const product = cents * micros;
+  if (Number.isSafeInteger(product)) return Math.floor((product + RATE_SCALE / 2) / RATE_SCALE);
+  const big = BigInt(cents) * BigInt(micros);
+  return Number((big + BigInt(RATE_SCALE / 2)) / BigInt(RATE_SCALE));
+}
+
+/** Whether a rate has at most six decimals (exactly representable by `applyRate`). */
+export function isMicroRate(rate: number): boolean {
+  return Math.abs(rate * RATE_SCALE - Math.round(rate * RATE_SCALE)) < 1e-6;
+}
+
+export const clamp = (v: number, min: number | undefined, max: number | undefined): number =>
+  Math.min(max ?? Infinity, Math.max(min ?? -Infinity, v));
+
+/** `$1,562.50` for messages. */
+export function formatUsd(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Whole days from `from` to `to` (YYYY-MM-DD, UTC); null when either is not a date. */
+export function daysBetween(from: string, to: string): number | null {
+  const a = Date.parse(`${from.slice(0, 10)}T00:00:00Z`);
+  const b = Date.parse(`${to.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(a) || Number.isNaN(b)) return null;
+  return Math.round((b - a) / 86_400_000);
+}

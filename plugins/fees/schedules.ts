@@ -1,0 +1,25 @@
+/**
+ * The states' fee data, read and validated once per process
+ * (states/<code>/fees.json through the zod schema in states/fee-schema.ts).
+ */
+import { loadStateFeeSchedule, STATE_CODES, type StateCode, type StateFeeSchedule } from '../../states/fee-schema.js';
+
+const cache = new Map<string, StateFeeSchedule>();
+
+export const isStateCode = (code: string): code is StateCode => (STATE_CODES as readonly string[]).includes(code.toUpperCase());
+
+/** The fee data of a state (two-letter code, any case). Throws TypeError for a code that is not one of the 50 states and DC. */
+export function feeSchedule(code: string): StateFeeSchedule {
+  const upper = code.toUpperCase();
+  const hit = cache.get(upper);
+  if (hit) return hit;
+  if (!isStateCode(upper)) throw new TypeError(`'${code}' is not a state code (the 50 states and DC)`);
+  const s = Object.freeze(loadStateFeeSchedule(upper));
+  cache.set(upper, s);
+  return s;
+}
+
+/** Forgets cached data (tests that edit a state's file). */
+export function clearFeeSchedules(): void {
+  cache.clear();
+}

@@ -1,0 +1,151 @@
+/**
+ * The `tax` section (purchases only): the state rate (or a county's combined
+ * rate) on the taxable base, the local rate, the trade-in credit as a
+ * `subtract` item, a minimum/maximum adjustment, tax-like fees and a late
+ * penalty (docs/fees.md, "Tax").
+ */
+import { addNamedFees, countyOverride, hasAny, makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
+import { latePenalty, lateConditions } from './late.js';
+import { applyRate, formatUsd, toCents } from './money.js';
+import type { FeeItemOut } from './types.js';
+
+const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
+
+export interface TaxResult { items: FeeItemOut[]; taxableCents: number }
+
+export function taxSection(ctx: Ctx): TaxResult {
+  const items: FeeItemOut[] = [];
+  if (!hasAny(ctx, PURCHASE)) return { items, taxableCents: 0 };
+  const t = ctx.s.tax;
+  const late = lateConditions(ctx, 'tax');
+  const push = (item: FeeItemOut) => {
+    items.push(item);
+    noteUnknown(ctx, 'tax', item);
+    return item;
+  };
+
+  if (t.base === 'none') {
+    push(makeItem(ctx, {
+      feeType: 'StateTax', name: 'Motor vehicle sales tax', description: `${ctx.s.name} charges no sales or use tax on vehicles`,
+      cents: 0, figure: t.rate, dataPath: 'tax.rate', relevant: PURCHASE, meta: { rate: 0 },
+    }));
+    if (!t.local?.applies.value) return { items, taxableCents: 0 };
+    // no state tax, but cities/boroughs may tax the purchase (AK): the local amount is unknown
+    push(makeItem(ctx, {
+      feeType: 'LocalTax', name: 'Local sales tax', description: 'Local (city/borough) tax of the buyer\'s residence, where levied',
+      cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city, maxCents: null,
+      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county/city is not known',
+    }));
+    return { items, taxableCents: toCents(ctx.input.sale?.price) ?? 0 };
+  }
+
+  const price = toCents(ctx.input.sale?.price);
+  const value = toCents(ctx.input.vehicle?.value);
+  let gross: number | null = price;
+  let basis = 'sale price';
+  if (t.base === 'value' || t.base === 'presumptive_value') {
+    const factor = t.presumptive_factor?.rate ?? 1;
+    if (value !== null) {
+      gross = applyRate(value, factor);
+      basis = factor === 1 ? 'vehicle value' : `${pct(factor)} of the vehicle value`;
+    } else if (price !== null) ctx.assumptions.push(`tax: ${ctx.s.state} taxes the vehicle's value; no value was given, the sale price stands in`);
+  } else if (t.base === 'greater_of_price_and_presumptive') {
+    const factor = t.presumptive_factor?.rate ?? 1;
+    if (value !== null) {
+      const presumptive = applyRate(value, factor);
+      if (price === null || presumptive > price) {
+        gross = presumptive;
+        basis = `${factor === 1 ? '' : `${pct(factor)} of `}the vehicle value (higher than the price)`;
+      }
+    } else if (price !== null) ctx.assumptions.push(`tax: ${ctx.s.state} taxes the greater of the price and a presumptive value; no value was given, the sale price is used`);
+  }
+  if (gross === null) {
+    push(makeItem(ctx, {
+      feeType: 'StateTax', name: 'Motor vehicle sales tax', description: `${pct(t.rate.rate)} of the taxable amount`,
+      cents: null, figure: t.rate, dataPath: 'tax.rate', relevant: PURCHASE, maxCents: null, reason: 'no sale price (or vehicle value) was given', late,
+      meta: { rate: t.rate.rate },
+    }));
+    return { items, taxableCents: 0 };
+  }
+
+  // trade-in
+  const tradeIn = toCents(ctx.input.sale?.trade_in) ?? 0;
+  let credited = 0;
+  if (tradeIn > 0) {
+    if (t.trade_in_credit.value) {
+      credited = Math.min(tradeIn, t.trade_in_max_cents?.cents ?? Infinity, gross);
+      if (credited < tradeIn && t.trade_in_max_cents?.cents != null && tradeIn > t.trade_in_max_cents.cents) ctx.assumptions.push(`tax: the trade-in credit is capped at ${formatUsd(t.trade_in_max_cents.cents)}`);
+    } else ctx.assumptions.push(`tax: a trade-in does not reduce the taxable amount in ${ctx.s.state}`);
+  }
+  const net = gross - credited;
+
+  // state (or combined county) rate
+  const ov = countyOverride(ctx, t.county_overrides);
+  const combined = ov && t.county_overrides_mode === 'replace';
+  const rate = combined ? ov.value.rate : t.rate.rate;
+  const stateGross = applyRate(gross, rate);
+  const stateNet = applyRate(net, rate);
+  push(makeItem(ctx, {
+    feeType: 'StateTax',
+    name: combined ? `Sales tax, state and local (${ov.key})` : 'State motor vehicle sales tax',
+    description: `${pct(rate)} of ${formatUsd(gross)} (${basis}${credited ? ', before the trade-in credit' : ''})`,
+    cents: stateGross, figure: combined ? ov.value : t.rate, dataPath: combined ? `tax.county_overrides.${ov.key}` : 'tax.rate',
+    relevant: PURCHASE, county: combined ? ov.key : '', late, meta: { rate, base: gross / 100 },
+  }));
+
+  // local rate
+  const cap = t.local?.max_taxable_cents?.cents ?? null;
+  const localBase = (c: number) => (cap === null ? c : Math.min(c, cap));
+  let localGross = 0;
+  let localNet = 0;
+  if (ov && !combined) {
+    localGross = applyRate(localBase(gross), ov.value.rate);
+    localNet = applyRate(localBase(net), ov.value.rate);
+    push(makeItem(ctx, {
+      feeType: 'LocalTax', name: `Local sales tax (${ov.key})`,
+      description: `${pct(ov.value.rate)} of ${formatUsd(localBase(gross))}${cap !== null ? ` (local tax applies to the first ${formatUsd(cap)})` : ''}`,
+      cents: localGross, figure: ov.value, dataPath: `tax.county_overrides.${ov.key}`, relevant: PURCHASE, county: ov.key,
+      meta: { rate: ov.value.rate, base: localBase(gross) / 100 },
+    }));
+  } else if (!combined && t.local?.applies.value) {
+    const maxRate = t.local.max_rate?.rate;
+    push(makeItem(ctx, {
+      feeType: 'LocalTax', name: 'Local sales tax',
+      description: `County/city rate of the buyer's residence${maxRate !== undefined ? `, up to ${pct(maxRate)}` : ''}${cap !== null ? ` on the first ${formatUsd(cap)}` : ''}`,
+      cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city,
+      maxCents: maxRate !== undefined ? applyRate(localBase(gross), maxRate) : null,
+      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known',
+    }));
+  }
+
+  if (credited > 0) {
+    const saved = stateGross - stateNet + (localGross - localNet);
+    push(makeItem(ctx, {
+      feeType: 'TradeInCredit', name: 'Trade-in credit', subtract: true,
+      description: `Trade-in allowance of ${formatUsd(credited)} reduces the taxable amount to ${formatUsd(net)}`,
+      cents: saved, figure: t.trade_in_credit, dataPath: 'tax.trade_in_credit', relevant: PURCHASE,
+      meta: { trade_in: credited / 100, ...(tradeIn !== credited ? { trade_in_given: tradeIn / 100 } : {}) },
+    }));
+  }
+
+  // minimum / maximum of the tax
+  const due = stateNet + localNet;
+  const max = t.max_cents?.cents;
+  const min = t.min_cents?.cents;
+  if (max != null && due > max) {
+    push(makeItem(ctx, {
+      feeType: 'TaxAdjustment', name: 'Tax maximum', subtract: true, description: `The tax is capped at ${formatUsd(max)}`,
+      cents: due - max, figure: t.max_cents!, dataPath: 'tax.max_cents', relevant: PURCHASE,
+    }));
+  } else if (min != null && due < min) {
+    push(makeItem(ctx, {
+      feeType: 'TaxAdjustment', name: 'Tax minimum', description: `The tax is at least ${formatUsd(min)}`,
+      cents: min - due, figure: t.min_cents!, dataPath: 'tax.min_cents', relevant: PURCHASE,
+    }));
+  }
+  const taxDue = max != null && due > max ? max : min != null && due < min ? min : due;
+
+  addNamedFees(ctx, 'tax', t.additional_fees, 'tax.additional_fees', { feeType: 'TaxFee', relevant: PURCHASE, baseCents: net, items });
+  latePenalty(ctx, 'tax', taxDue, items);
+  return { items, taxableCents: net };
+}

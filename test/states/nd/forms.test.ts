@@ -1,0 +1,4 @@
+import plugin from '../../../states/nd/forms.js';
+import { testStatePlugin } from '../../../states/tester.js';
+
+testStatePlugin(plugin);

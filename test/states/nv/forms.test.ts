@@ -1,0 +1,4 @@
+import plugin from '../../../states/nv/forms.js';
+import { testStatePlugin } from '../../../states/tester.js';
+
+testStatePlugin(plugin);
