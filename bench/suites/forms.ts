@@ -1,0 +1,118 @@
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { parseFormsOptions } from '../../plugins/forms/options.js';
+import { TemplateStore } from '../../plugins/forms/pdf/template.js';
+import { renderPlan } from '../../plugins/forms/render.js';
+import { planForms } from '../../plugins/forms/select.js';
+import type { TitleEntry } from '../../core/model/entry.js';
+import { loadStatePlugins } from '../../states/registry.js';
+import { renderWithPdfLib, workload } from '../lib/forms-workload.js';
+import type { Metric, Suite, SuiteContext } from '../lib/types.js';
+
+const ROUNDS = 3;
+const TARGET_DRAWN_PER_S = 50;
+const RSS_PACKETS = 1000;
+const TARGET_RSS_MB = 256;
+const MB = 1024;
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+/** Packets per second over `entries`, in whole passes, for about `seconds`. */
+async function measure(entries: readonly TitleEntry[], seconds: number, one: (e: TitleEntry) => Promise<unknown>): Promise<{ perS: number; n: number }> {
+  let n = 0;
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  do {
+    for (const e of entries) {
+      await one(e);
+      n++;
+      if (performance.now() > until && n >= 3) break;
+    }
+  } while (performance.now() < until);
+  return { perS: n / ((performance.now() - t0) / 1000), n };
+}
+
+function peakRss(ctx: SuiteContext): Promise<{ packets: number; seconds: number; bytes: number; startRssKb: number; maxRssKb: number; heapUsedMb: number }> {
+  return new Promise((res, rej) => {
+    const child = fork(join(ctx.benchDir, 'forms-rss.js'), [], { env: { ...process.env, BENCH_PACKETS: String(RSS_PACKETS) }, execArgv: ctx.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let done = false;
+    child.on('message', (m: { type?: string }) => {
+      if (m?.type === 'done') {
+        done = true;
+        res(m as never);
+      }
+    });
+    child.on('exit', (code) => {
+      if (!done) rej(new Error(`forms-rss exited with ${code} before reporting`));
+    });
+  });
+}
+
+/**
+ * Form generation: packets per second for entries whose packets hold 4 to 8
+ * forms (planning, values, every form with its per-signer variants, the
+ * packet; storage not included), drawn against the same pages rendered with
+ * pdf-lib's drawing API; with official templates (reported); peak RSS of a
+ * process generating 1,000 packets.
+ */
+export const forms: Suite = {
+  name: 'forms',
+  description: 'drawn and official form packets per second (4-8 forms each) vs plain pdf-lib drawing, peak RSS over 1,000 packets',
+  async run(ctx: SuiteContext): Promise<Metric[]> {
+    const states = loadStatePlugins();
+    const templates = new TemplateStore(parseFormsOptions({}).templateDirs);
+    const drawn = workload(states, false);
+    const official = workload(states, true);
+    const seconds = Math.max(1, 3 * ctx.scale);
+    const ours = (e: TitleEntry) => renderPlan(planForms(e, states), templates);
+    const base = (e: TitleEntry) => renderWithPdfLib(planForms(e, states));
+    ctx.log(`drawn: ${drawn.entries.length} entries (${Math.min(...drawn.forms)}-${Math.max(...drawn.forms)} forms); official: ${official.entries.length}`);
+    await measure(drawn.entries, 1, ours);
+    await measure(drawn.entries, 1, base);
+    const runs = { ours: [] as number[], base: [] as number[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const a = await measure(drawn.entries, seconds, ours);
+      const b = await measure(drawn.entries, seconds, base);
+      runs.ours.push(a.perS);
+      runs.base.push(b.perS);
+      ctx.log(`round ${r + 1}: ${a.perS.toFixed(1)} drawn packets/s (pdf-lib drawing ${b.perS.toFixed(1)}/s)`);
+    }
+    const metrics: Metric[] = [{
+      name: 'forms_drawn_packets_per_s',
+      label: `drawn packets/s, 4-8 forms each, ${drawn.entries.length} entries of ${new Set(drawn.entries.map((e) => e.account_data.sale?.state)).size} states (target >= ${TARGET_DRAWN_PER_S}/s)`,
+      value: Math.round(median(runs.ours) * 10) / 10,
+      unit: 'packets/s',
+      baseline: { label: 'the same pages drawn and merged with pdf-lib', value: Math.round(median(runs.base) * 10) / 10 },
+      target: { op: '>=', value: TARGET_DRAWN_PER_S, on: 'value' },
+      detail: { rounds: runs.ours.map((x) => Math.round(x * 10) / 10), baseline_rounds: runs.base.map((x) => Math.round(x * 10) / 10), forms_per_packet: { min: Math.min(...drawn.forms), max: Math.max(...drawn.forms), mean: drawn.forms.reduce((a, b) => a + b, 0) / drawn.forms.length } },
+    }];
+
+    const present = Object.values(states.get('TX')!.templates).concat(Object.values(states.get('CA')!.templates)).filter((t) => t && templates.locate(t.file));
+    if (!official.entries.length || !present.length) {
+      metrics.push({ name: 'forms_official_packets_per_s', label: 'official-template packets/s (templates not found: skipped)', value: null, unit: 'packets/s' });
+    } else {
+      await ours(official.entries[0]!);
+      const o = await measure(official.entries, Math.max(2, 5 * ctx.scale), ours);
+      ctx.log(`official: ${o.perS.toFixed(2)} packets/s over ${o.n} packets`);
+      metrics.push({
+        name: 'forms_official_packets_per_s',
+        label: `official-template packets/s (TX 130-U, CA REG 343/227/262), 4-8 forms each, ${official.entries.length} entries`,
+        value: Math.round(o.perS * 100) / 100,
+        unit: 'packets/s',
+        detail: { packets: o.n, templates: present.map((t) => t!.file), forms_per_packet: official.forms },
+      });
+    }
+
+    ctx.log(`peak RSS: ${RSS_PACKETS} drawn packets in a child process`);
+    const rss = await peakRss(ctx);
+    metrics.push({
+      name: 'forms_peak_rss_mb',
+      label: `peak RSS generating ${RSS_PACKETS.toLocaleString('en-US')} drawn packets (one process)`,
+      value: Math.round((rss.maxRssKb / MB) * 10) / 10,
+      unit: 'MB',
+      target: { op: '<=', value: TARGET_RSS_MB, on: 'value' },
+      detail: { start_rss_mb: Math.round((rss.startRssKb / MB) * 10) / 10, seconds: Math.round(rss.seconds * 10) / 10, packets_per_s: Math.round((rss.packets / rss.seconds) * 10) / 10, packet_mb_total: Math.round(rss.bytes / 1024 / 1024), heap_used_end_mb: Math.round(rss.heapUsedMb) },
+    });
+    return metrics;
+  },
+};
