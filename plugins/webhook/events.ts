@@ -1,0 +1,90 @@
+/**
+ * The spec's webhook events: their names, what a profile may subscribe to,
+ * and how the outbox's status events become webhook events.
+ */
+import { ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES } from '../../core/status.js';
+import type { OutboxEvent } from '../../core/store/outbox.js';
+
+export const ACCOUNT_STATUS_WILDCARD = 'title.account_status.*';
+export const DATA_FOUND = 'title.data.found';
+/** Reserved by the spec; a profile may subscribe to it, and it never fires. */
+export const DATA_NOT_FOUND = 'title.data.not_found';
+
+/** Every event name the service delivers (the spec's Events table, wildcard expanded). */
+export const WEBHOOK_EVENTS: readonly string[] = [
+  'title.job_status.complete',
+  'title.job_status.error',
+  DATA_FOUND,
+  DATA_NOT_FOUND,
+  ...ACCOUNT_STATUSES.map((s) => `title.account_status.${s}`),
+  ...PHYSICAL_TITLE_STATUSES.map((s) => `title.physical_title_status.${s}`),
+];
+
+/** What a profile may list in its events: every event name, and `title.account_status.*`. */
+export const SUBSCRIBABLE: ReadonlySet<string> = new Set([...WEBHOOK_EVENTS, ACCOUNT_STATUS_WILDCARD]);
+
+/** Checks and normalizes a subscription list (trimmed, de-duplicated, order kept); throws naming the unknown ones. */
+export function parseSubscriptions(events: readonly string[]): string[] {
+  const list = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
+  if (list.length === 0) throw new Error('at least one event is required');
+  const unknown = list.filter((e) => !SUBSCRIBABLE.has(e));
+  if (unknown.length) throw new Error(`unknown event(s): ${unknown.join(', ')} (known: ${[...SUBSCRIBABLE].join(', ')})`);
+  return list;
+}
+
+export function subscribes(subscriptions: readonly string[], event: string): boolean {
+  if (subscriptions.includes(event)) return true;
+  return event.startsWith('title.account_status.') && subscriptions.includes(ACCOUNT_STATUS_WILDCARD);
+}
+
+/** `title.<field>.<status>` -> field, status (null when the name is not of that form). */
+export function splitStatusEvent(name: string): { field: string; status: string } | null {
+  const m = /^title\.([a-z_]+)\.([a-z_]+)$/.exec(name);
+  return m ? { field: m[1]!, status: m[2]! } : null;
+}
+
+/** A found-status field of a pull: nmvtis_found_status, state_found_status, portal_found_status, public_found_status, ... */
+export const isFoundStatusField = (field: string): boolean => field.endsWith('_found_status');
+
+/** The settled outcomes of a pull; `pending`, `error`, `unavailable` and `skipped` say nothing new about the data. */
+export const isSettledOutcome = (status: unknown): status is 'found' | 'not_found' => status === 'found' || status === 'not_found';
+
+export interface MapContext {
+  /** The organization has physical title events switched on (settings.physical_title_events). */
+  physicalTitleEvents: boolean;
+  /**
+   * The last settled outcome (found / not_found) of `field` before outbox
+   * event `beforeId`, for moves whose `from` is not settled (not_found ->
+   * pending -> found).
+   */
+  previousOutcome(entryId: string, field: string, beforeId: number): Promise<string | null>;
+}
+
+/**
+ * The webhook event an outbox event stands for, or null:
+ * - `title.job_status.complete|error` as is (other job_status moves are not webhook events);
+ * - `title.account_status.<s>` as is;
+ * - `title.physical_title_status.<s>` as is, only for organizations that switched them on;
+ * - `title.<source>_found_status.found` (payload `{from, to}`) becomes `title.data.found`
+ *   when the pull's previous settled outcome was `not_found`: `from` itself, or, when
+ *   `from` is `pending`, `error`, `unavailable` or `skipped`, the last found/not_found
+ *   this field had in the outbox. A first pull that finds data (pending -> found) and
+ *   found -> found do not fire it. `title.data.not_found` never fires;
+ * - `title.data.found` written by a stage itself passes as is (the enrichment
+ *   stages write it beside the status move; a change delivers it once either way).
+ */
+export async function toWebhookEvent(e: OutboxEvent, ctx: MapContext): Promise<string | null> {
+  if (e.name === DATA_FOUND) return DATA_FOUND;
+  const parts = splitStatusEvent(e.name);
+  if (!parts) return null;
+  const { field, status } = parts;
+  if (field === 'job_status') return status === 'complete' || status === 'error' ? e.name : null;
+  if (field === 'account_status') return (ACCOUNT_STATUSES as readonly string[]).includes(status) ? e.name : null;
+  if (field === 'physical_title_status') return ctx.physicalTitleEvents && (PHYSICAL_TITLE_STATUSES as readonly string[]).includes(status) ? e.name : null;
+  if (isFoundStatusField(field) && status === 'found') {
+    const from = e.payload.from;
+    const previous = isSettledOutcome(from) ? from : await ctx.previousOutcome(e.entryId, field, e.id);
+    return previous === 'not_found' ? DATA_FOUND : null;
+  }
+  return null;
+}
