@@ -1,7 +1,9 @@
 /**
  * Developer tool: writes a migration for both dialects from the difference
  * between the entities and the current migrations.
- *   npm run build && node dist/core/db/gen-migration.js AddWebhooks [plugin-entities-module.js]
+ *   npm run build && node dist/core/db/gen-migration.js Name [plugin-schema-module.js plugins/<name>/migrations]
+ * A plugin's migrations go to the folder given as the last argument (its
+ * `migrations/` folder); the core's to core/db/migrations.
  * It migrates a scratch SQLite file and a scratch PostgreSQL schema to the
  * current state, asks TypeORM's schema builder for what is missing, and
  * writes core/db/migrations/{sqlite,postgres}/<timestamp>-<Name>.ts.
@@ -9,7 +11,7 @@
 import 'reflect-metadata';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Database, type PluginSchema } from './database.js';
 import { packageRoot } from '../paths.js';
 
@@ -47,7 +49,8 @@ ${lines([...log.downQueries].reverse())}
   }
 }
 `;
-  const file = join(packageRoot, 'core', 'db', 'migrations', dialect, `${stamp}-${name}.ts`);
+  const outDir = process.argv[4] ? resolve(packageRoot, process.argv[4]) : join(packageRoot, 'core', 'db', 'migrations');
+  const file = join(outDir, dialect, `${stamp}-${name}.ts`);
   writeFileSync(file, body);
   console.log(`${dialect}: ${log.upQueries.length} statements -> ${file}`);
   if (dialect === 'postgres') await db.query(`DROP SCHEMA "${schema}" CASCADE`);

@@ -1,9 +1,8 @@
 /**
  * The webhook plugin's tables and migrations (the plugin's static `schema`).
  * A new migration: change ./entities.ts, build, then
- *   node dist/core/db/gen-migration.js <Name> dist/plugins/webhook/schema.js
- * move the two files it writes from core/db/migrations/<dialect>/ to
- * ./migrations/<dialect>/, and list them below.
+ *   node dist/core/db/gen-migration.js <Name> dist/plugins/webhook/schema.js plugins/webhook/migrations
+ * and list the two files it writes below.
  */
 import type { PluginSchema } from '../../core/db/database.js';
 import { WEBHOOK_ENTITIES } from './entities.js';
