@@ -194,9 +194,12 @@ export async function qpdfCheck(file: string): Promise<string> {
   }
 }
 
-/** The text of each page (pdftotext separates pages with form feeds). */
+/** The text of each page (pdftotext separates pages with form feeds). Throws when poppler reports a syntax error. */
 export async function pageTexts(file: string): Promise<string[]> {
-  const { stdout } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout, stderr } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  // "Syntax Warning"s come from some official templates' colour profiles; an error is ours
+  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l));
+  if (errors.length) throw new Error(`${file}: pdftotext reports ${errors.slice(0, 3).join('; ')}`);
   const pages = stdout.split('\f');
   if (pages.length && pages[pages.length - 1]!.trim() === '') pages.pop();
   return pages;

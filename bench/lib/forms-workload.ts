@@ -17,6 +17,15 @@ import type { StatePlugin } from '../../states/types.js';
 
 const FIXTURES: readonly FixtureName[] = ['ohv', 'low_speed', 'trailer', 'boat', 'repossession', 'full'];
 
+/** Variants of a fixture that move its packet between 4 and 8 forms (fewer or more signers, with or without a lien). */
+const VARIANTS: readonly ((e: TitleEntry) => void)[] = [
+  () => undefined,
+  (e) => { delete e.account_data.loan!.new_lienholder; },
+  (e) => { e.account_data.loan!.borrower![0]!.oats_names = []; },
+  (e) => { e.account_data.loan!.borrower!.push({ type: 'PERSON', name: 'Chris Coborrower', id: 'borrower-2', addr: { street1: '1 Main St', city: 'Springfield', zip: '78701' } }); },
+  (e) => { e.account_data.loan!.borrower!.push({ type: 'PERSON', name: 'Chris Coborrower', id: 'borrower-2', oats_names: ['Christopher Coborrower'] }); },
+];
+
 /** How many forms a plan's packet holds (per-signer forms once per signer). */
 export function packetForms(plan: FormPlan): number {
   return plan.forms.reduce((n, k) => n + (FORM_CATALOG[k].signers ? FORM_CATALOG[k].signers!(plan.signers).length : 1), 0);
@@ -30,11 +39,14 @@ export function workload(states: ReadonlyMap<string, StatePlugin>, official: boo
     const hasTemplates = Object.keys(state.templates).length > 0;
     if (hasTemplates !== official) continue;
     for (const fx of FIXTURES) {
-      const e = fixtureEntry(code, fx);
-      const n = packetForms(planForms(e, states));
-      if (n >= 4 && n <= 8) {
-        entries.push(e);
-        forms.push(n);
+      for (const vary of VARIANTS) {
+        const e = fixtureEntry(code, fx);
+        vary(e);
+        const n = packetForms(planForms(e, states));
+        if (n >= 4 && n <= 8) {
+          entries.push(e);
+          forms.push(n);
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { sandboxRecord } from '../../plugins/enrichment-common/sandbox/records.js';
@@ -75,8 +75,18 @@ async function startLoopbackGateway(latencyMs: number): Promise<{ url: string; c
   };
 }
 
-/** Runs `n` enrichment creates against a fresh daemon configured by `config`; returns entries per second create -> complete. */
-async function run(ctx: SuiteContext, label: string, n: number, prefix: string, config: Record<string, unknown>): Promise<{ seconds: number; createSeconds: number }> {
+/** CPU seconds (user + system) a process has used so far (Linux /proc), or null elsewhere. */
+function cpuSecondsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `n` enrichment creates against a fresh daemon configured by `config`; returns seconds create -> complete and the daemon's CPU seconds meanwhile. */
+async function run(ctx: SuiteContext, label: string, n: number, prefix: string, config: Record<string, unknown>): Promise<{ seconds: number; createSeconds: number; cpuSeconds: number | null }> {
   const dir = ctx.tmpDir(`titled-bench-enrich-${label}-`);
   const configFile = join(dir, 'config.json');
   writeFileSync(configFile, JSON.stringify(config));
@@ -86,11 +96,13 @@ async function run(ctx: SuiteContext, label: string, n: number, prefix: string, 
   });
   try {
     ctx.log(`${label}: ${n} entries with sync_nmvtis, sync_public, sync_private (4 pulls + insurance each)`);
+    const cpu0 = cpuSecondsOf(d.pid);
     const t0 = performance.now();
     await createMany(d.url, d.ready.key, n, (i) => enrichBody(prefix, i), CONNECTIONS);
     const t1 = performance.now();
     const t2 = await waitComplete(d.url, d.ready.key, n, { everyMs: 25, timeoutMs: 300_000 });
-    return { seconds: (t2 - t0) / 1000, createSeconds: (t1 - t0) / 1000 };
+    const cpu1 = cpuSecondsOf(d.pid);
+    return { seconds: (t2 - t0) / 1000, createSeconds: (t1 - t0) / 1000, cpuSeconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
   } finally {
     await d.stop();
   }
@@ -113,9 +125,12 @@ export const enrichment: Suite = {
     const workers = { concurrency: 64, pollIntervalMs: 50 };
 
     const sandbox = await run(ctx, 'sandbox', nSandbox, '1HGCV1F3', { workers });
+    // baseline: the same jobs with every provider switched off (stages run, statuses settle as skipped): the pipeline's own cost
+    const none = { provider: 'none' };
+    const bare = await run(ctx, 'bare', nHttp, '2T1BU4EE', { workers, providers: { nmvtis: none, state: none, portal: none, public: none, insurance: none } });
 
     const gw = await startLoopbackGateway(LATENCY_MS);
-    let http: { seconds: number; createSeconds: number };
+    let http: Awaited<ReturnType<typeof run>>;
     try {
       const provider = (source: string) => ({ provider: 'http', url: `${gw.url}/${source}`, apiKey: 'bench', concurrency: 128, timeoutMs: 10_000, retries: 2 });
       http = await run(ctx, 'http', nHttp, '5YJ3E1EA', {
@@ -130,15 +145,21 @@ export const enrichment: Suite = {
       {
         name: 'enrichment_sandbox_entries_per_s', label: `sandbox providers, all sources, create -> complete, ${nSandbox} entries`,
         value: nSandbox / sandbox.seconds, unit: 'entries/s',
-        detail: { entries: nSandbox, seconds: sandbox.seconds, create_seconds: sandbox.createSeconds, pulls_per_s: (nSandbox * pullsPerEntry) / sandbox.seconds, workers: workers.concurrency, files_rendered_per_entry: '3 PDF reports + 1 PNG screenshot' },
+        detail: {
+          entries: nSandbox, seconds: sandbox.seconds, create_seconds: sandbox.createSeconds, pulls_per_s: (nSandbox * pullsPerEntry) / sandbox.seconds, workers: workers.concurrency,
+          daemon_cpu_ms_per_entry: sandbox.cpuSeconds === null ? null : (sandbox.cpuSeconds * 1000) / nSandbox, files_rendered_per_entry: '3 PDF reports + 1 PNG screenshot',
+        },
       },
       {
         name: 'enrichment_http_entries_per_s', label: `http providers, ${LATENCY_MS} ms loopback gateway, ${nHttp} entries`,
         value: nHttp / http.seconds, unit: 'entries/s',
+        baseline: { label: 'same jobs, every provider off (pipeline only)', value: nHttp / bare.seconds },
         target: { op: '>=', value: 100, on: 'value' },
         detail: {
           entries: nHttp, seconds: http.seconds, create_seconds: http.createSeconds, gateway_calls: gw.calls(), gateway_max_in_flight: gw.maxInFlight(),
           pulls_per_s: gw.calls() / http.seconds, latency_ms: LATENCY_MS, workers: workers.concurrency,
+          daemon_cpu_ms_per_entry: http.cpuSeconds === null ? null : (http.cpuSeconds * 1000) / nHttp,
+          baseline_daemon_cpu_ms_per_entry: bare.cpuSeconds === null ? null : (bare.cpuSeconds * 1000) / nHttp,
           note: 'each entry: 5 gateway calls in 4 sequential stages (state and portal in parallel), so >= 200 ms of latency per entry',
         },
       },

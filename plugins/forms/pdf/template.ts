@@ -1,0 +1,249 @@
+/**
+ * Official templates: found in the configured template folders, prepared once
+ * (fields no page shows are removed, XFA dropped so readers show the AcroForm
+ * values), filled from FormValues with every value fitted to its widget, and
+ * flattened for the packet.
+ */
+import { statSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  PDFCheckBox, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
+  drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont, type PDFPage,
+} from 'pdf-lib';
+import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
+import { mappedText, resolveFlag } from '../resolve.js';
+import { LOAD_OPTIONS, save } from './document.js';
+import { wrap } from './draw.js';
+import { widthOf } from './fonts.js';
+
+/** Where templates are looked up, in order; the first folder holding the file wins. */
+export class TemplateStore {
+  private readonly cache = new Map<string, { mtimeMs: number; size: number; bytes: Promise<Uint8Array> }>();
+
+  constructor(readonly dirs: readonly string[]) {}
+
+  /** The template file's full path, or null when no folder has it. */
+  locate(file: string): string | null {
+    if (isAbsolute(file) || file.split(/[\\/]/).includes('..')) throw new Error(`template file '${file}' must be a relative path inside a template folder`);
+    for (const dir of this.dirs) {
+      const p = join(dir, file);
+      try {
+        if (statSync(p).isFile()) return p;
+      } catch {
+        // not in this folder
+      }
+    }
+    return null;
+  }
+
+  /** The prepared template bytes (cached; re-read when the file changes), or null when absent. */
+  async load(file: string): Promise<{ path: string; bytes: Uint8Array } | null> {
+    const path = this.locate(file);
+    if (!path) return null;
+    const st = statSync(path);
+    let hit = this.cache.get(path);
+    if (!hit || hit.mtimeMs !== st.mtimeMs || hit.size !== st.size) {
+      hit = { mtimeMs: st.mtimeMs, size: st.size, bytes: prepareTemplate(readFileSync(path)) };
+      hit.bytes.catch(() => this.cache.delete(path));
+      this.cache.set(path, hit);
+    }
+    return { path, bytes: await hit.bytes };
+  }
+}
+
+/** References of every annotation on every page, to the page holding it. */
+function annotationPages(doc: PDFDocument): Map<string, PDFPage> {
+  const out = new Map<string, PDFPage>();
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!annots) continue;
+    for (let i = 0; i < annots.size(); i++) {
+      const ref = annots.get(i);
+      if (ref instanceof PDFRef) out.set(ref.toString(), page);
+    }
+  }
+  return out;
+}
+
+/** Removes fields none of whose widgets is on a page (REG 343 carries a hidden duplicate set) and any XFA. */
+export async function prepareTemplate(bytes: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
+  const form = doc.getForm();
+  form.acroForm.dict.delete(PDFName.of('XFA'));
+  const onPage = annotationPages(doc);
+  for (const field of form.getFields()) {
+    const widgets = field.acroField.getWidgets();
+    const shown = widgets.some((w) => {
+      const ref = doc.context.getObjectRef(w.dict);
+      return ref && onPage.has(ref.toString());
+    });
+    if (!shown) form.acroForm.removeField(field.acroField);
+  }
+  return save(doc);
+}
+
+export interface FillReport {
+  /** Text fields set: name, value, font size chosen, lines (1 = single line). */
+  text: { field: string; value: string; size: number; lines: number }[];
+  checked: string[];
+  /** Fields whose value was cut to the field's maximum length. */
+  truncated: string[];
+}
+
+const PADDING = 2;
+const MIN_SIZE = 4;
+
+/** The font size in a field's default appearance (`/Helv 10 Tf`), or 0 (auto). */
+function daSize(field: PDFTextField): number {
+  const m = /(\d+(?:\.\d+)?)\s+Tf/.exec(field.acroField.getDefaultAppearance() ?? '');
+  return m ? Number(m[1]) : 0;
+}
+
+/** Chooses a size (and single or multi line) so the value fits the field's smallest widget. */
+function fitText(field: PDFTextField, value: string): { size: number; lines: number } {
+  const rects = field.acroField.getWidgets().map((w) => w.getRectangle());
+  const width = Math.min(...rects.map((r) => r.width)) - 2 * PADDING;
+  const height = Math.min(...rects.map((r) => r.height)) - PADDING;
+  const start = Math.min(daSize(field) || 10, 10, Math.max(MIN_SIZE, height / 1.15));
+  for (let size = start; size >= 6; size -= 0.5) {
+    if (widthOf(value, 'regular', size) <= width) return { size, lines: 1 };
+  }
+  for (let size = Math.min(start, 8); size >= MIN_SIZE; size -= 0.5) {
+    const lines = wrap(value, 'regular', size, width).length;
+    if (lines * size * 1.2 <= height + 1) return { size, lines };
+  }
+  return { size: MIN_SIZE, lines: wrap(value, 'regular', MIN_SIZE, width).length };
+}
+
+function setText(field: PDFTextField, value: string, report: FillReport): void {
+  const max = field.getMaxLength();
+  let v = value;
+  if (max !== undefined && v.length > max) {
+    v = v.slice(0, max);
+    report.truncated.push(field.getName());
+  }
+  if (!v) {
+    field.setText(undefined);
+    return;
+  }
+  const fit = fitText(field, v);
+  if (fit.lines > 1) field.enableMultiline();
+  field.setFontSize(fit.size);
+  field.setText(v);
+  report.text.push({ field: field.getName(), value: v, size: fit.size, lines: fit.lines });
+}
+
+/** Fills a prepared template: returns the document (not saved) and what was written where. */
+export async function fillTemplate(bytes: Uint8Array, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport; font: PDFFont }> {
+  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
+  const form = doc.getForm();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const report: FillReport = { text: [], checked: [], truncated: [] };
+  const touched = new Set<PDFTextField | PDFCheckBox>();
+  // PDFForm.getTextField(name) walks every field each call: index them once
+  const byName = new Map(form.getFields().map((f) => [f.getName(), f]));
+  const missing = (name: string, kind: string) => new Error(`template field '${name}' ${byName.has(name) ? `is not a ${kind}` : 'does not exist'}`);
+  const text = (name: string): PDFTextField => {
+    const f = byName.get(name);
+    if (f instanceof PDFTextField) return f;
+    throw missing(name, 'text field');
+  };
+  const box = (name: string): PDFCheckBox => {
+    const f = byName.get(name);
+    if (f instanceof PDFCheckBox) return f;
+    throw missing(name, 'checkbox');
+  };
+  for (const m of spec.fields as readonly FieldMapping[]) {
+    if ('check' in m) {
+      const field = box(m.check);
+      if (resolveFlag(values, m.when)) {
+        field.check();
+        report.checked.push(m.check);
+      } else field.uncheck();
+      touched.add(field);
+    } else if ('field' in m) {
+      const field = text(m.field);
+      setText(field, mappedText(values, m), report);
+      touched.add(field);
+    } else {
+      const chars = [...mappedText(values, m)];
+      m.chars.forEach((name, i) => {
+        const field = text(name);
+        setText(field, (chars[i] ?? '').trim(), report);
+        touched.add(field);
+      });
+      if (chars.length > m.chars.length) report.truncated.push(m.chars[0]!);
+    }
+  }
+  // appearances only for the fields written: regenerating every field of a large form costs more than the fill
+  for (const f of touched) {
+    if (f instanceof PDFTextField) f.defaultUpdateAppearances(font);
+    else f.defaultUpdateAppearances();
+  }
+  return { doc, report, font };
+}
+
+/** Draws every visible widget's appearance into its page and removes the form (the packet copy). */
+export function flattenForm(doc: PDFDocument): void {
+  const form = doc.getForm();
+  const onPage = annotationPages(doc);
+  const widgetRefs = new Set<string>();
+  for (const field of form.getFields()) {
+    for (const widget of field.acroField.getWidgets()) {
+      const ref = doc.context.getObjectRef(widget.dict);
+      if (!ref) continue;
+      widgetRefs.add(ref.toString());
+      const page = onPage.get(ref.toString());
+      const flags = widget.dict.lookup(PDFName.of('F'));
+      if (!page || (flags instanceof PDFNumber && flags.asNumber() & 2)) continue;
+      const ap = appearanceRef(widget.dict, field instanceof PDFCheckBox ? field.acroField.getValue() : undefined);
+      if (!ap) continue;
+      // an appearance stream may omit /Subtype /Form (readers tolerate it there); drawn with Do it must be a form XObject
+      const stream = doc.context.lookup(ap);
+      if (stream instanceof PDFStream) {
+        if (!stream.dict.has(PDFName.of('Subtype'))) stream.dict.set(PDFName.of('Subtype'), PDFName.of('Form'));
+        if (!stream.dict.has(PDFName.of('Type'))) stream.dict.set(PDFName.of('Type'), PDFName.of('XObject'));
+        if (!stream.dict.has(PDFName.of('BBox'))) {
+          const r = widget.getRectangle();
+          stream.dict.set(PDFName.of('BBox'), doc.context.obj([0, 0, r.width, r.height]));
+        }
+      }
+      const rect = widget.getRectangle();
+      const name = page.node.newXObject('FlatWidget', ap);
+      page.pushOperators(pushGraphicsState(), translate(rect.x, rect.y), drawObject(name), popGraphicsState());
+    }
+  }
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!annots) continue;
+    for (let i = annots.size() - 1; i >= 0; i--) {
+      const ref = annots.get(i);
+      if (ref instanceof PDFRef && widgetRefs.has(ref.toString())) annots.remove(i);
+    }
+  }
+  doc.catalog.delete(PDFName.of('AcroForm'));
+}
+
+/** The normal appearance stream of a widget (for a checkbox, the one of its current state). */
+function appearanceRef(widget: PDFDict, state?: PDFName): PDFRef | undefined {
+  const ap = widget.lookup(PDFName.of('AP'));
+  if (!(ap instanceof PDFDict)) return undefined;
+  const n = ap.get(PDFName.of('N'));
+  if (n instanceof PDFRef) {
+    const target = widget.context.lookup(n);
+    if (target instanceof PDFStream) return n;
+    if (target instanceof PDFDict) return pick(target, state);
+    return undefined;
+  }
+  if (n instanceof PDFDict) return pick(n, state);
+  return undefined;
+}
+
+function pick(states: PDFDict, state?: PDFName): PDFRef | undefined {
+  const chosen = (state && states.get(state)) ?? states.get(PDFName.of('Off'));
+  return chosen instanceof PDFRef ? chosen : undefined;
+}
+
+export function resolveDirs(dirs: readonly string[], base: string): string[] {
+  return dirs.map((d) => resolve(base, d));
+}

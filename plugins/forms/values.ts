@@ -1,0 +1,276 @@
+/**
+ * FormValues: everything a form prints, computed once from an entry
+ * (states/types.ts documents each member). Strings are '' when unknown, dates
+ * MM/DD/YYYY, money 1,234.56.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import type { TitleEntry } from '../../core/model/entry.js';
+import type { Lien, Lienholder, Person } from '../../core/model/schemas.js';
+import { packageRoot } from '../../core/paths.js';
+import { STATE_PLUGINS } from '../../states/registry.js';
+import type { AddressValues, FormValues, LienValues, PersonValues, StatePlugin, Transaction } from '../../states/types.js';
+import { odometerExempt } from './odometer.js';
+
+type Addr = { street1?: string | null; street2?: string | null; city?: string | null; state?: string | null; zip?: string | null; county?: string | null } | null | undefined;
+
+const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
+const join = (parts: unknown[], sep = ' '): string => parts.map(s).filter(Boolean).join(sep);
+const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V']);
+
+/** `MM/DD/YYYY` from ISO (`2024-05-01`, with or without time), `MM-DD-YYYY` or `MM/DD/YYYY`; other text as given. */
+export function formatDate(v: unknown): string {
+  const t = s(v);
+  let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(t);
+  if (m) return `${m[2]}/${m[3]}/${m[1]}`;
+  m = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(t);
+  if (m) return `${m[1]!.padStart(2, '0')}/${m[2]!.padStart(2, '0')}/${m[3]}`;
+  return t;
+}
+
+/** `12,345.60` from a number or numeric text; other text as given. */
+export function formatMoney(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '';
+  const n = typeof v === 'number' ? v : Number(String(v).replace(/[$,\s]/g, ''));
+  if (!Number.isFinite(n)) return s(v);
+  return n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+const EMPTY_ADDR: AddressValues = Object.freeze({ street1: '', street2: '', street: '', city: '', state: '', zip: '', zip5: '', county: '', one_line: '', city_state_zip: '' });
+
+export function addressValues(a: Addr): AddressValues {
+  if (!a) return EMPTY_ADDR;
+  const street = join([a.street1, a.street2]);
+  const csz = join([s(a.city) + (a.state || a.zip ? ',' : ''), a.state, a.zip]).replace(/,$/, '');
+  return {
+    street1: s(a.street1), street2: s(a.street2), street, city: s(a.city), state: s(a.state).toUpperCase(), zip: s(a.zip),
+    zip5: s(a.zip).slice(0, 5), county: s(a.county), one_line: join([street, csz], ', '), city_state_zip: csz,
+  };
+}
+
+function splitName(full: string): { first: string; middle: string; last: string; suffix: string } {
+  const parts = full.replace(/,/g, ' ').split(/\s+/).filter(Boolean);
+  let suffix = '';
+  if (parts.length > 2 && SUFFIXES.has(parts[parts.length - 1]!.toUpperCase().replace(/\./g, ''))) suffix = parts.pop()!;
+  if (parts.length < 2) return { first: parts[0] ?? '', middle: '', last: '', suffix };
+  return { first: parts[0]!, middle: parts.slice(1, -1).join(' '), last: parts[parts.length - 1]!, suffix };
+}
+
+const EMPTY_PERSON: PersonValues = Object.freeze({
+  id: '', name: '', name_lfm: '', first: '', middle: '', last: '', suffix: '', dob: '', ssn: '', ssn_last4: '', dl_number: '', dl_state: '',
+  phone: '', phone_area: '', phone_local: '', email: '', addr: EMPTY_ADDR, mailing: EMPTY_ADDR, mailing_if_different: EMPTY_ADDR,
+  other_names: '', insurance_provider: '', insurance_policy: '', present: false, has_dl: false, non_obligor: false,
+});
+
+type PersonLike = Partial<Person> & { name?: string | null } | null | undefined;
+
+/** The person's full name as printed: `name`, else its parts. */
+export function personName(p: PersonLike): string {
+  if (!p) return '';
+  return s(p.name) || join([p.name_first, p.name_middle, p.name_last, p.name_suffix]);
+}
+
+export function personValues(p: PersonLike, nonObligor = false): PersonValues {
+  const name = personName(p);
+  if (!p || !name) return EMPTY_PERSON;
+  const parsed = p.name_last ? { first: s(p.name_first), middle: s(p.name_middle), last: s(p.name_last), suffix: s(p.name_suffix) } : splitName(name);
+  const given = join([parsed.first, parsed.middle]);
+  const name_lfm = parsed.last ? `${parsed.last}, ${join([given, parsed.suffix])}`.replace(/, $/, '') : name;
+  const digits = s(p.contact_phone).replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
+  const phone_area = digits.length === 10 ? digits.slice(0, 3) : '';
+  const phone_local = digits.length === 10 ? `${digits.slice(3, 6)}-${digits.slice(6)}` : s(p.contact_phone);
+  const addr = addressValues(p.addr ?? p.dlid?.addr);
+  const mailing = p.addr_mailing ? addressValues(p.addr_mailing) : addr;
+  const ssn = s(p.ssn);
+  return {
+    id: s(p.id), name, name_lfm, ...parsed,
+    dob: formatDate(p.dob), ssn, ssn_last4: ssn.replace(/\D/g, '').slice(-4),
+    dl_number: s(p.dlid?.number), dl_state: s(p.dlid?.state).toUpperCase(),
+    phone: s(p.contact_phone), phone_area, phone_local, email: s(p.contact_email),
+    addr, mailing, mailing_if_different: mailing.one_line !== addr.one_line ? mailing : EMPTY_ADDR,
+    other_names: (p.oats_names ?? []).map(s).filter(Boolean).join(', '),
+    insurance_provider: s(p.insurance?.provider_name), insurance_policy: s(p.insurance?.policy_number),
+    present: true, has_dl: !!s(p.dlid?.number), non_obligor: nonObligor || p.is_nonobligor === true,
+  };
+}
+
+const EMPTY_LIEN: LienValues = Object.freeze({
+  holder_name: '', holder_name_or_none: 'NONE', holder_addr: EMPTY_ADDR, holder_name_addr: '', holder_phone: '', holder_email: '',
+  elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present: false,
+});
+
+export function lienValues(holder: Lienholder | null | undefined, lien?: Partial<Lien> | null, amount?: unknown): LienValues {
+  const name = personName(holder as PersonLike);
+  if (!name && !lien?.lien_id) return EMPTY_LIEN;
+  const addr = addressValues(holder?.addr ?? holder?.address_vault);
+  return {
+    holder_name: name, holder_name_or_none: name || 'NONE', holder_addr: addr, holder_name_addr: join([name, addr.one_line], ', '),
+    holder_phone: s(holder?.contact_phone), holder_email: s(holder?.contact_email), elt_id: s(holder?.elt_id), feid: s(holder?.feid),
+    signatory: personValues(holder?.signatory), date: formatDate(lien?.lien_date), amount: formatMoney(amount ?? lien?.lien_amount),
+    lien_id: s(lien?.lien_id), release_date: formatDate(lien?.lien_release_date), present: true,
+  };
+}
+
+const norm = (n: string) => n.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+const TYPE_LABELS: Record<string, string> = {
+  AUTO: 'Automobile', OHV: 'Off-highway vehicle', ORV: 'Off-road vehicle', ATV: 'All-terrain vehicle', MOTORCYCLE: 'Motorcycle',
+  TRAILER: 'Trailer', BOAT: 'Vessel', LOW_SPEED: 'Low-speed vehicle',
+};
+
+/** Where a state's packet is mailed and who is paid, from its fee data (states/<code>/fees.json) when present. */
+const submissionCache = new Map<string, { submit_to: string; payable_to: string }>();
+export function submissionOf(code: string): { submit_to: string; payable_to: string } {
+  let hit = submissionCache.get(code);
+  if (hit) return hit;
+  hit = { submit_to: '', payable_to: '' };
+  const file = joinPath(packageRoot, 'states', code.toLowerCase(), 'fees.json');
+  try {
+    if (existsSync(file)) {
+      const si = (JSON.parse(readFileSync(file, 'utf8')) as { submission_instructions?: { payable_to?: string; address?: Addr & { recipient_name?: string } } }).submission_instructions;
+      if (si) hit = { submit_to: join([si.address?.recipient_name, addressValues(si.address).one_line], ', '), payable_to: s(si.payable_to) };
+    }
+  } catch {
+    // fee data is optional for forms; a file being edited is read again next time
+    return hit;
+  }
+  submissionCache.set(code, hit);
+  return hit;
+}
+
+const stateNames = new Map(STATE_PLUGINS.map((p) => [p.code, p.name]));
+
+export interface BuiltValues {
+  values: FormValues;
+  /** People who sign per-signer forms, in order, with their role. */
+  signers: { person: PersonValues; role: string }[];
+}
+
+/** Computes the values of an entry for a state plugin and the entry's transactions. */
+export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txns: readonly Transaction[], today = new Date()): BuiltValues {
+  const ad = entry.account_data;
+  const v = ad.vehicle ?? {};
+  const t = v.title ?? {};
+  const loan = ad.loan ?? {};
+  const sale = ad.sale ?? {};
+  const has = (x: Transaction) => txns.includes(x);
+
+  const borrowers = (loan.borrower ?? []).filter((p) => personName(p));
+  const borrowerNames = new Set(borrowers.map((p) => norm(personName(p))));
+  const recordOwners = (t.owners ?? []).filter((p) => personName(p));
+  const dropped = new Set((loan.drop_owner ?? []).map((p) => norm(personName(p))));
+  const added = (loan.add_owner ?? []).filter((p) => personName(p));
+  let applicants: PersonLike[] = sale.buyer?.length ? [...sale.buyer] : recordOwners.filter((p) => !dropped.has(norm(personName(p))));
+  applicants.push(...added);
+  if (!applicants.length) applicants = [...borrowers];
+  // an applicant who is also a borrower: the loan's data (current address, license) over the title's
+  const borrowerByName = new Map(borrowers.map((p) => [norm(personName(p)), p]));
+  applicants = applicants.map((p) => {
+    const b = borrowerByName.get(norm(personName(p)));
+    return b && b !== p ? { ...p, ...Object.fromEntries(Object.entries(b).filter(([, x]) => x !== undefined && x !== null && x !== '')) } : p;
+  });
+  const recordList: PersonLike[] = recordOwners.length ? recordOwners : borrowers;
+  const isNonObligor = (p: PersonLike) => !!p && (p.is_nonobligor === true || (borrowerNames.size > 0 && !borrowerNames.has(norm(personName(p)))));
+  const pv = (p: PersonLike) => personValues(p, isNonObligor(p));
+
+  const ownershipChange = has('add_owner') || has('drop_owner') || has('repossession') || has('purchase');
+  const newTitle = ownershipChange || has('out_of_state_transfer');
+  const lienChange = has('new_lien') || has('refinance') || has('lien_release');
+  const saleType = s(sale.sale_type || sale.type).toUpperCase();
+  const salePresent = present(sale) && (!!sale.date_of_sale || sale.sale_price !== undefined || !!sale.seller || !!sale.buyer?.length);
+  const saleDate = formatDate(sale.date_of_sale);
+  const [mm = '', dd = '', yyyy = ''] = /^\d{2}\/\d{2}\/\d{4}$/.test(saleDate) ? saleDate.split('/') : [];
+
+  const reading = s(t.odometer_reading).replace(/[,\s]/g, '').replace(/\.\d*$/, '').replace(/\D/g, '');
+  const code = s(t.odometer_code_translation).toUpperCase();
+  const vehicleType = s(v.type || 'AUTO').toUpperCase();
+  const year = s(v.year);
+  const activeLiens = t.active_liens ?? [];
+  const recordLien = activeLiens[0];
+  const priorLien = loan.prior_lien ?? activeLiens.find((l) => l.lien_release_signed) ?? recordLien;
+  const titleStatus = `${s(t.status)} ${s(t.status_raw_text)}`;
+  const owners = applicants.map(pv);
+  const conj = s(t.conjunction).toUpperCase();
+  const ownersOr = t.is_or === true || conj === 'OR';
+  const submission = submissionOf(state.code);
+  const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date }, loan.loan_amount);
+
+  const values: FormValues = {
+    today: formatDate(today.toISOString()),
+    state: { code: state.code, name: state.name, agency: state.agency, ...submission },
+    vehicle: {
+      vin: s(v.vin || entry.VIN).toUpperCase(), year, make: s(v.make), model: s(v.model), body: s(v.body),
+      year_make: join([year, v.make]), description: join([year, v.make, v.model]),
+      color: s(v.color), color_secondary: s(v.color_secondary), fuel: s(v.fuel_type),
+      plate: s(v.license_plate), plate_state: s(t.issuing_state || state.code).toUpperCase(), engine_number: s(v.motorcycle_engine_number),
+      weight_empty: s(v.weight_unladen || v.weight), weight_gross: s(v.weight_gross || v.weight_rating), axles: s(v.number_of_axles),
+      length: s(v.length), width: s(v.width), type: vehicleType, type_label: TYPE_LABELS[vehicleType] ?? vehicleType,
+      is_auto: vehicleType === 'AUTO', is_motorcycle: vehicleType === 'MOTORCYCLE', is_ohv: ['OHV', 'ORV', 'ATV'].includes(vehicleType),
+      is_trailer: vehicleType === 'TRAILER', is_boat: vehicleType === 'BOAT', is_low_speed: vehicleType === 'LOW_SPEED',
+    },
+    title: {
+      number: s(t.number), issuing_state: s(t.issuing_state).toUpperCase(), issuing_state_name: stateNames.get(s(t.issuing_state).toUpperCase()) ?? s(t.issuing_state),
+      issuing_county: s(t.issuing_county), issuance_date: formatDate(t.issuance_date), brand: s(t.brand || t.brands?.map((b) => b.brand).join(', ')),
+      odometer: reading, odometer_6: reading.length <= 6 ? reading.padStart(6, ' ') : reading.slice(-6), odometer_unit: s(t.odometer_reading_unit || 'MI').toUpperCase(),
+      odometer_actual: code === 'ACTUAL' || (!code && !!reading), odometer_not_actual: code === 'NOT_ACTUAL', odometer_exceeds: code === 'EXCESS',
+      odometer_exempt: code === 'EXEMPT' || odometerExempt({ type: vehicleType, year: v.year ?? undefined, gvwr: v.weight_rating ?? v.weight_gross ?? undefined }, today),
+      odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
+      is_electronic: t.is_electronic === true,
+      is_lost: has('duplicate_title') && !/stolen/i.test(titleStatus), is_stolen: has('duplicate_title') && /stolen/i.test(titleStatus),
+      owners_and: !ownersOr, owners_or: ownersOr,
+      owners_one_line: s(t.owner_names_one_line) || recordList.map(personName).filter(Boolean).join(ownersOr ? ' OR ' : ' AND '),
+    },
+    owner1: owners[0] ?? EMPTY_PERSON, owner2: owners[1] ?? EMPTY_PERSON, owner3: owners[2] ?? EMPTY_PERSON,
+    owners_line: owners.map((o) => o.name).join(ownersOr ? ' OR ' : ' AND '),
+    record_owner1: pv(recordList[0]), record_owner2: pv(recordList[1]),
+    seller: pv(sale.seller ?? (ownershipChange ? recordList[0] : undefined)),
+    borrower1: personValues(borrowers[0]),
+    lien,
+    prior_lien: priorLien ? lienValues(priorLien.lienholder, priorLien) : EMPTY_LIEN,
+    record_lien: recordLien ? lienValues(recordLien.lienholder, recordLien) : EMPTY_LIEN,
+    loan: {
+      loan_id: s(loan.loan_id || entry.lenderLoanId), amount: formatMoney(loan.loan_amount), payoff_amount: formatMoney(loan.payoff_amount),
+      per_diem: formatMoney(loan.per_diem), security_agreement_date: formatDate(loan.security_agreement_sign_date),
+      release_to: loan.release_title_to_address ? addressValues(loan.release_title_to_address) : (owners[0]?.mailing ?? EMPTY_ADDR),
+    },
+    sale: {
+      date: saleDate, date_mm: mm, date_dd: dd, date_yyyy: yyyy, price: formatMoney(sale.sale_price), type: saleType,
+      is_gift: saleType === 'GIFT', is_trade: saleType === 'TRADE', is_purchase: salePresent && saleType !== 'GIFT' && saleType !== 'TRADE' && !has('repossession'),
+      is_new: salePresent && saleType === 'NEW', is_used: salePresent && saleType !== 'NEW', present: salePresent, state: s(sale.state).toUpperCase(),
+    },
+    signer: { ...(owners[0] ?? EMPTY_PERSON), role: 'Owner' },
+    grantee: lien.holder_name,
+    txn: {
+      new_lien: has('new_lien'), refinance: has('refinance'), add_owner: has('add_owner'), drop_owner: has('drop_owner'), purchase: has('purchase'),
+      duplicate_title: has('duplicate_title'), repossession: has('repossession'), lien_release: has('lien_release'),
+      out_of_state_transfer: has('out_of_state_transfer'), ohv: has('ohv'), low_speed: has('low_speed'), trailer: has('trailer'), boat: has('boat'),
+      ownership_change: ownershipChange, same_owner: !ownershipChange, new_title: newTitle, lien_only: lienChange && !newTitle,
+      duplicate_only: has('duplicate_title') && !newTitle,
+    },
+    always: true,
+  };
+
+  // Signers: owners after the transaction, then borrowers, then owners being removed; each person once.
+  const signers: BuiltValues['signers'] = [];
+  const seen = new Set<string>();
+  const addSigner = (p: PersonLike, role: string) => {
+    const n = norm(personName(p));
+    if (!n || seen.has(n)) return;
+    seen.add(n);
+    signers.push({ person: pv(p), role });
+  };
+  const addedNames = new Set(added.map((p) => norm(personName(p))));
+  for (const p of applicants) addSigner(p, addedNames.has(norm(personName(p))) ? 'Owner being added' : borrowerNames.has(norm(personName(p))) ? 'Owner and borrower' : 'Owner');
+  for (const p of borrowers) addSigner(p, 'Borrower');
+  for (const p of loan.drop_owner ?? []) addSigner(p, 'Owner being removed');
+  return { values, signers };
+}
+
+function present(o: unknown): boolean {
+  return !!o && typeof o === 'object' && Object.keys(o).length > 0;
+}
+
+/** The values for one signer's form: the entry's values with `signer` set. */
+export function valuesForSigner(values: FormValues, signer: { person: PersonValues; role: string }): FormValues {
+  return { ...values, signer: { ...signer.person, role: signer.role } };
+}
