@@ -1,0 +1,53 @@
+/**
+ * Enrichment's bookkeeping on an entry (`enrichment_meta`, beyond the spec,
+ * hidden from clients by the enrichment stages' `present` hook): the last
+ * settled status of each source, the latest found pull of each source, what
+ * reconciliation wrote (provenance) and the cached VIN decode.
+ */
+import type { TitleEntry } from '../../core/model/entry.js';
+import type { FoundStatus } from '../../core/status.js';
+import type { RecordSource } from './provider.js';
+import type { Provenance } from './reconcile.js';
+
+export interface PullRef {
+  /** Object key of the `.json` file holding the AccountData that was found. */
+  key: string;
+  txn_id: string;
+  fetched_at: string;
+  provider: string;
+  /** The VIN the pull was for (a pull of an earlier VIN is ignored). */
+  vin: string;
+}
+
+export interface EnrichmentMeta {
+  settled: Partial<Record<RecordSource, Exclude<FoundStatus, 'pending'>>>;
+  pulls: Partial<Record<RecordSource, PullRef>>;
+  provenance: Provenance;
+  /** The VIN decode's vehicle facts (offline, and vPIC when enabled), for the VIN it was made for. */
+  vin_decode?: { vin: string; vehicle: Record<string, unknown>; vpic?: boolean };
+  /** The policy the last insurance search found. */
+  insurance?: Record<string, unknown>;
+}
+
+export function readMeta(entry: TitleEntry): EnrichmentMeta {
+  const m = (entry.enrichment_meta ?? {}) as Partial<EnrichmentMeta>;
+  return { settled: { ...m.settled }, pulls: { ...m.pulls }, provenance: { ...m.provenance }, ...(m.vin_decode ? { vin_decode: m.vin_decode } : {}), ...(m.insurance ? { insurance: m.insurance } : {}) };
+}
+
+export function writeMeta(entry: TitleEntry, meta: EnrichmentMeta): void {
+  entry.enrichment_meta = meta;
+}
+
+/** Removes the bookkeeping from an entry as clients see it. */
+export function hideMeta(entry: TitleEntry): void {
+  delete entry.enrichment_meta;
+}
+
+/** `enrichment_notes` (beyond the spec): why a source's last pull was not found, failed, was unavailable or skipped. */
+export function setNote(entry: TitleEntry, source: string, note: string | undefined): void {
+  const notes = { ...(entry.enrichment_notes as Record<string, string> | undefined) };
+  if (note) notes[source] = note;
+  else delete notes[source];
+  if (Object.keys(notes).length) entry.enrichment_notes = notes;
+  else delete entry.enrichment_notes;
+}
