@@ -20,7 +20,8 @@ export interface PullRef {
 }
 
 export interface EnrichmentMeta {
-  settled: Partial<Record<RecordSource, Exclude<FoundStatus, 'pending'>>>;
+  /** Each source's last outcome about the data: found or not_found (error, unavailable and skipped say nothing about it). */
+  settled: Partial<Record<RecordSource, 'found' | 'not_found'>>;
   pulls: Partial<Record<RecordSource, PullRef>>;
   provenance: Provenance;
   /** The VIN decode's vehicle facts (offline, and vPIC when enabled), for the VIN it was made for. */

@@ -124,6 +124,6 @@ export abstract class RecordPullStage implements StagePlugin {
     }
     ctx.setStatus(f.status as StatusField, o.outcome, { source, ...('txn_id' in o && o.txn_id ? { txn_id: o.txn_id } : {}) });
     if (o.outcome === 'found' && previous === 'not_found') ctx.emit('title.data.found', { source, field: f.status, from: 'not_found', to: 'found', txn_id: o.txn_id });
-    meta.settled[source] = o.outcome;
+    if (o.outcome === 'found' || o.outcome === 'not_found') meta.settled[source] = o.outcome;
   }
 }

@@ -199,14 +199,7 @@ export class OutboxDispatcher {
 
   /** Webhook event names of one change, in event order, each once. */
   private async webhookEvents(m: EntityManager, group: OutboxEvent[], physicalTitleEvents: boolean): Promise<string[]> {
-    const ctx: MapContext = {
-      physicalTitleEvents,
-      previousOutcome: async (entryId, field, beforeId) => {
-        const rows = await this.db.query<{ name: string }>('SELECT name FROM outbox WHERE "entryId" = ? AND id < ? AND name IN (?, ?) ORDER BY id DESC LIMIT 1',
-          [entryId, beforeId, `title.${field}.found`, `title.${field}.not_found`], m);
-        return rows[0] ? splitStatusEvent(rows[0].name)!.status : null;
-      },
-    };
+    const ctx: MapContext = { physicalTitleEvents };
     const out: string[] = [];
     for (const e of group) {
       const name = await toWebhookEvent(e, ctx);

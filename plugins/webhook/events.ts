@@ -43,21 +43,9 @@ export function splitStatusEvent(name: string): { field: string; status: string 
   return m ? { field: m[1]!, status: m[2]! } : null;
 }
 
-/** A found-status field of a pull: nmvtis_found_status, state_found_status, portal_found_status, public_found_status, ... */
-export const isFoundStatusField = (field: string): boolean => field.endsWith('_found_status');
-
-/** The settled outcomes of a pull; `pending`, `error`, `unavailable` and `skipped` say nothing new about the data. */
-export const isSettledOutcome = (status: unknown): status is 'found' | 'not_found' => status === 'found' || status === 'not_found';
-
 export interface MapContext {
   /** The organization has physical title events switched on (settings.physical_title_events). */
   physicalTitleEvents: boolean;
-  /**
-   * The last settled outcome (found / not_found) of `field` before outbox
-   * event `beforeId`, for moves whose `from` is not settled (not_found ->
-   * pending -> found).
-   */
-  previousOutcome(entryId: string, field: string, beforeId: number): Promise<string | null>;
 }
 
 /**
@@ -65,13 +53,10 @@ export interface MapContext {
  * - `title.job_status.complete|error` as is (other job_status moves are not webhook events);
  * - `title.account_status.<s>` as is;
  * - `title.physical_title_status.<s>` as is, only for organizations that switched them on;
- * - `title.<source>_found_status.found` (payload `{from, to}`) becomes `title.data.found`
- *   when the pull's previous settled outcome was `not_found`: `from` itself, or, when
- *   `from` is `pending`, `error`, `unavailable` or `skipped`, the last found/not_found
- *   this field had in the outbox. A first pull that finds data (pending -> found) and
- *   found -> found do not fire it. `title.data.not_found` never fires;
- * - `title.data.found` written by a stage itself passes as is (the enrichment
- *   stages write it beside the status move; a change delivers it once either way).
+ * - `title.data.found` as is: the enrichment stages write it when a pull's last outcome
+ *   about the data (found / not_found; error, unavailable and skipped do not count) was
+ *   `not_found` and it is now `found` (plugins/enrichment-common/pull-stage.ts).
+ *   Found-status moves themselves are not webhook events; `title.data.not_found` never fires.
  */
 export async function toWebhookEvent(e: OutboxEvent, ctx: MapContext): Promise<string | null> {
   if (e.name === DATA_FOUND) return DATA_FOUND;
@@ -81,10 +66,5 @@ export async function toWebhookEvent(e: OutboxEvent, ctx: MapContext): Promise<s
   if (field === 'job_status') return status === 'complete' || status === 'error' ? e.name : null;
   if (field === 'account_status') return (ACCOUNT_STATUSES as readonly string[]).includes(status) ? e.name : null;
   if (field === 'physical_title_status') return ctx.physicalTitleEvents && (PHYSICAL_TITLE_STATUSES as readonly string[]).includes(status) ? e.name : null;
-  if (isFoundStatusField(field) && status === 'found') {
-    const from = e.payload.from;
-    const previous = isSettledOutcome(from) ? from : await ctx.previousOutcome(e.entryId, field, e.id);
-    return previous === 'not_found' ? DATA_FOUND : null;
-  }
   return null;
 }

@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
       expect(await events(t, id)).to.not.include('title.data.not_found');
     });
 
-    it('title.data.found needs the last settled status to be not_found (not_found -> unavailable -> found does not fire)', async () => {
+    it('title.data.found looks past outcomes that say nothing about the data (not_found -> unavailable -> found fires once)', async () => {
       const id = await create(t, { account_data: data(vin({ outcome: 'not_found' })), sync_nmvtis: true });
       await settled(t, id);
       for (const outcome of ['unavailable', 'found'] as const) {
@@ -139,7 +139,7 @@ for (const dialect of DIALECTS) {
         'title.nmvtis_found_status.pending', 'title.nmvtis_found_status.unavailable',
         'title.nmvtis_found_status.pending', 'title.nmvtis_found_status.found',
       ]);
-      expect(names).to.not.include('title.data.found');
+      expect(names.filter((n) => n === 'title.data.found')).to.have.length(1);
     });
 
     it('a pull of an earlier VIN takes no part after the VIN changed (its values are withdrawn)', async () => {
