@@ -88,3 +88,15 @@ export function fixtureEntry(code: string, name: FixtureName, o: FixtureOptions 
     ...(name === 'full' ? { physical_title_status: 'unavailable' } : {}),
   };
 }
+
+/** mulberry32: a small seeded PRNG, so random test inputs and bench batches are reproducible. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

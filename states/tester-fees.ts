@@ -17,6 +17,7 @@ import { estimateFees } from '../plugins/fees/calculator.js';
 import { applyRate, isMicroRate } from '../plugins/fees/money.js';
 import type { EstFees, FeeInput, FeeItemOut, FeeType } from '../plugins/fees/types.js';
 import { FEE_TRANSACTIONS, loadStateFeeSchedule, type FeeTransaction, type StateFeeSchedule } from './fee-schema.js';
+import { prng } from './fixtures.js';
 
 /** The day golden cases and random cases are computed for (the date the fee data was read). */
 export const GOLDEN_AS_OF = '2026-11-20';
@@ -60,17 +61,6 @@ const SPEC_MEMBERS = ['feeType', 'value', 'name', 'description', 'metadata', 're
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const cents = (dollars: number): number => Math.round(dollars * 100);
 
-/** mulberry32: a small seeded PRNG, so a failing random case is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** County names the data has overrides for (tax, title, registration), as a client would write them. */
 export function overrideCounties(s: StateFeeSchedule): string[] {

@@ -3,23 +3,13 @@ import { feeSchedule } from '../../plugins/fees/schedules.js';
 import type { FeeInput } from '../../plugins/fees/types.js';
 import { FEE_TRANSACTIONS, STATE_CODES, type StateFeeSchedule } from '../../states/fee-schema.js';
 import type { Metric, Suite, SuiteContext } from '../lib/types.js';
+import { prng } from '../../states/fixtures.js';
 
 const PER_STATE = 40;
 const ROUNDS = 3;
 const TARGET_PER_S = 20_000;
 const AS_OF = '2026-11-20';
 
-/** mulberry32, so every run measures the same batch. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A mixed batch: every state, every transaction, with and without county, trade-in, weight, MSRP, sale date. */
 function batch(): FeeInput[] {
