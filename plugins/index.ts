@@ -9,6 +9,7 @@ import { FormsStage } from './forms/index.js';
 import { InsuranceStage } from './insurance/index.js';
 import { IntakeStage } from './intake/index.js';
 import { NmvtisStage } from './nmvtis/index.js';
+import { OcrStage } from './ocr/index.js';
 import { PrivatePortalStage } from './private-portal/index.js';
 import { PublicDmvStage } from './public-dmv/index.js';
 import { VinDecodeStage } from './vin-decode/index.js';
@@ -21,6 +22,7 @@ export const BUILTIN_STAGES: Record<string, EnginePluginClass> = {
   insurance: InsuranceStage,
   intake: IntakeStage,
   nmvtis: NmvtisStage,
+  ocr: OcrStage,
   'private-portal': PrivatePortalStage,
   'public-dmv': PublicDmvStage,
   'vin-decode': VinDecodeStage,

@@ -4,6 +4,7 @@
  */
 import type { CommandEntry } from '../command.js';
 import { entries } from './entries.js';
+import { extract } from './extract.js';
 import { fees } from './fees.js';
 import { keys } from './keys.js';
 import { migrate } from './migrate.js';
@@ -18,4 +19,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   keys,
   webhooks, entries,
   fees,
+  extract,
 ];

@@ -40,9 +40,11 @@ export class StageRegistry {
       placed.add(s!.name);
     }
     const stages = out.filter(isStagePlugin);
-    for (let i = 1; i < stages.length; i++) {
-      const prev = stages[i - 1]!;
-      const cur = stages[i]!;
+    // a `pending`-phase stage never moves job_status, so it may run anywhere (vin-decode after ocr)
+    const phased = stages.filter((s) => s.phase !== 'pending');
+    for (let i = 1; i < phased.length; i++) {
+      const prev = phased[i - 1]!;
+      const cur = phased[i]!;
       if (JOB_PHASE_ORDER[cur.phase] < JOB_PHASE_ORDER[prev.phase]) {
         throw new EngineConfigError(`stage '${cur.name}' (phase ${cur.phase}) would run after '${prev.name}' (phase ${prev.phase}); reorder the config's stages`);
       }

@@ -11,6 +11,7 @@ import { readMeta, writeMeta, type EnrichmentMeta } from './meta.js';
 import { CLOCK, RECORD_SOURCES, systemClock, type Clock, type EnrichmentRequest, type EnrichmentSource, type PersonName, type RecordSource } from './provider.js';
 import { deleteAt, fingerprint, getAt, present, setAt } from './pointer.js';
 import { reconcile, type DocumentRecord, type MergeSource, type PullRecord } from './reconcile.js';
+import { keepSubmittedComparisons } from '../ocr/merge.js';
 
 /** The clock registered in the engine's container under CLOCK (tests), else the system clock. */
 export function clockOf(ctx: Pick<StageContext, 'container'>): Clock {
@@ -103,8 +104,10 @@ export async function reconcileEntry(ctx: StageContext, meta: EnrichmentMeta, fr
   deriveEntryFields(entry);
   meta.provenance = r.provenance;
   if (pulls.length || entry.account_discrepancies || entry.account_matches) {
-    entry.account_discrepancies = { items: r.discrepancies };
-    entry.account_matches = { items: r.matches };
+    // the ocr stage's comparisons with the client's own data stay (reconciliation compares documents and pulls)
+    const kept = keepSubmittedComparisons({ discrepancies: entry.account_discrepancies, matches: entry.account_matches }, { discrepancies: r.discrepancies, matches: r.matches });
+    entry.account_discrepancies = { items: kept.discrepancies };
+    entry.account_matches = { items: kept.matches };
   }
   writeMeta(entry, meta);
 }

@@ -1,0 +1,264 @@
+/**
+ * The one code path from a document's bytes to its classification and
+ * extracted fields, used by the ocr stage, `titled extract`, the tests and
+ * the bench: sniff, read pages (text layer, or rasterize + preprocess +
+ * OCR), read AAMVA barcodes where a license may be, classify, extract per
+ * type.
+ */
+import sharp from 'sharp';
+import type { AccountData } from '../../core/model/schemas.js';
+import { classifyDocument, classifyPage, type Classification, type DocumentType } from './classify.js';
+import { parseAamva, type AamvaRecord } from './extract/aamva.js';
+import type { Fields } from './extract/common.js';
+import { barcodeFields, licenseAccountData, licenseFields } from './extract/license.js';
+import { extractPayoff } from './extract/payoff.js';
+import { extractRegistration } from './extract/registration.js';
+import { extractTitle } from './extract/title.js';
+import { bestVin, repairVin, vinCandidates, type VinRead } from './extract/vin.js';
+import { vinText } from './extract/common.js';
+import type { SpecResult } from './extract/run.js';
+import { buildLayout, type Layout } from './layout/layout.js';
+import { readPdf417 } from './read/barcode.js';
+import { decodeImage, ocrScale, prepareForOcr } from './read/image.js';
+import { pageCount, rasterizePage, readTextLayer } from './read/pdf.js';
+import { detectOrientation, ocrVinLine, ocrWords } from './read/tesseract.js';
+import { PX_PER_PT, type Gray, type PageText } from './read/types.js';
+import { sniff, type DocumentFormat } from './sniff.js';
+
+export interface AnalyzeOptions {
+  /** Raster resolution for scanned PDF pages (default 300). */
+  dpi?: number;
+  /** Pages read per document (default 10); the rest are ignored with a warning. */
+  maxPages?: number;
+  /** Largest raster in pixels (default 40 M: a tabloid page at 300 dpi). */
+  maxPixels?: number;
+  /** Time limit of one poppler call (default 60 s) and of one page's OCR (default 120 s). */
+  toolTimeoutMs?: number;
+  ocrTimeoutMs?: number;
+  /** Tesseract processes at once in this process (default: the number of cores). */
+  ocrConcurrency?: number;
+  signal?: AbortSignal;
+}
+
+export interface PageReport { page: number; source: PageText['source']; words: number; mean_conf?: number; rotated?: number; document_type: DocumentType; confidence: number; barcode?: boolean }
+
+export interface DocumentAnalysis {
+  format: DocumentFormat;
+  document_type: DocumentType;
+  confidence: number;
+  pages: PageReport[];
+  /** Flat extracted fields (docs/ocr.md lists them per type); '' = the document says there is none. */
+  fields: Fields;
+  /** What the document contributes to account data (merged by the documented rule). */
+  account_data: AccountData;
+  vin: VinRead | null;
+  barcode: Omit<AamvaRecord, 'elements'> | null;
+  warnings: string[];
+  timings_ms: { read: number; extract: number };
+}
+
+export class DocumentRejected extends Error {
+  constructor(message: string, readonly code: 'UNSUPPORTED_FORMAT' | 'UNREADABLE') {
+    super(message);
+    this.name = 'DocumentRejected';
+  }
+}
+
+const defaults = (o: AnalyzeOptions) => ({
+  dpi: o.dpi ?? 300, maxPages: o.maxPages ?? 10, maxPixels: o.maxPixels ?? 40_000_000,
+  toolTimeoutMs: o.toolTimeoutMs ?? 60_000, ocrTimeoutMs: o.ocrTimeoutMs ?? 120_000, concurrency: o.ocrConcurrency, signal: o.signal,
+});
+type Opts = ReturnType<typeof defaults>;
+
+const meanConf = (p: { words: { conf: number }[] }) => (p.words.length ? p.words.reduce((s, w) => s + w.conf, 0) / p.words.length : 0);
+
+async function turn(g: Gray, degrees: number): Promise<Gray> {
+  const { data, info } = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } }).rotate(degrees).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Preprocesses and OCRs one raster; turns it upright first when OSD says it lies on its side. */
+async function ocrPage(page: number, g: Gray, scale: number, o: Opts): Promise<PageText> {
+  const prep = await prepareForOcr(g, scale);
+  const opts = { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency };
+  let raster = prep.gray;
+  let words = await ocrWords(raster, opts);
+  let rotated = prep.skew;
+  if (words.length < 12 || meanConf({ words }) < 50) {
+    const rot = await detectOrientation(raster, opts);
+    if (rot) {
+      const upright = await turn(raster, rot);
+      const again = await ocrWords(upright, opts);
+      if (again.length * meanConf({ words: again }) > words.length * meanConf({ words })) {
+        raster = upright;
+        words = again;
+        rotated += rot;
+      }
+    }
+  }
+  return { page, width: raster.width, height: raster.height, source: 'ocr', words, raster, rotated: Math.round(rotated * 10) / 10, mean_conf: Math.round(meanConf({ words })) };
+}
+
+async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warnings: string[]): Promise<{ pages: PageText[]; pdf?: Buffer }> {
+  if (format !== 'pdf') {
+    let decoded;
+    try {
+      decoded = await decodeImage(bytes, o.maxPixels);
+    } catch (e) {
+      throw new DocumentRejected(`the ${format === 'jpeg' ? 'JPEG' : 'PNG'} image cannot be decoded: ${(e as Error).message}`, 'UNREADABLE');
+    }
+    return { pages: [await ocrPage(1, decoded.gray, ocrScale(decoded.gray, decoded.density), o)] };
+  }
+  let layer;
+  try {
+    layer = await readTextLayer(bytes, o);
+  } catch (e) {
+    throw new DocumentRejected(`the PDF cannot be read: ${(e as Error).message}`, 'UNREADABLE');
+  }
+  if (!layer.length) throw new DocumentRejected('the PDF has no pages', 'UNREADABLE');
+  if (layer.length >= o.maxPages && (await pageCount(bytes, o).catch(() => 0)) > o.maxPages) warnings.push(`only the first ${o.maxPages} pages were read`);
+  const pages = await Promise.all(layer.map(async (lp, i): Promise<PageText> => {
+    const chars = lp.words.reduce((n, w) => n + w.text.replace(/[^A-Za-z0-9]/g, '').length, 0);
+    if (lp.words.length >= 5 && chars >= 20) return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
+    const r = await rasterizePage(bytes, i + 1, { width: lp.width / PX_PER_PT, height: lp.height / PX_PER_PT }, o);
+    return ocrPage(i + 1, r.gray, 300 / r.dpi, o);
+  }));
+  return { pages, pdf: bytes };
+}
+
+const MAYBE_LICENSE = new Set<DocumentType>(['DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'UNKNOWN']);
+
+/** Reads the AAMVA barcode of a page that may be a license (a text-layer page is rasterized for it). */
+async function pageBarcode(p: PageText, pdf: Buffer | undefined, o: Opts): Promise<AamvaRecord | null> {
+  let g = p.raster;
+  // a text-layer page renders sharp: 200 dpi is plenty for a PDF417 there, and four times cheaper to search than 300 in a page of text
+  if (!g && pdf) g = (await rasterizePage(pdf, p.page, { width: p.width / PX_PER_PT, height: p.height / PX_PER_PT }, { ...o, dpi: Math.min(o.dpi, 200) })).gray;
+  if (!g) return null;
+  for (const text of await readPdf417(g)) {
+    const rec = parseAamva(text);
+    if (rec) return rec;
+  }
+  return null;
+}
+
+/**
+ * Reads a VIN again where one is printed (the VIN the page gave, then the
+ * space right of and under each VIN label), from the page image, with
+ * tesseract limited to the VIN alphabet, in a few scales and modes (the
+ * LSTM model misreads a line at one size and reads it right at another).
+ * The first read whose check digit holds as read wins; else the repair most
+ * reads agree on; else null.
+ */
+async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o: Opts, maxCalls = 5): Promise<VinRead | null> {
+  const reads: VinRead[] = [];
+  let calls = 0;
+  for (const [n, r] of regions.slice(0, 3).entries()) {
+    const p = pages.find((x) => x.page === r.page);
+    if (!p?.raster) continue;
+    const pad = 12;
+    const left = Math.max(0, Math.floor(r.box.x0 - pad));
+    const top = Math.max(0, Math.floor(r.box.y0 - pad));
+    const width = Math.min(p.raster.width - left, Math.ceil(r.box.x1 - r.box.x0 + 2 * pad));
+    const height = Math.min(p.raster.height - top, Math.ceil(r.box.y1 - r.box.y0 + 2 * pad));
+    if (width < 20 || height < 10) continue;
+    const crop = await sharp(p.raster.data, { raw: { width: p.raster.width, height: p.raster.height, channels: 1 } }).extract({ left, top, width, height }).extractChannel(0).raw().toBuffer();
+    const variants: [number, 7 | 8][] = n === 0 ? [[1, 7], [1, 8], [1.5, 7]] : [[1, 7], [1.5, 8]];
+    for (const [scale, line] of variants) {
+      if (calls++ >= maxCalls) break;
+      let img = sharp(crop, { raw: { width, height, channels: 1 } });
+      if (scale !== 1) img = img.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
+      const { data, info } = await img.extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      const text = await ocrVinLine({ data, width: info.width, height: info.height }, { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency, line });
+      const cand = vinText(text);
+      if (!cand) continue;
+      const read = { ...repairVin(cand), page: r.page, box: r.box, reread: true };
+      if (read.status === 'valid') return read;
+      reads.push(read);
+    }
+  }
+  // no read checks as read: the repair most reads agree on, if no other repair has as many
+  const votes = new Map<string, number>();
+  for (const x of reads) if (x.status === 'repaired') votes.set(x.vin, (votes.get(x.vin) ?? 0) + 1);
+  const ranked = [...votes].sort((a, b) => b[1] - a[1]);
+  return ranked.length && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1]) ? reads.find((x) => x.vin === ranked[0]![0])! : null;
+}
+
+export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {}): Promise<DocumentAnalysis> {
+  const o = defaults(options);
+  const s = sniff(bytes);
+  if (!s.format) throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');
+  const warnings: string[] = [];
+  const t0 = performance.now();
+  const { pages, pdf } = await readPages(bytes, s.format, o, warnings);
+  const layouts: Layout[] = pages.map((p) => buildLayout(p));
+  const classes: Classification[] = [];
+  let barcode: AamvaRecord | null = null;
+  for (let i = 0; i < pages.length; i++) {
+    let c = classifyPage(layouts[i]!);
+    // a page that reads plainly as a license front (no back cues such as RESTRICTIONS, ORGAN DONOR) has no barcode to look for
+    const plainFront = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
+    if (MAYBE_LICENSE.has(c.type) && !barcode && !plainFront) {
+      const rec = await pageBarcode(pages[i]!, pdf, o).catch((e: Error) => {
+        warnings.push(`barcode reading failed: ${e.message}`);
+        return null;
+      });
+      if (rec) {
+        barcode = rec;
+        const front = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8;
+        c = { ...(front ? { ...c, confidence: 1 } : classifyPage(layouts[i]!, { aamva: true })), barcode: true };
+      }
+    }
+    classes.push(c);
+  }
+  const read = performance.now() - t0;
+  const doc = classifyDocument(classes);
+  const of = (t: DocumentType) => layouts.filter((_, i) => classes[i]!.type === t);
+  let fields: Fields = {};
+  let account_data: AccountData = {};
+  let vin: VinRead | null = null;
+  let vinRegions: SpecResult['vinRegions'] = [];
+  switch (doc.type) {
+    case 'VEHICLE_TITLE': ({ fields, account_data, vin, vinRegions } = extractTitle(of('VEHICLE_TITLE'))); break;
+    case 'VEHICLE_REGISTRATION': ({ fields, account_data, vin, vinRegions } = extractRegistration(of('VEHICLE_REGISTRATION'))); break;
+    case 'PAYOFF_LETTER': ({ fields, account_data, vin, vinRegions } = extractPayoff(of('PAYOFF_LETTER'))); break;
+    case 'DRIVER_LICENSE':
+    case 'DRIVER_LICENSE_BACK': {
+      const front = doc.type === 'DRIVER_LICENSE' ? licenseFields(of('DRIVER_LICENSE')) : {};
+      // the barcode is authoritative; the printed front fills what it lacks
+      fields = barcode ? { ...front, ...Object.fromEntries(Object.entries(barcodeFields(barcode)).filter(([, v]) => v !== '')) } : front;
+      account_data = licenseAccountData(fields);
+      break;
+    }
+    default: {
+      vin = bestVin(layouts.flatMap(vinCandidates));
+      if (vin) {
+        fields = { vin: vin.vin };
+        if (vin.status !== 'unverified') account_data = { vehicle: { vin: vin.vin } };
+      }
+    }
+  }
+  // a VIN that did not check as read is read again from the image: a read that checks beats a repair
+  if (vinRegions.length && vin?.status !== 'valid' && !vin?.certain && pages.some((p) => p.raster)) {
+    // a repaired VIN gets one confirming read; one that does not check gets several
+    const again = await rereadVin(pages, vinRegions, o, vin?.status === 'repaired' ? 1 : 5).catch(() => null);
+    if (again && (again.status === 'valid' || !vin || vin.status === 'unverified')) {
+      vin = again;
+      fields.vin = again.vin;
+      account_data = { ...account_data, vehicle: { ...account_data.vehicle, vin: again.vin } };
+    }
+  }
+  for (const p of pages) delete p.raster;
+  if (vin?.status === 'repaired') warnings.push(`VIN repaired from ${vin.read} (positions ${vin.changed?.join(', ')}): the check digit confirmed one candidate`);
+  if (vin?.status === 'unverified') warnings.push(`VIN ${vin.read} kept as read: its check digit does not match${vin.candidates ? ` and ${vin.candidates} repairs would` : ''}`);
+  const { elements: _e, ...bc } = barcode ?? ({} as AamvaRecord);
+  return {
+    format: s.format, document_type: doc.type, confidence: doc.confidence,
+    pages: pages.map((p, i) => ({
+      page: p.page, source: p.source, words: p.words.length, ...(p.mean_conf !== undefined ? { mean_conf: p.mean_conf } : {}),
+      ...(p.rotated ? { rotated: p.rotated } : {}), document_type: classes[i]!.type, confidence: classes[i]!.confidence,
+      ...(classes[i]!.barcode ? { barcode: true } : {}),
+    })),
+    fields, account_data, vin, barcode: barcode ? bc : null, warnings,
+    timings_ms: { read: Math.round(read), extract: Math.round(performance.now() - t0 - read) },
+  };
+}

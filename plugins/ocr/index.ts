@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import PQueue from 'p-queue';
+import { inject, injectable } from 'tsyringe';
+import type { TitledConfig } from '../../core/config.js';
+import type { JobInput } from '../../core/jobs/job-queue.js';
+import { deriveEntryFields, type DocumentUpload, type TitleEntry } from '../../core/model/entry.js';
+import { AccountDataSchema, type AccountData } from '../../core/model/schemas.js';
+import { UrlGuard } from '../../core/net/url-guard.js';
+import type { StageContext, StagePlugin } from '../../core/pipeline/stage.js';
+import { EntryStore } from '../../core/store/entry-store.js';
+import { TOKENS } from '../../core/tokens.js';
+import { checkVin } from '../../core/vin.js';
+import { deleteAt } from '../enrichment-common/pointer.js';
+import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
+import { DocumentFetcher, FetchRejected } from './fetch.js';
+import { mergeDocuments, type DocRecord, type Provenance } from './merge.js';
+import { parseOcrOptions, type OcrOptions } from './options.js';
+
+/** A document that could not be taken in (beyond the spec: `attachment_errors`, docs/ocr.md). */
+export interface AttachmentError { doc_id: string; url: string; code: string; reason: string; at: string }
+
+type Outcome =
+  | { doc_id: string; status: 'complete'; upload: DocumentUpload; record: DocRecord }
+  | { doc_id: string; status: 'rejected' | 'failed'; error: AttachmentError };
+
+const EXT = { pdf: 'pdf', jpeg: 'jpg', png: 'png' } as const;
+
+/** The URL without query or fragment (they may carry credentials), for messages. */
+const redact = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+};
+
+function displayName(url: string, ext: string, n: number): string {
+  let base = '';
+  try {
+    base = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
+  } catch {
+    // a malformed escape: fall back to a generated name
+  }
+  base = base.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 100).trim();
+  return base || `document-${n}.${ext}`;
+}
+
+/**
+ * ocr: document intake. Fetches the documents a create or update named
+ * (`attachments`), checks what they are from their bytes, stores each under
+ * the entry's storeIndex, reads it (text layer or OCR), classifies and
+ * extracts it, lists it in `attachment` (DocumentUpload, `json_path` = the
+ * stored extraction) with its status in `bdaJobs`, and merges what the
+ * documents say into account_data under the documented rule (merge.ts). A
+ * document that cannot be taken in is recorded in `attachment_errors` with
+ * its reason; the others go on. docs/ocr.md describes the whole path.
+ */
+@injectable()
+export class OcrStage implements StagePlugin {
+  readonly name = 'ocr';
+  readonly phase = 'input_parsing' as const;
+  readonly after = ['intake'];
+  readonly timeoutMs: number;
+  private readonly options: OcrOptions;
+  private readonly fetcher: DocumentFetcher;
+
+  constructor(@inject(TOKENS.Config) config: TitledConfig) {
+    this.options = parseOcrOptions(config.plugins.ocr);
+    this.timeoutMs = this.options.stageTimeoutMs;
+    this.fetcher = new DocumentFetcher(new UrlGuard(config.allowHosts), {
+      maxBytes: this.options.maxDocumentBytes, timeoutMs: this.options.fetchTimeoutMs, maxRedirects: this.options.maxRedirects,
+    });
+  }
+
+  appliesTo(_entry: Readonly<TitleEntry>, job: Readonly<JobInput>): boolean {
+    return !!job.attachments?.length;
+  }
+
+  present(entry: TitleEntry): void {
+    delete entry.ocr_meta;
+  }
+
+  async run(ctx: StageContext): Promise<void> {
+    const entry = ctx.entry;
+    entry.attachment ??= [];
+    entry.bdaJobs ??= {};
+    // an entry stores at most maxDocuments: URLs are admitted in order while slots are free; a rejected one frees its slot
+    const known = new Set(entry.attachment.map((a) => a.doc_id as string));
+    let stored = entry.attachment.length;
+    const waiting: { url: string; doc_id: string; n: number }[] = [];
+    for (const url of [...new Set(ctx.job.attachments ?? [])]) {
+      const doc_id = `doc_${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
+      if (!waiting.some((w) => w.doc_id === doc_id)) waiting.push({ url, doc_id, n: waiting.length + stored + 1 });
+    }
+    const outcomes: Outcome[] = [];
+    const pq = new PQueue({ concurrency: this.options.parallelDocuments });
+    while (waiting.length) {
+      const batch: typeof waiting = [];
+      while (waiting.length && (known.has(waiting[0]!.doc_id) || stored + batch.filter((b) => !known.has(b.doc_id)).length < this.options.maxDocuments)) batch.push(waiting.shift()!);
+      if (!batch.length) {
+        for (const w of waiting.splice(0)) outcomes.push({ doc_id: w.doc_id, status: 'rejected', error: this.error(w.doc_id, w.url, 'TOO_MANY_DOCUMENTS', `an entry holds at most ${this.options.maxDocuments} documents`) });
+        break;
+      }
+      const done = await Promise.all(batch.map((b) => pq.add(() => this.take(ctx, b)) as Promise<Outcome>));
+      for (const o of done) if (o.status === 'complete' && !known.has(o.doc_id)) stored++;
+      outcomes.push(...done);
+    }
+
+    const errors = ((entry.attachment_errors as AttachmentError[] | undefined) ?? []).filter((e) => !outcomes.some((o) => o.doc_id === e.doc_id));
+    const fresh = new Map<string, DocRecord>();
+    for (const o of outcomes) {
+      entry.bdaJobs[o.doc_id] = o.status;
+      if (o.status === 'complete') {
+        const i = entry.attachment.findIndex((a) => a.doc_id === o.doc_id);
+        if (i >= 0) entry.attachment[i] = o.upload;
+        else entry.attachment.push(o.upload);
+        fresh.set(o.doc_id, o.record);
+      } else {
+        errors.push(o.error);
+        ctx.log.warn({ code: `DOCUMENT_${o.status.toUpperCase()}`, docId: o.doc_id, reason: o.error.code }, `document ${o.status}: ${o.error.reason}`);
+      }
+    }
+    if (errors.length) entry.attachment_errors = errors;
+    else delete entry.attachment_errors;
+    await this.merge(ctx, fresh);
+  }
+
+  private error(doc_id: string, url: string, code: string, reason: string): AttachmentError {
+    return { doc_id, url: redact(url), code, reason, at: new Date().toISOString() };
+  }
+
+  /** Fetches, sniffs, stores and analyzes one document. */
+  private async take(ctx: StageContext, t: { url: string; doc_id: string; n: number }): Promise<Outcome> {
+    const o = this.options;
+    let bytes: Buffer;
+    let finalUrl = t.url;
+    try {
+      ({ bytes, finalUrl } = await this.fetcher.fetch(t.url, ctx.signal));
+    } catch (e) {
+      if (e instanceof FetchRejected) return { doc_id: t.doc_id, status: 'rejected', error: this.error(t.doc_id, t.url, `FETCH_${e.code}`, e.message) };
+      throw e;
+    }
+    let analysis: DocumentAnalysis;
+    try {
+      analysis = await analyzeDocument(bytes, { maxPages: o.maxPages, ocrTimeoutMs: o.ocrTimeoutMs, toolTimeoutMs: o.ocrTimeoutMs, ocrConcurrency: o.ocrConcurrency, signal: ctx.signal });
+    } catch (e) {
+      if (e instanceof DocumentRejected) return { doc_id: t.doc_id, status: 'rejected', error: this.error(t.doc_id, t.url, e.code, e.message) };
+      ctx.signal.throwIfAborted();
+      ctx.log.error({ err: e, code: 'DOCUMENT_ANALYSIS_FAILED', docId: t.doc_id }, 'document analysis failed');
+      return { doc_id: t.doc_id, status: 'failed', error: this.error(t.doc_id, t.url, 'ANALYSIS_FAILED', `the document could not be read: ${(e as Error).message}`) };
+    }
+    const ext = EXT[analysis.format];
+    const analyzed_at = new Date().toISOString();
+    const store_key = await ctx.objects.put(`documents/${t.doc_id}/original.${ext}`, bytes);
+    const display_name = displayName(finalUrl, ext, t.n);
+    const json = { doc_id: t.doc_id, display_name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, analyzed_at, ...analysis };
+    const json_path = await ctx.objects.put(`documents/${t.doc_id}/extraction.json`, JSON.stringify(json, null, 1));
+    ctx.log.info({ code: 'DOCUMENT_READ', docId: t.doc_id, type: analysis.document_type, pages: analysis.pages.length, ms: analysis.timings_ms }, 'document read');
+    const upload: DocumentUpload = { display_name, store_key, document_type: analysis.document_type, json_path, doc_id: t.doc_id, pages: analysis.pages.length, analyzed_at };
+    return { doc_id: t.doc_id, status: 'complete', upload, record: { doc_id: t.doc_id, store_key, document_type: analysis.document_type, analyzed_at, account_data: analysis.account_data } };
+  }
+
+  /** Merges every document of the entry into account_data (merge.ts), then the VIN rule (docs/decisions.md, Documents). */
+  private async merge(ctx: StageContext, fresh: Map<string, DocRecord>): Promise<void> {
+    const entry = ctx.entry;
+    const documents: DocRecord[] = [];
+    for (const a of entry.attachment) {
+      const mine = fresh.get(a.doc_id as string);
+      if (mine) {
+        documents.push(mine);
+        continue;
+      }
+      const bytes = a.json_path ? await ctx.objects.get(a.json_path).catch(() => null) : null;
+      if (!bytes) continue;
+      const j = JSON.parse(bytes.toString('utf8')) as { account_data?: AccountData; analyzed_at?: string };
+      documents.push({ doc_id: a.doc_id as string, store_key: a.store_key, document_type: a.document_type, analyzed_at: j.analyzed_at ?? '', account_data: j.account_data ?? {} });
+    }
+    if (!documents.length) return;
+    const meta = (entry.ocr_meta ?? {}) as { provenance?: Provenance };
+    const enrichment = (entry.enrichment_meta as { provenance?: Record<string, { value: unknown }> } | undefined)?.provenance;
+    const r = mergeDocuments({ account_data: entry.account_data, submitted: ctx.job.account_data, previous: meta.provenance, enrichment, documents });
+
+    // a VIN a document revealed: the entry takes it unless another entry of the organization has it
+    delete entry.vin_conflict;
+    const vin = r.provenance['/vehicle/vin'] ? r.account_data.vehicle?.vin : undefined;
+    if (vin && vin !== entry.VIN) {
+      const check = checkVin(vin);
+      const other = check.valid ? await ctx.container.resolve(EntryStore).findByVin(ctx.org.id, check.vin) : null;
+      if (!check.valid || (other && other.entry.entryId !== entry.entryId)) {
+        deleteAt(r.account_data, '/vehicle/vin');
+        const source = r.provenance['/vehicle/vin']!.doc_id;
+        delete r.provenance['/vehicle/vin'];
+        if (other) {
+          entry.vin_conflict = { vin: check.vin, existing_entry_id: other.entry.entryId, doc_id: source, reason: 'another entry of this organization has this VIN; this entry keeps no VIN until one of the two is changed or deleted', at: new Date().toISOString() };
+          ctx.log.warn({ code: 'VIN_CONFLICT', docId: source, existingEntryId: other.entry.entryId }, 'a document shows a VIN another entry of the organization has');
+        }
+      }
+    }
+    const valid = AccountDataSchema.safeParse(r.account_data);
+    if (!valid.success) {
+      ctx.log.error({ code: 'EXTRACTED_DATA_INVALID', issues: valid.error.issues.slice(0, 5).map((i) => i.path.join('.')) }, 'extracted account data failed validation; not merged');
+      return;
+    }
+    entry.account_data = r.account_data;
+    deriveEntryFields(entry);
+    entry.account_discrepancies = { items: r.discrepancies };
+    entry.account_matches = { items: r.matches };
+    entry.ocr_meta = { provenance: r.provenance };
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Key/value extraction from a layout. A field has label spellings and a
+ * parser. Labels are found in phrases (tolerant to OCR misreads; the longest
+ * label wins where two overlap; a label starts a phrase, follows a field
+ * number or ends in a colon). A label's value is the best parsable candidate
+ * among: the rest of its phrase, the next phrase to its right, the nearest
+ * phrase below it or above it (labels printed under their values). Which
+ * vertical side a page puts values on is voted by the typed fields (dates,
+ * VIN, years) and then preferred for every field of the page.
+ */
+import type { Word } from '../read/types.js';
+import type { Layout, Phrase } from './layout.js';
+import { collapse, tokenKey, tokenMatches } from './text.js';
+
+export interface FieldSpec {
+  key: string;
+  labels: readonly string[];
+  /** Normalizes a candidate; null when the candidate is not a value of this field. */
+  parse: (text: string) => string | null;
+  /** Typed fields (their parser rejects most text) vote for the page's value side. */
+  typed?: boolean;
+}
+
+export interface LabelHit { key: string; phrase: Phrase; start: number; end: number; x0: number; y0: number; x1: number; y1: number }
+export type How = 'inline' | 'right' | 'below' | 'above';
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+export interface Candidate { text: string; how: How; dist: number; hit: LabelHit; box: Box }
+export interface FieldValue { value: string; how: How; label: string; box: Box }
+
+const boxOf = (ws: readonly Word[]): Box => ({ x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
+
+const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
+
+const tokenize = (label: string) => label.split(/[\s/]+/).map(tokenKey).filter(Boolean);
+
+/**
+ * Where a label's tokens, matched from word `start` on, end (exclusive word
+ * index), or -1. A word may hold several label tokens ("TITLE/DOCUMENT",
+ * "OWNER(S)"); words without letters or digits (a lone colon) are skipped.
+ */
+function matchAt(words: readonly string[], start: number, label: readonly string[]): number {
+  if (!words[start]) return -1;
+  let i = start;
+  let k = 0;
+  while (k < label.length) {
+    while (i < words.length && !words[i]) i++;
+    if (i >= words.length) return -1;
+    const w = words[i]!;
+    if (tokenMatches(w, label[k]!)) {
+      i++;
+      k++;
+      continue;
+    }
+    // a word OCR split by kerning ("Y ear", "J EEP")
+    const next = words[i + 1];
+    if (next && w.length <= 2 && tokenMatches(w + next, label[k]!)) {
+      i += 2;
+      k++;
+      continue;
+    }
+    let joined = label[k]!;
+    let n = k + 1;
+    while (n < label.length && joined.length < w.length) joined += label[n++];
+    if (n - k > 1 && tokenMatches(w, joined)) {
+      i++;
+      k = n;
+      continue;
+    }
+    return -1;
+  }
+  return i;
+}
+
+/** Every label hit on the page, overlaps resolved (longest label first). */
+export function findLabels(l: Layout, defs: readonly { key: string; labels: readonly string[] }[]): LabelHit[] {
+  const all: { key: string; tokens: string[] }[] = [];
+  for (const d of defs) for (const lab of d.labels) all.push({ key: d.key, tokens: tokenize(lab) });
+  const raw: LabelHit[] = [];
+  for (const p of l.phrases) {
+    for (const def of all) {
+      for (let start = 0; start < p.tokens.length; start++) {
+        const end = matchAt(p.tokens, start, def.tokens);
+        if (end < 0) continue;
+        const before = p.words.slice(0, start);
+        const lastWord = p.words[end - 1]!.text;
+        const allowed = start === 0 || before.every((w) => FIELD_NUMBER.test(w.text) || w.text.endsWith(':'))
+          || /:$/.test(lastWord) || /^:/.test(p.words[end]?.text ?? '');
+        if (!allowed) continue;
+        const ws = p.words.slice(start, end);
+        raw.push({ key: def.key, phrase: p, start, end, x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
+      }
+    }
+  }
+  raw.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: LabelHit[] = [];
+  for (const h of raw) {
+    if (kept.some((k) => k.phrase === h.phrase && k.start < h.end && h.start < k.end)) continue;
+    kept.push(h);
+  }
+  return kept.sort((a, b) => a.phrase.id - b.phrase.id || a.start - b.start);
+}
+
+/** Whether a phrase begins with a label (a value is never such a phrase). */
+const startsWithLabel = (p: Phrase, hits: LabelHit[]) => hits.some((h) => h.phrase === p && p.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
+
+const xOverlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+
+/** The nearest phrase below (dir 1) or above (dir -1) a hit, overlapping its columns. */
+function vertical(l: Layout, hit: LabelHit, hits: LabelHit[], dir: 1 | -1): Candidate | null {
+  const h = hit.phrase.h;
+  const span = { x0: hit.x0 - h, x1: Math.max(hit.x1, hit.x0 + 4 * h) };
+  let best: { p: Phrase; d: number } | null = null;
+  for (const p of l.phrases) {
+    const d = dir === 1 ? p.y0 - hit.y1 : hit.y0 - p.y1;
+    if (d < -0.3 * h || d > 3.5 * h || p === hit.phrase) continue;
+    if (xOverlap(span, p) <= 0) continue;
+    if (!best || d < best.d - 0.2 * h || (Math.abs(d - best.d) <= 0.2 * h && Math.abs(p.x0 - hit.x0) < Math.abs(best.p.x0 - hit.x0))) best = { p, d };
+  }
+  if (!best || startsWithLabel(best.p, hits)) return null;
+  // a phrase that holds a label further on contributes only the words before it
+  const next = hits.filter((x) => x.phrase === best!.p).sort((a, b) => a.start - b.start)[0];
+  const words = next ? best.p.words.slice(0, next.start) : best.p.words;
+  if (!words.length) return null;
+  return { text: words.map((w) => w.text).join(' '), how: dir === 1 ? 'below' : 'above', dist: Math.max(0, best.d) / h, hit, box: boxOf(words) };
+}
+
+/** Value candidates of one label hit. */
+export function candidates(l: Layout, hit: LabelHit, hits: LabelHit[]): Candidate[] {
+  const out: Candidate[] = [];
+  const p = hit.phrase;
+  const nextInPhrase = hits.filter((x) => x.phrase === p && x.start >= hit.end).sort((a, b) => a.start - b.start)[0];
+  const inlineWords = p.words.slice(hit.end, nextInPhrase ? nextInPhrase.start : undefined);
+  const inline = inlineWords.map((w) => w.text).join(' ').replace(/^[:#\s]+/, '');
+  if (inline) out.push({ text: inline, how: 'inline', dist: 0, hit, box: boxOf(inlineWords) });
+  const row = l.rows[p.row]!;
+  const right = row.find((q) => q.x0 > p.x1 - 1 && q !== p);
+  if (right && !nextInPhrase && !startsWithLabel(right, hits) && right.x0 - p.x1 < 0.4 * l.width) {
+    const cut = hits.filter((x) => x.phrase === right).sort((a, b) => a.start - b.start)[0];
+    const words = cut ? right.words.slice(0, cut.start) : right.words;
+    if (words.length) out.push({ text: words.map((w) => w.text).join(' '), how: 'right', dist: (right.x0 - p.x1) / p.h, hit, box: boxOf(words) });
+  }
+  for (const dir of [1, -1] as const) {
+    const c = vertical(l, hit, hits, dir);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+const BASE: Record<How, number> = { inline: 0, right: 1, below: 1.2, above: 1.6 };
+
+export interface Extraction {
+  values: Record<string, FieldValue>;
+  hits: LabelHit[];
+  /** The side of their labels this page prints values on, when its typed fields tell. */
+  side: 'below' | 'above' | null;
+}
+
+/**
+ * Extracts every field of `specs` from the page. `stoppers` are labels of
+ * things not extracted (they end blocks and are never taken for values).
+ */
+export function extractFields(l: Layout, specs: readonly FieldSpec[], stoppers: readonly string[] = []): Extraction {
+  const hits = findLabels(l, [...specs, { key: '_stop', labels: stoppers }]);
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  // vote: on which side of a bare label do typed values sit?
+  let below = 0;
+  let above = 0;
+  for (const h of hits) {
+    const spec = byKey.get(h.key);
+    if (!spec?.typed) continue;
+    const cs = candidates(l, h, hits).filter((c) => spec.parse(c.text) !== null);
+    if (cs.some((c) => c.how === 'inline' || c.how === 'right')) continue;
+    const b = cs.find((c) => c.how === 'below');
+    const a = cs.find((c) => c.how === 'above');
+    if (b && (!a || b.dist <= a.dist)) below++;
+    else if (a) above++;
+  }
+  const side = below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
+  const values: Record<string, FieldValue> = {};
+  for (const spec of specs) {
+    let best: { c: Candidate; v: string; score: number } | null = null;
+    for (const h of hits.filter((x) => x.key === spec.key)) {
+      for (const c of candidates(l, h, hits)) {
+        const v = spec.parse(collapse(c.text));
+        if (v === null) continue;
+        const score = BASE[c.how] + (c.how === 'right' ? c.dist / 10 : c.dist * 0.3) - (side && c.how === side ? 0.6 : 0);
+        if (!best || score < best.score) best = { c, v, score };
+      }
+    }
+    if (best) values[spec.key] = { value: best.v, how: best.c.how, label: best.c.hit.phrase.words.slice(best.c.hit.start, best.c.hit.end).map((w) => w.text).join(' '), box: best.c.box };
+  }
+  return { values, hits, side };
+}
+
+/**
+ * The lines of a block under a label (owners, lienholder, address): the
+ * rest of the label's phrase, then the rows below inside the label's column,
+ * until a wide vertical gap, a phrase that starts with a label, or `maxLines`.
+ */
+export function blockUnder(l: Layout, hit: LabelHit, hits: LabelHit[], maxLines = 8): string[] {
+  const lines: string[] = [];
+  const p = hit.phrase;
+  const h = p.h;
+  const next = hits.filter((x) => x.phrase === p && x.start >= hit.end).sort((a, b) => a.start - b.start)[0];
+  const inline = p.words.slice(hit.end, next ? next.start : undefined).map((w) => w.text).join(' ').replace(/^[:#\s]+/, '').trim();
+  if (inline) lines.push(inline);
+  const rightOf = l.rows[p.row]!.filter((q) => q.x0 > hit.x1 + h && q !== p);
+  const colX0 = hit.x0 - 2 * h;
+  const colX1 = rightOf.length ? Math.min(...rightOf.map((q) => q.x0)) - 0.5 * h : l.width;
+  let lastY = hit.y1;
+  for (let r = p.row + 1; r < l.rows.length && lines.length < maxLines; r++) {
+    const inCol = l.rows[r]!.filter((q) => q.x0 >= colX0 && q.x0 < colX1 && q.x0 <= hit.x0 + 15 * h);
+    if (!inCol.length) continue;
+    const top = Math.min(...inCol.map((q) => q.y0));
+    if (top - lastY > 2.4 * h) break;
+    if (startsWithLabel(inCol[0]!, hits)) break;
+    const parts: string[] = [];
+    for (const q of inCol) {
+      const cut = hits.filter((x) => x.phrase === q).sort((a, b) => a.start - b.start)[0];
+      const ws = cut ? q.words.slice(0, cut.start) : q.words;
+      if (ws.length) parts.push(ws.map((w) => w.text).join(' '));
+      if (cut) break;
+    }
+    if (parts.length) lines.push(parts.join(' '));
+    lastY = Math.max(...inCol.map((q) => q.y1));
+  }
+  return lines;
+}

@@ -1,0 +1,93 @@
+/**
+ * What the ocr tests share: the committed corpus (test/fixtures/ocr/corpus,
+ * written by the generator from ground truth) and a local file server on
+ * 127.0.0.1 that serves it, plus routes that misbehave on purpose (lying
+ * content types, redirect chains, oversized streams, errors).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/paths.js';
+import type { CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
+
+export const CORPUS_DIR = join(packageRoot, 'test', 'fixtures', 'ocr', 'corpus');
+export const corpus = (): CorpusDoc[] => JSON.parse(readFileSync(join(CORPUS_DIR, 'manifest.json'), 'utf8')) as CorpusDoc[];
+export const corpusDoc = (id: string): CorpusDoc => {
+  const d = corpus().find((x) => x.id === id);
+  if (!d) throw new Error(`no corpus document ${id}`);
+  return d;
+};
+export const corpusBytes = (d: CorpusDoc): Buffer => readFileSync(join(CORPUS_DIR, d.file));
+
+export interface FileServer { url: string; hits: string[]; close(): Promise<void> }
+
+/**
+ * Routes: `/files/<name>` a corpus file (served as application/octet-stream
+ * whatever it is: the stage must sniff); `/html.pdf` an HTML page served as
+ * application/pdf; `/redirect/<n>/<name>` n redirects, then the file;
+ * `/to/<url>` one redirect to an arbitrary URL; `/stream/<bytes>` a chunked
+ * body of that many bytes without Content-Length; `/status/<code>`.
+ */
+export async function startFileServer(): Promise<FileServer> {
+  const hits: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    hits.push(path);
+    const m = (re: RegExp) => re.exec(path);
+    let r: RegExpExecArray | null;
+    if ((r = m(/^\/files\/([\w.-]+)$/))) {
+      try {
+        const body = readFileSync(join(CORPUS_DIR, r[1]!));
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
+        return res.end(body);
+      } catch {
+        res.writeHead(404).end();
+        return;
+      }
+    }
+    if (path === '/html.pdf') {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end('<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in to download this file.</body></html>');
+    }
+    if ((r = m(/^\/redirect\/(\d+)\/([\w.-]+)$/))) {
+      const n = Number(r[1]);
+      res.writeHead(302, { location: n > 1 ? `/redirect/${n - 1}/${r[2]}` : `/files/${r[2]}` });
+      return res.end();
+    }
+    if ((r = m(/^\/to\/(.+)$/))) {
+      res.writeHead(302, { location: r[1]! });
+      return res.end();
+    }
+    if ((r = m(/^\/stream\/(\d+)$/))) {
+      let left = Number(r[1]);
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.write('%PDF-1.7\n');
+      const chunk = Buffer.alloc(16384, 0x20);
+      const push = () => {
+        while (left > 0) {
+          const n = Math.min(left, chunk.length);
+          left -= n;
+          if (!res.write(chunk.subarray(0, n))) return void res.once('drain', push);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      return push();
+    }
+    if ((r = m(/^\/status\/(\d{3})$/))) {
+      res.writeHead(Number(r[1])).end();
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

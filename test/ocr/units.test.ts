@@ -1,0 +1,229 @@
+/**
+ * The pieces of document intake without OCR: VIN repair, the AAMVA parser,
+ * value parsers, sniffing, layout-aware extraction on synthetic word boxes
+ * (arrangements the corpus does not have), classification, the merge rule.
+ */
+import { expect } from 'chai';
+import { classifyPage } from '../../plugins/ocr/classify.js';
+import { parseAamva } from '../../plugins/ocr/extract/aamva.js';
+import { licenseFields } from '../../plugins/ocr/extract/license.js';
+import { extractPayoff } from '../../plugins/ocr/extract/payoff.js';
+import { extractTitle } from '../../plugins/ocr/extract/title.js';
+import { repairVin } from '../../plugins/ocr/extract/vin.js';
+import { buildLayout } from '../../plugins/ocr/layout/layout.js';
+import { findDates, findMoney, parseCityLine, parseName } from '../../plugins/ocr/layout/text.js';
+import { mergeDocuments, type DocRecord } from '../../plugins/ocr/merge.js';
+import type { Word } from '../../plugins/ocr/read/types.js';
+import { sniff } from '../../plugins/ocr/sniff.js';
+import { aamvaPayload } from '../fixtures/ocr/generator/others.js';
+import { licenseTruth, Rng } from '../fixtures/ocr/generator/truth.js';
+
+/** A word at (x, y) of height h, about as wide as a monospaced font makes it. */
+const w = (text: string, x: number, y: number, h = 30): Word => ({ text, x0: x, y0: y, x1: x + text.length * h * 0.62, y1: y + h, conf: 95 });
+/** Words of a phrase starting at x (one space between words). */
+const line = (text: string, x: number, y: number, h = 30): Word[] => {
+  const out: Word[] = [];
+  let cx = x;
+  for (const t of text.split(' ')) {
+    const word = w(t, cx, y, h);
+    out.push(word);
+    cx = word.x1 + h * 0.5;
+  }
+  return out;
+};
+const page = (words: Word[], width = 2550, height = 3300) => buildLayout({ width, height, words });
+
+describe('VIN repair (check digit, 49 CFR 565.15)', () => {
+  it('keeps a VIN whose check digit holds', () => {
+    expect(repairVin('1HGCM82633A004352')).to.deep.include({ vin: '1HGCM82633A004352', status: 'valid' });
+  });
+  it('always reads I, O, Q as 1, 0, 0 (they never occur in a VIN)', () => {
+    expect(repairVin('IHGCM82633AOO4352')).to.deep.include({ vin: '1HGCM82633A004352', status: 'repaired', changed: [1, 12, 13] });
+  });
+  it('repairs one look-alike swap when the check digit confirms a single candidate', () => {
+    expect(repairVin('1HGCM8Z633A004352')).to.deep.include({ vin: '1HGCM82633A004352', status: 'repaired', changed: [7] });
+    expect(repairVin('1HGCM82633A0O4352')).to.deep.include({ vin: '1HGCM82633A004352', status: 'repaired' });
+  });
+  it('keeps the read and flags it when no candidate or several candidates check', () => {
+    const none = repairVin('WDDHF8JB0CA000001');
+    expect(none).to.deep.include({ status: 'unverified', vin: 'WDDHF8JB0CA000001', candidates: 0 });
+    // two wrong look-alikes: one swap cannot fix it, and two are never tried
+    expect(repairVin('1HGCM8Z633A0O4352'.replace('0O', 'OO').replace('Z', 'Z').replace('8', 'B')).status).to.equal('unverified');
+    expect(repairVin('1HGCM82633A00435').status).to.equal('malformed');
+  });
+  it('drops a glyph read twice ("1I", "O0") when exactly one VIN results', () => {
+    expect(repairVin('1IN4UXU6F3PW565355')).to.deep.include({ vin: '1N4UXU6F3PW565355', status: 'repaired' });
+    expect(repairVin('1FTTXCDWO0AP201184')).to.deep.include({ vin: '1FTTXCDW0AP201184', status: 'repaired' });
+  });
+});
+
+describe('AAMVA barcode parsing', () => {
+  it('parses the generator\'s 2016/2020 payload', () => {
+    const t = licenseTruth(new Rng(3), 'TX');
+    const r = parseAamva(aamvaPayload(t))!;
+    expect(r).to.deep.include({
+      jurisdiction: 'TX', license_number: t.number, name_last: t.person.last, name_first: t.person.first, name_middle: t.person.middle,
+      dob: t.dob, expiration: t.expiration, sex: t.sex, street: t.person.addr.street, city: t.person.addr.city, zip: t.person.addr.zip,
+    });
+  });
+  it('reads version 1 (DAA full name) and Canadian dates (CCYYMMDD)', () => {
+    const v1 = '@\n\x1e\rANSI 6360500101DL00290190DLDAQ123456789\nDAALASTNAME,FIRST,MIDDLE\nDBB19800131\nDBA20300131\nDBC1\nDAGONE MAIN ST\nDAIBOISE\nDAJID\nDAK83702\nDCGCAN\r';
+    const r = parseAamva(v1)!;
+    expect(r).to.deep.include({ version: 1, license_number: '123456789', name_last: 'LASTNAME', name_first: 'FIRST', name_middle: 'MIDDLE', dob: '1980-01-31', sex: 'M', jurisdiction: 'ID' });
+  });
+  it('is null for other text', () => {
+    expect(parseAamva('hello')).to.equal(null);
+  });
+});
+
+describe('value parsers', () => {
+  it('dates in the forms documents print them', () => {
+    expect(findDates('03/15/2024 3-15-24 2024-03-15 MAR 15, 2024 15 MAR 2024 March 15, 2024 J anuary 2, 2026')).to.deep.equal(
+      ['2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2026-01-02']);
+    expect(findDates('O3/I5/2O24')).to.deep.equal(['2024-03-15']);
+    expect(findDates('13/45/2024')).to.deep.equal([]);
+  });
+  it('money', () => {
+    expect(findMoney('is $22,524.80. and $9.57 per day; total 1,234.50')).to.deep.equal(['22524.80', '9.57', '1234.50']);
+  });
+  it('city lines and names', () => {
+    expect(parseCityLine('SACRAMENTO, CA 95814-1234')).to.deep.equal({ city: 'SACRAMENTO', state: 'CA', zip: '95814' });
+    expect(parseCityLine('SAN DIEGO CA 921O1')).to.deep.equal({ city: 'SAN DIEGO', state: 'CA', zip: '92101' });
+    expect(parseCityLine('SOMEWHERE, XX 12345')).to.equal(null);
+    expect(parseName('DOE JR, JOHN Q')).to.deep.include({ first: 'JOHN', middle: 'Q', last: 'DOE', suffix: 'JR', name: 'JOHN Q DOE JR' });
+    expect(parseName('MARY ANN SMITH')).to.deep.include({ first: 'MARY', middle: 'ANN', last: 'SMITH' });
+  });
+});
+
+describe('sniffing', () => {
+  it('tells PDF, JPEG and PNG from their bytes and names what anything else looks like', () => {
+    expect(sniff(Buffer.from('%PDF-1.7\n')).format).to.equal('pdf');
+    expect(sniff(Buffer.from([0xff, 0xd8, 0xff, 0xe0])).format).to.equal('jpeg');
+    expect(sniff(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])).format).to.equal('png');
+    expect(sniff(Buffer.from('<html><body>x</body></html>'))).to.deep.equal({ format: null, looksLike: 'an HTML page' });
+    expect(sniff(Buffer.from('GIF89a')).looksLike).to.equal('a GIF image');
+    expect(sniff(Buffer.from([0x50, 0x4b, 0x03, 0x04])).looksLike).to.match(/ZIP/);
+    expect(sniff(Buffer.alloc(0)).looksLike).to.equal('an empty file');
+  });
+});
+
+describe('layout-aware extraction on arrangements the corpus does not have', () => {
+  it('labels left of their values at a distance, in a landscape page, with a two-line owner block', () => {
+    const l = page([
+      ...line('STATE OF NEVADA', 1200, 60, 50), ...line('CERTIFICATE OF TITLE', 1100, 130, 50),
+      ...line('VIN', 100, 300), ...line('5YJ3E1EA7KF317000', 700, 300),
+      ...line('MODEL YEAR', 100, 360), ...line('2019', 700, 360),
+      ...line('MAKE', 100, 420), ...line('TESLA', 700, 420),
+      ...line('TITLE NO.', 100, 480), ...line('NV123456', 700, 480),
+      ...line('DATE ISSUED', 1800, 300), ...line('04/01/2020', 2300, 300),
+      ...line('ODOMETER', 1800, 360), ...line('12,345', 2300, 360),
+      ...line('OWNER', 100, 600), ...line('JANE Q PUBLIC', 100, 650), ...line('100 DESERT RD', 100, 700), ...line('LAS VEGAS, NV 89101', 100, 750),
+      ...line('LIENHOLDER', 1800, 600), ...line('NONE', 1800, 650),
+    ], 3300, 2550);
+    const r = extractTitle([l]);
+    expect(r.fields).to.deep.include({
+      vin: '5YJ3E1EA7KF317000', year: '2019', make: 'TESLA', title_number: 'NV123456', issue_date: '2020-04-01', odometer_reading: '12345',
+      issuing_state: 'NV', owner_1_name: 'JANE Q PUBLIC', owner_street: '100 DESERT RD', owner_city: 'LAS VEGAS', owner_zip: '89101', lienholder_name: '',
+    });
+    expect(r.account_data.vehicle!.title!.has_liens).to.equal(false);
+  });
+
+  it('values printed over a rule with small labels under them', () => {
+    const l = page([
+      ...line('1HGCM82633A004352', 100, 200, 34), ...line('VEHICLE IDENTIFICATION NUMBER', 100, 245, 20),
+      ...line('2003', 900, 200, 34), ...line('YEAR', 900, 245, 20),
+      ...line('HONDA', 1200, 200, 34), ...line('MAKE', 1200, 245, 20),
+      ...line('ACCORD', 100, 330, 34), ...line('MODEL', 100, 375, 20),
+      ...line('12/01/2021', 900, 330, 34), ...line('ISSUE DATE', 900, 375, 20),
+    ]);
+    expect(extractTitle([l]).fields).to.deep.include({ vin: '1HGCM82633A004352', year: '2003', make: 'HONDA', model: 'ACCORD', issue_date: '2021-12-01' });
+  });
+
+  it('a table whose header row holds the labels', () => {
+    const l = page([
+      ...line('YEAR', 100, 200, 24), ...line('MAKE', 400, 200, 24), ...line('VIN', 900, 200, 24), ...line('TITLE NUMBER', 1700, 200, 24),
+      ...line('2018', 100, 250), ...line('FORD', 400, 250), ...line('1FTEW1E50JFA00001', 900, 250), ...line('99887766', 1700, 250),
+    ]);
+    expect(extractTitle([l]).fields).to.deep.include({ year: '2018', make: 'FORD', title_number: '99887766' });
+  });
+
+  it('a license with labels the corpus does not use and the name on one line', () => {
+    const l = page([
+      ...line('NEVADA', 60, 20, 50), ...line('DRIVER LICENSE', 500, 30, 30),
+      ...line('LIC#', 300, 120, 18), ...line('1234567890', 380, 115),
+      ...line('DOB', 300, 170, 18), ...line('07/04/1990', 380, 165),
+      ...line('EXPIRES', 300, 220, 18), ...line('07/04/2030', 450, 215),
+      ...line('PUBLIC, JOHN Q', 300, 280), ...line('42 ELM ST', 300, 330), ...line('RENO, NV 89501', 300, 380),
+      ...line('SEX', 300, 440, 18), ...line('M', 370, 435),
+    ], 1012, 638);
+    expect(licenseFields([l])).to.deep.include({
+      license_number: '1234567890', dob: '1990-07-04', expiration: '2030-07-04', name_first: 'JOHN', name_middle: 'Q', name_last: 'PUBLIC',
+      street: '42 ELM ST', city: 'RENO', addr_state: 'NV', zip: '89501', sex: 'M', license_state: 'NV',
+    });
+  });
+
+  it('payoff amounts in running text, with other amounts around them', () => {
+    const l = page([
+      ...line('FIRST NATIONAL BANK', 100, 80, 60),
+      ...line('Loan No. 4455-6677', 100, 400),
+      ...line('Your principal balance is $10,000.00 and the net payoff', 100, 500),
+      ...line('amount is $10,412.55 if received on or before 09/30/2026.', 100, 550),
+      ...line('Interest accrues at $2.74 per diem after that date.', 100, 600),
+    ]);
+    expect(extractPayoff([l]).fields).to.deep.include({ lienholder_name: 'FIRST NATIONAL BANK', account_number: '4455-6677', payoff_amount: '10412.55', per_diem: '2.74' });
+  });
+
+  it('classifies by cues, not by layout', () => {
+    expect(classifyPage(page([...line('ASSIGNMENT OF TITLE', 100, 100), ...line('SIGNATURE OF SELLER', 100, 200), ...line('PURCHASER', 100, 300)])).type).to.equal('VEHICLE_TITLE_BACK');
+    expect(classifyPage(page([...line('PAYOFF STATEMENT', 100, 100), ...line('Per Diem', 100, 200)])).type).to.equal('PAYOFF_LETTER');
+    expect(classifyPage(page([...line('GROCERY RECEIPT', 100, 100), ...line('MILK 2.99', 100, 200)])).type).to.equal('UNKNOWN');
+  });
+});
+
+describe('the merge rule', () => {
+  const doc = (document_type: DocRecord['document_type'], account_data: DocRecord['account_data'], at = '2026-01-01T00:00:00Z'): DocRecord =>
+    ({ doc_id: `d-${document_type}-${at}`, store_key: `o/e/documents/${document_type}`, document_type, analyzed_at: at, account_data });
+
+  it('client values win; documents fill the rest; a title beats a registration', () => {
+    const r = mergeDocuments({
+      account_data: { vehicle: { make: 'ACURA' } },
+      documents: [
+        doc('VEHICLE_REGISTRATION', { vehicle: { vin: '1HGCM82633A004352', make: 'HONDA', license_plate: 'ABC123', year: 2003 } }),
+        doc('VEHICLE_TITLE', { vehicle: { vin: '1HGCM82633A004352', make: 'HONDA', year: 2004 } }),
+      ],
+    });
+    expect(r.account_data.vehicle).to.deep.equal({ make: 'ACURA', vin: '1HGCM82633A004352', year: 2004, license_plate: 'ABC123' });
+    expect(r.discrepancies.map((d) => d.field_path)).to.deep.equal(['/vehicle/make', '/vehicle/year']);
+    expect(r.matches.map((m) => m.field_path)).to.deep.equal(['/vehicle/vin']);
+    expect(Object.keys(r.provenance).sort()).to.deep.equal(['/vehicle/license_plate', '/vehicle/vin', '/vehicle/year']);
+  });
+
+  it('owner facts move as a group: a client owner keeps documents from adding the conjunction', () => {
+    const r = mergeDocuments({
+      account_data: { vehicle: { title: { owners: [{ name: 'JOHN DOE' }] } } },
+      documents: [doc('VEHICLE_TITLE', { vehicle: { title: { owners: [{ name: 'JOHN DOE' }, { name: 'JANE DOE' }], is_and: true, conjunction: 'AND' } } })],
+    });
+    expect(r.account_data.vehicle!.title).to.deep.equal({ owners: [{ name: 'JOHN DOE' }] });
+    expect(r.discrepancies.map((d) => d.field_path)).to.deep.equal(['/vehicle/title/owners']);
+  });
+
+  it('values documents wrote before give way to newer documents; values the client changed since stay', () => {
+    const first = mergeDocuments({ account_data: {}, documents: [doc('VEHICLE_REGISTRATION', { vehicle: { make: 'HONDA', model: 'ACCORD' } })] });
+    const edited = structuredClone(first.account_data);
+    edited.vehicle!.model = 'CIVIC';
+    const second = mergeDocuments({
+      account_data: edited, previous: first.provenance,
+      documents: [doc('VEHICLE_REGISTRATION', { vehicle: { make: 'HONDA', model: 'ACCORD' } }), doc('VEHICLE_TITLE', { vehicle: { make: 'ACURA', model: 'TL' } }, '2026-02-01T00:00:00Z')],
+    });
+    expect(second.account_data.vehicle).to.deep.equal({ make: 'ACURA', model: 'CIVIC' });
+  });
+
+  it('the license holder fills the matching borrower\'s missing members', () => {
+    const r = mergeDocuments({
+      account_data: { loan: { borrower: [{ name: 'John Q Public', contact_email: 'j@example.com' }] } },
+      documents: [doc('DRIVER_LICENSE_BACK', { loan: { borrower: [{ type: 'PERSON', name: 'JOHN Q PUBLIC', dob: '1990-07-04', dlid: { number: 'D1' } }] } })],
+    });
+    expect(r.account_data.loan!.borrower![0]).to.deep.include({ name: 'John Q Public', contact_email: 'j@example.com', dob: '1990-07-04', dlid: { number: 'D1' } });
+    expect(r.matches.map((m) => m.field_path)).to.include('/loan/borrower/0/name');
+  });
+});
