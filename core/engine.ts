@@ -96,10 +96,13 @@ function loadSecret(config: TitledConfig): string {
 export async function createEngine(configInput: TitledConfigInput | Record<string, unknown> = {}, options: EngineOptions = {}): Promise<Engine> {
   const config = resolveConfig(configInput);
   const log = createLogger(config.log.level, options.logDestination);
-  const catalog: Record<string, EnginePluginClass> = { ...BUILTIN_STAGES, ...options.stages };
+  const known = new Set([...Object.keys(BUILTIN_STAGES), ...Object.keys(options.stages ?? {})]);
   for (const name of config.stages) {
-    if (!catalog[name]) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${Object.keys(catalog).sort().join(', ')})`);
+    if (!known.has(name)) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${[...known].sort().join(', ')})`);
   }
+  // only the plugins the config names are loaded
+  const catalog: Record<string, EnginePluginClass> = Object.fromEntries(await Promise.all(
+    config.stages.map(async (name) => [name, options.stages?.[name] ?? (await BUILTIN_STAGES[name]!())] as const)));
   const schemas = config.stages.map((n) => catalog[n]!.schema).filter((s): s is PluginSchema => !!s);
   const db = await Database.open(config, schemas);
   try {

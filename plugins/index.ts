@@ -1,30 +1,21 @@
 /**
- * The built-in stage plugins, by the name the config's `stages` list uses.
- * An explicit registry (no directory scan): adding a stage adds a line here.
+ * The built-in plugins, by the name the config's `stages` list uses.
+ * An explicit registry (no directory scan): adding a plugin adds a line here.
+ * Each is loaded when a config names it, so an engine pays (in start-up time
+ * and memory) only for the plugins it runs.
  */
 import type { EnginePluginClass } from '../core/pipeline/stage.js';
-import { AccountFactsPlugin } from './account-facts/index.js';
-import { FeesStage } from './fees/index.js';
-import { FormsStage } from './forms/index.js';
-import { InsuranceStage } from './insurance/index.js';
-import { IntakeStage } from './intake/index.js';
-import { NmvtisStage } from './nmvtis/index.js';
-import { OcrStage } from './ocr/index.js';
-import { PrivatePortalStage } from './private-portal/index.js';
-import { PublicDmvStage } from './public-dmv/index.js';
-import { VinDecodeStage } from './vin-decode/index.js';
-import { WebhookPlugin } from './webhook/index.js';
 
-export const BUILTIN_STAGES: Record<string, EnginePluginClass> = {
-  'account-facts': AccountFactsPlugin,
-  fees: FeesStage,
-  forms: FormsStage,
-  insurance: InsuranceStage,
-  intake: IntakeStage,
-  nmvtis: NmvtisStage,
-  ocr: OcrStage,
-  'private-portal': PrivatePortalStage,
-  'public-dmv': PublicDmvStage,
-  'vin-decode': VinDecodeStage,
-  webhook: WebhookPlugin,
+export const BUILTIN_STAGES: Record<string, () => Promise<EnginePluginClass>> = {
+  'account-facts': async () => (await import('./account-facts/index.js')).AccountFactsPlugin,
+  fees: async () => (await import('./fees/index.js')).FeesStage,
+  forms: async () => (await import('./forms/index.js')).FormsStage,
+  insurance: async () => (await import('./insurance/index.js')).InsuranceStage,
+  intake: async () => (await import('./intake/index.js')).IntakeStage,
+  nmvtis: async () => (await import('./nmvtis/index.js')).NmvtisStage,
+  ocr: async () => (await import('./ocr/index.js')).OcrStage,
+  'private-portal': async () => (await import('./private-portal/index.js')).PrivatePortalStage,
+  'public-dmv': async () => (await import('./public-dmv/index.js')).PublicDmvStage,
+  'vin-decode': async () => (await import('./vin-decode/index.js')).VinDecodeStage,
+  webhook: async () => (await import('./webhook/index.js')).WebhookPlugin,
 };

@@ -27,8 +27,8 @@ async function settled(t: TestEngine, id: string, what: string): Promise<any> {
 }
 
 describe('fees stage: registered and in the default config', () => {
-  it('is a built-in stage, listed after the enrichment stages and before forms', () => {
-    expect(BUILTIN_STAGES.fees).to.be.a('function');
+  it('is a built-in stage, listed after the enrichment stages and before forms', async () => {
+    expect(await BUILTIN_STAGES.fees!()).to.be.a('function');
     const stages = (JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }).stages;
     const at = stages.indexOf('fees');
     expect(at, 'fees in config/default.json stages').to.be.greaterThan(stages.indexOf('intake'));
