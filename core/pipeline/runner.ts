@@ -3,15 +3,16 @@ import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
+import type { EntityManager } from 'typeorm';
 import type { Organizations } from '../auth/organizations.js';
 import type { TitledConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { PermanentStageFailure, StageError } from '../errors.js';
 import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
-import { changedKeys, clone } from '../merge.js';
+import { changedKeys } from '../merge.js';
 import type { TitleEntry } from '../model/entry.js';
 import { JOB_PHASE_ORDER } from '../status.js';
-import { moveStatus, type EntryStore } from '../store/entry-store.js';
+import { moveStatus, type EntryStore, type StoredEntryDoc } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
@@ -20,6 +21,16 @@ import type { StagePlugin } from './stage.js';
 class JobGone extends Error {}
 
 const MAX_STAGE_REPLAYS = 3;
+
+/**
+ * What a stage's checkpoint found out about the stages after it, asking their
+ * `appliesTo` about the entry it wrote: `complete` when none applies (the
+ * checkpoint finished the job; `nextQueued`: another job of the entry is
+ * queued); else `next`, the first one that applies, whose phase the
+ * checkpoint showed, or the first one whose `appliesTo` threw (`error`,
+ * thrown once the checkpoint is committed, as it would have been before).
+ */
+type Ahead = { complete: true; nextQueued: boolean } | { complete: false; next: number; error?: { thrown: unknown } };
 
 /**
  * Workers: claim jobs from the durable queue and run the enabled stages in
@@ -32,8 +43,22 @@ export class PipelineRunner {
   private running = false;
   private polling = false;
   private readonly stopController = new AbortController();
-  private readonly onEnqueued = () => void this.poll();
+  private readonly onEnqueued = () => {
+    this.enqueues++;
+    this.drained = false;
+    void this.poll();
+  };
   private lastPollAt = 0;
+  /** Jobs this process enqueued (wake-ups), counted. */
+  private enqueues = 0;
+  /**
+   * The last claim took every runnable job (it returned fewer than it asked
+   * for) and nothing was enqueued here since it began: a job that ends
+   * without a queued successor for its entry has nothing to unblock, so no
+   * claim follows it. Jobs of other processes, retries coming due and
+   * expired leases are found by the periodic poll, as before.
+   */
+  private drained = false;
 
   constructor(
     private readonly stages: readonly StagePlugin[],
@@ -90,9 +115,11 @@ export class PipelineRunner {
       for (;;) {
         const free = this.config.workers.concurrency - this.pq.size - this.pq.pending;
         if (free <= 0) break;
+        const seen = this.enqueues;
         const jobs = await this.queue.claim(this.owner, free, this.config.workers.leaseMs);
         this.lastPollAt = Date.now();
         for (const job of jobs) void this.pq.add(() => this.runJob(job));
+        this.drained = jobs.length < free && seen === this.enqueues;
         if (jobs.length < free) break;
       }
     } catch (e) {
@@ -107,64 +134,125 @@ export class PipelineRunner {
     const leaseTimer = setInterval(() => {
       void this.queue.renew(job.id, this.owner, this.config.workers.leaseMs).catch(() => undefined);
     }, Math.max(500, Math.floor(this.config.workers.leaseMs / 3)));
+    let successor = true;
     try {
-      await this.runStages(job, log);
+      successor = await this.runStages(job, log);
     } catch (e) {
       if (e instanceof JobGone) log.info({ code: 'JOB_GONE' }, e.message);
       else await this.handleFailure(job, e, log);
     } finally {
       clearInterval(leaseTimer);
-      // a finished job may unblock a queued one of the same entry
-      if (this.running) setImmediate(() => void this.poll());
+      // a finished job may unblock a queued one of the same entry, or free a worker for a job the last claim left
+      if (this.running && (successor || !this.drained)) setImmediate(() => void this.poll());
     }
   }
 
-  private async loadOrGone(job: ClaimedJob) {
-    const found = await this.store.load(job.orgId, job.entryId);
+  private async loadOrGone(job: ClaimedJob): Promise<StoredEntryDoc> {
+    const found = await this.store.loadWithDoc(job.orgId, job.entryId);
     if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
     return found;
   }
 
-  private async runStages(job: ClaimedJob, log: Logger): Promise<void> {
+  /**
+   * Runs the job's stages; true when the entry has another job queued (the
+   * job that ends here may have kept it from running).
+   *
+   * The entry goes from one stage to the next as the last checkpoint wrote it
+   * (with the version written): nothing is read again unless someone else
+   * wrote it meanwhile, which the next checkpoint notices by the version. A
+   * checkpoint also looks at the stages after it: it moves job_status to the
+   * next applicable stage's phase (so clients see the phase before the stage
+   * runs, as before), or, when no stage is left, completes the job, in the
+   * same transaction.
+   */
+  private async runStages(job: ClaimedJob, log: Logger): Promise<boolean> {
     const org = await this.orgs.byId(job.orgId);
     if (!org) throw new JobGone(`organization ${job.orgId} no longer exists`);
     const done = new Set(job.stagesDone);
     const startedAt = Date.now();
-    for (const stage of this.stages) {
+    /**
+     * The entry as last read or written here. Carried from a checkpoint to the
+     * next stage unread: a write by someone else meanwhile (a PATCH, say) is
+     * like one made while that stage runs, which its checkpoint notices by
+     * the version and merges (or runs the stage again).
+     */
+    let held: StoredEntryDoc | null = null;
+    /** From the last checkpoint: the stages before this one do not apply, this one does (its phase is shown). */
+    let next: number | undefined;
+    for (let i = 0; i < this.stages.length; i++) {
+      const stage = this.stages[i]!;
       if (done.has(stage.name)) continue;
-      const { entry } = await this.loadOrGone(job);
-      if (!stage.appliesTo(entry, job.input)) continue;
-      if (JOB_PHASE_ORDER[stage.phase] > JOB_PHASE_ORDER[entry.job_status]) {
-        await this.moveStatus(job, stage.phase, stage.name, done.size === 0 ? startedAt : undefined);
+      if (next !== undefined && i < next) continue;
+      if (i !== next) {
+        held ??= await this.loadOrGone(job);
+        if (!stage.appliesTo(held.entry, job.input)) continue;
+        if (JOB_PHASE_ORDER[stage.phase] > JOB_PHASE_ORDER[held.entry.job_status]) {
+          held = await this.moveStatus(job, stage.phase, stage.name, done.size === 0 ? startedAt : undefined);
+        }
       }
-      await this.runStage(stage, job, org, log);
+      const r = await this.runStage(stage, i, job, org, log, held, done, startedAt);
       done.add(stage.name);
+      if (r.ahead.complete) {
+        log.info({ code: 'JOB_COMPLETE' }, 'job finished');
+        return r.ahead.nextQueued;
+      }
+      if (r.ahead.error) throw r.ahead.error.thrown;
+      held = r.held;
+      next = r.ahead.next;
     }
-    await this.db.tx(async (m) => {
+    const nextQueued = await this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
       const entry = found.entry;
-      const next = await this.queue.queuedFor(job.entryId, m);
-      // a request queued another job meanwhile: show the status it set, not complete
-      await this.store.setJobStatus(m, job.orgId, entry, next ? next.initialStatus : 'complete', { jobId: job.id });
-      if (typeof entry.processingStartTime !== 'number') entry.processingStartTime = startedAt;
-      entry.processingTimeMs = Date.now() - (entry.processingStartTime as number);
-      delete entry.job_error;
+      const queued = await this.complete(m, job, entry, startedAt);
       await this.store.save(m, job.orgId, entry);
       if (!(await this.queue.finish(m, job.id, this.owner))) throw new JobGone('lease lost before finishing');
+      return queued;
     });
     log.info({ code: 'JOB_COMPLETE' }, 'job finished');
+    return nextQueued;
+  }
+
+  /** Ends the job on `entry` (in the transaction `m`; the caller saves it and removes the job); true when another job of the entry is queued. */
+  private async complete(m: EntityManager, job: ClaimedJob, entry: TitleEntry, startedAt: number): Promise<boolean> {
+    const next = await this.queue.queuedFor(job.entryId, m);
+    // a request queued another job meanwhile: show the status it set, not complete
+    await this.store.setJobStatus(m, job.orgId, entry, next ? next.initialStatus : 'complete', { jobId: job.id });
+    if (typeof entry.processingStartTime !== 'number') entry.processingStartTime = startedAt;
+    entry.processingTimeMs = Date.now() - (entry.processingStartTime as number);
+    delete entry.job_error;
+    return next !== null;
+  }
+
+  /** The first stage after `index` not in `done` whose `appliesTo` holds for `entry` (or throws), or null when none does. */
+  private lookAhead(index: number, done: ReadonlySet<string>, entry: Readonly<TitleEntry>, job: ClaimedJob): { next: number; error?: { thrown: unknown } } | null {
+    for (let j = index + 1; j < this.stages.length; j++) {
+      const stage = this.stages[j]!;
+      if (done.has(stage.name)) continue;
+      try {
+        if (stage.appliesTo(entry, job.input)) return { next: j };
+      } catch (e) {
+        return { next: j, error: { thrown: e } };
+      }
+    }
+    return null;
   }
 
   /**
    * Runs one stage on a draft of the entry and checkpoints it. If someone else
    * changed the same top-level members meanwhile (a PATCH, say), the stage
    * runs again on the fresh entry; changes to other members are kept.
+   * `held` is the entry as last read or written (null: read it).
    */
-  private async runStage(stage: StagePlugin, job: ClaimedJob, org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, log: Logger): Promise<void> {
+  private async runStage(
+    stage: StagePlugin, index: number, job: ClaimedJob, org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, log: Logger,
+    held: StoredEntryDoc | null, done: ReadonlySet<string>, startedAt: number,
+  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
     for (let replay = 0; ; replay++) {
-      const { entry: snapshot, version } = await this.loadOrGone(job);
-      const draft = clone(snapshot);
+      const base = held ?? await this.loadOrGone(job);
+      held = null;
+      const { entry: snapshot, version } = base;
+      const draft = JSON.parse(base.doc) as TitleEntry;
       const events: { name: string; payload?: Record<string, unknown> }[] = [];
       const stageLog = log.child({ stage: stage.name });
       const timeoutMs = stage.timeoutMs ?? this.config.stageTimeoutMs;
@@ -200,41 +288,61 @@ export class PipelineRunner {
       }
       const mine = changedKeys(snapshot, draft);
       const saved = await this.db.tx(async (m) => {
-        const current = await this.store.load(job.orgId, job.entryId, m);
-        if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
+        // the document is read again only when someone else wrote the entry since the stage's snapshot
+        const stored = await this.store.versionOf(job.orgId, job.entryId, m);
+        if (stored === null) throw new JobGone(`entry ${job.entryId} was deleted`);
         let target = draft;
-        if (current.version !== version) {
+        if (stored !== version) {
+          const current = await this.store.load(job.orgId, job.entryId, m);
+          if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
           const theirs = changedKeys(snapshot, current.entry);
-          if (theirs.some((k) => mine.includes(k)) && replay < MAX_STAGE_REPLAYS) return false;
+          if (theirs.some((k) => mine.includes(k)) && replay < MAX_STAGE_REPLAYS) return null;
           target = current.entry;
           for (const k of mine) {
             if (k in draft) target[k] = draft[k];
             else delete target[k];
           }
         }
-        await this.store.save(m, job.orgId, target);
         for (const ev of events) await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
-        if (!(await this.queue.checkpoint(m, job.id, this.owner, [...job.stagesDone, stage.name]))) throw new JobGone('lease lost to another worker');
+        // the entry as a reload would show it: the stages after this one are asked about it
+        const entry = JSON.parse(JSON.stringify(target)) as TitleEntry;
+        const found = this.lookAhead(index, new Set(done).add(stage.name), entry, job);
+        let ahead: Ahead;
+        if (!found) {
+          ahead = { complete: true, nextQueued: await this.complete(m, job, entry, startedAt) };
+        } else {
+          const next = this.stages[found.next]!;
+          if (!found.error && JOB_PHASE_ORDER[next.phase] > JOB_PHASE_ORDER[entry.job_status]) {
+            await this.store.setJobStatus(m, job.orgId, entry, next.phase, { stage: next.name });
+          }
+          ahead = { complete: false, ...found };
+        }
+        const written = await this.store.write(m, job.orgId, entry);
+        if (ahead.complete) {
+          if (!(await this.queue.finish(m, job.id, this.owner))) throw new JobGone('lease lost before finishing');
+        } else if (!(await this.queue.checkpoint(m, job.id, this.owner, [...job.stagesDone, stage.name]))) {
+          throw new JobGone('lease lost to another worker');
+        }
         job.stagesDone = [...job.stagesDone, stage.name];
-        return true;
+        return { held: written, ahead };
       });
       if (saved) {
         stageLog.debug({ code: 'STAGE_DONE', changed: mine }, 'stage done');
-        return;
+        return saved;
       }
       stageLog.info({ code: 'STAGE_REPLAY' }, 'entry changed meanwhile; running the stage again');
     }
   }
 
-  /** Moves job_status forward to a stage's phase, in its own transaction, so clients see it while the stage runs. */
-  private async moveStatus(job: ClaimedJob, status: TitleEntry['job_status'], stage: string, processingStartTime?: number): Promise<void> {
-    await this.db.tx(async (m) => {
+  /** Moves job_status forward to a stage's phase, in its own transaction, so clients see it while the stage runs; returns the entry written. */
+  private async moveStatus(job: ClaimedJob, status: TitleEntry['job_status'], stage: string, processingStartTime?: number): Promise<StoredEntryDoc> {
+    return this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
       // forward only: a request may have set the status meanwhile (enriching, say), after the caller looked
       if (JOB_PHASE_ORDER[status] > JOB_PHASE_ORDER[found.entry.job_status]) await this.store.setJobStatus(m, job.orgId, found.entry, status, { stage });
       if (processingStartTime) found.entry.processingStartTime = processingStartTime;
-      await this.store.save(m, job.orgId, found.entry);
+      return this.store.write(m, job.orgId, found.entry);
     });
   }
 

@@ -87,7 +87,12 @@ export interface StagePlugin extends EnginePlugin {
   readonly timeoutMs?: number;
   /** The API actions this stage serves (POST /title/{id}/<action>). */
   readonly handles?: readonly StageAction[];
-  /** Whether the stage has work for this entry and job; a stage that does not apply is skipped. */
+  /**
+   * Whether the stage has work for this entry and job; a stage that does not
+   * apply is skipped. Usually asked by the previous stage's checkpoint, about
+   * the entry it writes, inside its transaction (which then shows this
+   * stage's phase): keep it a cheap check without side effects.
+   */
   appliesTo(entry: Readonly<TitleEntry>, job: Readonly<JobInput>): boolean;
   run(ctx: StageContext): Promise<void>;
   /**

@@ -32,6 +32,11 @@ export interface StoredEntry {
   version: number;
 }
 
+/** A stored entry with the JSON text it was read from or written as. */
+export interface StoredEntryDoc extends StoredEntry {
+  doc: string;
+}
+
 export interface EntryFilter {
   vin?: string;
   groupId?: string;
@@ -71,12 +76,29 @@ export class EntryStore {
 
   /** The entry for `id` (or the canonical entry of a pointer id); locked for the transaction `m` when given. */
   async load(orgId: string, id: string, m?: EntityManager): Promise<StoredEntry | null> {
+    const found = await this.loadWithDoc(orgId, id, m);
+    return found ? { entry: found.entry, version: found.version } : null;
+  }
+
+  /** `load`, with the stored JSON text the entry was parsed from (the pipeline runner makes its draft from it). */
+  async loadWithDoc(orgId: string, id: string, m?: EntityManager): Promise<StoredEntryDoc | null> {
     let rows = await this.db.query<{ doc: string; version: number }>(`SELECT doc, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
     if (!rows.length) {
       rows = await this.db.query<{ doc: string; version: number }>(
         `SELECT e.doc, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`, [orgId, id], m);
     }
-    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
+    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version), doc: rows[0].doc } : null;
+  }
+
+  /**
+   * The version of the canonical entry `id`, or null when it does not exist;
+   * locked for the transaction `m` when given (see `load`). A writer that
+   * knows which version it last read or wrote learns whether anyone else
+   * wrote the entry since, without reading the document.
+   */
+  async versionOf(orgId: string, id: string, m?: EntityManager): Promise<number | null> {
+    const rows = await this.db.query<{ version: number }>(`SELECT version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
+    return rows[0] ? Number(rows[0].version) : null;
   }
 
   /** The stored JSON text of an entry (the hot path of GET /title/{id}: no parse when nothing is rewritten). */
@@ -106,17 +128,23 @@ export class EntryStore {
    * with CONFLICT when someone else wrote it since. Returns the new version.
    */
   async save(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<number> {
+    return (await this.write(m, orgId, entry, expectedVersion)).version;
+  }
+
+  /** `save`, returning what it stored: the new version and the JSON text written (with `entry`, the object given). */
+  async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
     entry.last_modified = Date.now();
-    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, JSON.stringify(entry), orgId, entry.entryId];
+    const doc = JSON.stringify(entry);
+    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc, orgId, entry.entryId];
     let sql = 'UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?, version = version + 1 WHERE "orgId" = ? AND id = ?';
     if (expectedVersion !== undefined) {
       sql += ' AND version = ?';
       params.push(expectedVersion);
     }
-    const { affected } = await this.db.exec(sql, params, m);
-    if (affected !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    const rows = await this.db.query<{ version: number }>('SELECT version FROM entries WHERE id = ?', [entry.entryId], m);
-    return Number(rows[0]!.version);
+    // the new version comes back with the update (one statement, not an update and a read)
+    const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
+    if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
+    return { entry, version: Number(rows[0]!.version), doc };
   }
 
   async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {
