@@ -12,10 +12,11 @@ import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
 import { changedKeys } from '../merge.js';
 import type { TitleEntry } from '../model/entry.js';
 import { JOB_PHASE_ORDER } from '../status.js';
-import { moveStatus, type EntryStore, type StoredEntryDoc } from '../store/entry-store.js';
+import type { EntryStore, StoredEntryDoc } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
+import { executeStage, mergeStageChanges, type StageEvent } from './execute.js';
 
 /** The job was taken over by another worker (its lease expired) or its entry was deleted: stop quietly. */
 class JobGone extends Error {}
@@ -252,39 +253,17 @@ export class PipelineRunner {
       const base = held ?? await this.loadOrGone(job);
       held = null;
       const { entry: snapshot, version } = base;
-      const draft = JSON.parse(base.doc) as TitleEntry;
-      const events: { name: string; payload?: Record<string, unknown> }[] = [];
       const stageLog = log.child({ stage: stage.name });
-      const timeoutMs = stage.timeoutMs ?? this.config.stageTimeoutMs;
-      const controller = new AbortController();
-      const onStop = () => controller.abort(this.stopController.signal.reason);
-      this.stopController.signal.addEventListener('abort', onStop);
-      let timer: NodeJS.Timeout | undefined;
+      let draft: TitleEntry;
+      let events: StageEvent[];
       try {
-        await Promise.race([
-          stage.run({
-            entry: draft, job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
-            options: this.config.plugins[stage.name], log: stageLog, signal: controller.signal,
-            objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
-            emit: (name, payload) => void events.push({ name, payload }),
-            setStatus: (field, to, payload) => {
-              const event = moveStatus(draft, field, to, payload);
-              if (event) events.push(event);
-            },
-          }),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              const err = new Error(`timed out after ${timeoutMs} ms`);
-              controller.abort(err);
-              reject(err);
-            }, timeoutMs);
-          }),
-        ]);
+        ({ draft, events } = await executeStage(stage, 'run', base.doc, {
+          job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
+          options: this.config.plugins[stage.name], log: stageLog,
+          objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
+        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs, stopSignal: this.stopController.signal }));
       } catch (e) {
         throw new StageError(stage.name, job.entryId, e, !(e instanceof PermanentStageFailure));
-      } finally {
-        clearTimeout(timer);
-        this.stopController.signal.removeEventListener('abort', onStop);
       }
       const mine = changedKeys(snapshot, draft);
       const saved = await this.db.tx(async (m) => {
@@ -295,13 +274,9 @@ export class PipelineRunner {
         if (stored !== version) {
           const current = await this.store.load(job.orgId, job.entryId, m);
           if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
-          const theirs = changedKeys(snapshot, current.entry);
-          if (theirs.some((k) => mine.includes(k)) && replay < MAX_STAGE_REPLAYS) return null;
-          target = current.entry;
-          for (const k of mine) {
-            if (k in draft) target[k] = draft[k];
-            else delete target[k];
-          }
+          const merged = mergeStageChanges(snapshot, draft, current.entry, mine, replay >= MAX_STAGE_REPLAYS);
+          if (!merged) return null;
+          target = merged;
         }
         for (const ev of events) await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
         // the entry as a reload would show it: the stages after this one are asked about it

@@ -17,8 +17,8 @@ import { mayHoldObjectKeys, presignEntry, type ObjectStore } from '../storage/ob
 import { checkVin } from '../vin.js';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from '../logger.js';
-import { changedKeys, clone } from '../merge.js';
-import { moveStatus } from '../store/entry-store.js';
+import { changedKeys } from '../merge.js';
+import { executeStage, mergeStageChanges, type StageEvent } from '../pipeline/execute.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects } from '../storage/object-store.js';
 
@@ -312,41 +312,24 @@ export class TitleService {
     if (!stage || !log || !outbox || !container) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
     for (let replay = 0; ; replay++) {
       const { entry: snapshot, version } = await this.mustLoad(p, id);
-      const draft = clone(snapshot);
-      const events: { name: string; payload?: Record<string, unknown> }[] = [];
-      const timeoutMs = stage.timeoutMs ?? this.config.stageTimeoutMs;
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      let draft: TitleEntry;
+      let events: StageEvent[];
       try {
-        await stage.runNow!({
-          entry: draft, job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
-          options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }), signal: controller.signal,
+        ({ draft, events } = await executeStage(stage, 'runNow', JSON.stringify(snapshot), {
+          job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
+          options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
           objects: new EntryObjects(this.objects, snapshot.storeIndex), container,
-          emit: (name, payload) => void events.push({ name, payload }),
-          setStatus: (field, to, payload) => {
-            const event = moveStatus(draft, field, to, payload);
-            if (event) events.push(event);
-          },
-        });
+        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs }));
       } catch (e) {
         if (e instanceof TitledError) throw e;
         log.error({ err: e, code: 'STAGE_FAILED', stage: stage.name, entryId: snapshot.entryId, action }, 'synchronous action failed');
         throw new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
-      } finally {
-        clearTimeout(timer);
       }
       const mine = changedKeys(snapshot, draft);
       const saved = await this.db.tx(async (m) => {
         const current = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
-        let target = draft;
-        if (current.version !== version) {
-          if (changedKeys(snapshot, current.entry).some((k) => mine.includes(k)) && replay < 3) return false;
-          target = current.entry;
-          for (const k of mine) {
-            if (k in draft) target[k] = draft[k];
-            else delete target[k];
-          }
-        }
+        const target = current.version === version ? draft : mergeStageChanges(snapshot, draft, current.entry, mine, replay >= 3);
+        if (!target) return false;
         await this.store.save(m, p.org.id, target);
         for (const ev of events) await outbox.append(m, { orgId: p.org.id, entryId: snapshot.entryId, name: ev.name, payload: { stage: stage.name, action, ...ev.payload } });
         return true;

@@ -1,0 +1,68 @@
+/**
+ * Running one stage on a draft of an entry: shared by the pipeline runner
+ * (`run`, inside a job) and the title service (`runNow`, a synchronous
+ * action such as POST /title/{id}/forms).
+ */
+import { changedKeys } from '../merge.js';
+import type { TitleEntry } from '../model/entry.js';
+import { moveStatus } from '../store/entry-store.js';
+import type { StageContext, StagePlugin } from './stage.js';
+
+export interface StageEvent { name: string; payload?: Record<string, unknown> }
+
+/** The parts of a StageContext the caller supplies (the draft, events and status moves are made here). */
+export type StageContextParts = Omit<StageContext, 'entry' | 'signal' | 'emit' | 'setStatus'>;
+
+/**
+ * Runs `stage[method]` on a draft parsed from `doc`, aborting its signal and
+ * rejecting at `timeoutMs` or when `stopSignal` aborts. Returns the draft and
+ * the events the stage emitted (status moves included); the caller writes them.
+ */
+export async function executeStage(
+  stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal },
+): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
+  const draft = JSON.parse(doc) as TitleEntry;
+  const events: StageEvent[] = [];
+  const controller = new AbortController();
+  const onStop = () => controller.abort(o.stopSignal!.reason);
+  o.stopSignal?.addEventListener('abort', onStop);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      stage[method]!({
+        ...parts, entry: draft, signal: controller.signal,
+        emit: (name, payload) => void events.push({ name, payload }),
+        setStatus: (field, to, payload) => {
+          const event = moveStatus(draft, field, to, payload);
+          if (event) events.push(event);
+        },
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const err = new Error(`timed out after ${o.timeoutMs} ms`);
+          controller.abort(err);
+          reject(err);
+        }, o.timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    o.stopSignal?.removeEventListener('abort', onStop);
+  }
+  return { draft, events };
+}
+
+/**
+ * The entry to save after a stage when someone else wrote it meanwhile:
+ * `current` with the top-level members the stage changed (`mine`) taken from
+ * `draft`; or null when the other writer changed one of those members too
+ * (the caller then runs the stage again on the fresh entry).
+ */
+export function mergeStageChanges(snapshot: TitleEntry, draft: TitleEntry, current: TitleEntry, mine: readonly string[], allowConflict: boolean): TitleEntry | null {
+  if (!allowConflict && changedKeys(snapshot, current).some((k) => mine.includes(k))) return null;
+  for (const k of mine) {
+    if (k in draft) current[k] = draft[k];
+    else delete current[k];
+  }
+  return current;
+}
