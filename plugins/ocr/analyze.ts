@@ -21,6 +21,7 @@ import { buildLayout, type Layout } from './layout/layout.js';
 import { readPdf417 } from './read/barcode.js';
 import { decodeImage, ocrScale, prepareForOcr } from './read/image.js';
 import { pageCount, rasterizePage, readTextLayer } from './read/pdf.js';
+import { openPdf, pageImages, pageScanImage } from './read/pdf-image.js';
 import { detectOrientation, ocrVinLine, ocrWords } from './read/tesseract.js';
 import { PX_PER_PT, type Gray, type PageText } from './read/types.js';
 import { sniff, type DocumentFormat } from './sniff.js';
@@ -54,7 +55,8 @@ export interface DocumentAnalysis {
   vin: VinRead | null;
   barcode: Omit<AamvaRecord, 'elements'> | null;
   warnings: string[];
-  timings_ms: { read: number; extract: number };
+  /** Wall time of reading and of extracting, and the time each step took summed over pages (steps of different pages overlap). */
+  timings_ms: { read: number; extract: number; steps: Partial<Record<Step, number>> };
 }
 
 export class DocumentRejected extends Error {
@@ -64,11 +66,24 @@ export class DocumentRejected extends Error {
   }
 }
 
+type Step = 'decode' | 'image_from_pdf' | 'rasterize' | 'prepare' | 'ocr' | 'orientation' | 'barcode' | 'vin_reread';
+
 const defaults = (o: AnalyzeOptions) => ({
+  steps: {} as Partial<Record<Step, number>>,
   dpi: o.dpi ?? 300, maxPages: o.maxPages ?? 10, maxPixels: o.maxPixels ?? 40_000_000,
   toolTimeoutMs: o.toolTimeoutMs ?? 60_000, ocrTimeoutMs: o.ocrTimeoutMs ?? 120_000, concurrency: o.ocrConcurrency, signal: o.signal,
 });
 type Opts = ReturnType<typeof defaults>;
+
+/** Runs one step and adds its time to the document's step timings. */
+async function step<T>(o: Opts, name: Step, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    o.steps[name] = Math.round((o.steps[name] ?? 0) + performance.now() - t0);
+  }
+}
 
 const meanConf = (p: { words: { conf: number }[] }) => (p.words.length ? p.words.reduce((s, w) => s + w.conf, 0) / p.words.length : 0);
 
@@ -77,33 +92,64 @@ async function turn(g: Gray, degrees: number): Promise<Gray> {
   return { data, width: info.width, height: info.height };
 }
 
-/** Preprocesses and OCRs one raster; turns it upright first when OSD says it lies on its side. */
-async function ocrPage(page: number, g: Gray, scale: number, o: Opts): Promise<PageText> {
-  const prep = await prepareForOcr(g, scale);
+/** Where a crop of a W x H page lies once the page is turned clockwise by `degrees` (90, 180, 270), and the turned page's size. */
+function turnPlacement(at: { x: number; y: number }, crop: { width: number; height: number }, page: { width: number; height: number }, degrees: number) {
+  const { width: W, height: H } = page;
+  if (degrees === 90) return { origin: { x: H - at.y - crop.height, y: at.x }, page: { width: H, height: W } };
+  if (degrees === 180) return { origin: { x: W - at.x - crop.width, y: H - at.y - crop.height }, page };
+  if (degrees === 270) return { origin: { x: at.y, y: W - at.x - crop.width }, page: { width: H, height: W } };
+  return { origin: at, page };
+}
+
+/**
+ * Preprocesses and OCRs one raster; turns it upright first when OSD says it
+ * lies on its side. Word boxes are in the page's coordinates (300 dpi) even
+ * when tesseract read only the part of the page that holds print.
+ */
+async function ocrPage(page: number, g: Gray, scale: number | undefined, o: Opts): Promise<PageText> {
+  const prep = await step(o, 'prepare', () => prepareForOcr(g, scale));
   const opts = { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency };
   let raster = prep.gray;
-  let words = await ocrWords(raster, opts);
+  let place = { origin: prep.origin, page: prep.page };
+  let words = await step(o, 'ocr', () => ocrWords(raster, opts));
   let rotated = prep.skew;
   if (words.length < 12 || meanConf({ words }) < 50) {
-    const rot = await detectOrientation(raster, opts);
+    const rot = await step(o, 'orientation', () => detectOrientation(raster, opts));
     if (rot) {
       const upright = await turn(raster, rot);
-      const again = await ocrWords(upright, opts);
+      const again = await step(o, 'ocr', () => ocrWords(upright, opts));
       if (again.length * meanConf({ words: again }) > words.length * meanConf({ words })) {
+        place = turnPlacement(place.origin, raster, place.page, rot);
         raster = upright;
         words = again;
         rotated += rot;
       }
     }
   }
-  return { page, width: raster.width, height: raster.height, source: 'ocr', words, raster, rotated: Math.round(rotated * 10) / 10, mean_conf: Math.round(meanConf({ words })) };
+  const { x, y } = place.origin;
+  if (x || y) words = words.map((w) => ({ ...w, x0: w.x0 + x, x1: w.x1 + x, y0: w.y0 + y, y1: w.y1 + y }));
+  return {
+    page, width: place.page.width, height: place.page.height, source: 'ocr', words, raster, origin: place.origin,
+    rotated: Math.round(rotated * 10) / 10, mean_conf: Math.round(meanConf({ words })),
+  };
 }
 
-async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warnings: string[]): Promise<{ pages: PageText[]; pdf?: Buffer }> {
+/** The PDF as pdf-lib reads it, opened once per document and only when a page needs its images. */
+type PdfSource = { bytes: Buffer; doc?: ReturnType<typeof openPdf> };
+const parsed = (pdf: PdfSource) => (pdf.doc ??= openPdf(pdf.bytes));
+
+/** A page without a text layer: its scanned image taken straight from the PDF when that is all the page is, else rendered by pdftoppm. */
+async function scanPage(pdf: PdfSource, index: number, sizePx: { width: number; height: number }, o: Opts): Promise<{ gray: Gray; dpi: number }> {
+  const doc = await parsed(pdf);
+  const direct = doc ? await step(o, 'image_from_pdf', () => pageScanImage(doc, index, o.maxPixels)) : null;
+  return direct ?? step(o, 'rasterize', () => rasterizePage(pdf.bytes, index + 1, { width: sizePx.width / PX_PER_PT, height: sizePx.height / PX_PER_PT }, o));
+}
+
+async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warnings: string[]): Promise<{ pages: PageText[]; pdf?: PdfSource }> {
   if (format !== 'pdf') {
     let decoded;
     try {
-      decoded = await decodeImage(bytes, o.maxPixels);
+      decoded = await step(o, 'decode', () => decodeImage(bytes, o.maxPixels));
     } catch (e) {
       throw new DocumentRejected(`the ${format === 'jpeg' ? 'JPEG' : 'PNG'} image cannot be decoded: ${(e as Error).message}`, 'UNREADABLE');
     }
@@ -117,28 +163,36 @@ async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warning
   }
   if (!layer.length) throw new DocumentRejected('the PDF has no pages', 'UNREADABLE');
   if (layer.length >= o.maxPages && (await pageCount(bytes, o).catch(() => 0)) > o.maxPages) warnings.push(`only the first ${o.maxPages} pages were read`);
+  const pdf: PdfSource = { bytes };
   const pages = await Promise.all(layer.map(async (lp, i): Promise<PageText> => {
     const chars = lp.words.reduce((n, w) => n + w.text.replace(/[^A-Za-z0-9]/g, '').length, 0);
     if (lp.words.length >= 5 && chars >= 20) return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
-    const r = await rasterizePage(bytes, i + 1, { width: lp.width / PX_PER_PT, height: lp.height / PX_PER_PT }, o);
-    return ocrPage(i + 1, r.gray, 300 / r.dpi, o);
+    const r = await scanPage(pdf, i, lp, o);
+    return ocrPage(i + 1, r.gray, ocrScale(r.gray, r.dpi), o);
   }));
-  return { pages, pdf: bytes };
+  return { pages, pdf };
 }
 
 const MAYBE_LICENSE = new Set<DocumentType>(['DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'UNKNOWN']);
 
-/** Reads the AAMVA barcode of a page that may be a license (a text-layer page is rasterized for it). */
-async function pageBarcode(p: PageText, pdf: Buffer | undefined, o: Opts): Promise<AamvaRecord | null> {
-  let g = p.raster;
-  // a text-layer page renders sharp: 200 dpi is plenty for a PDF417 there, and four times cheaper to search than 300 in a page of text
-  if (!g && pdf) g = (await rasterizePage(pdf, p.page, { width: p.width / PX_PER_PT, height: p.height / PX_PER_PT }, { ...o, dpi: Math.min(o.dpi, 200) })).gray;
-  if (!g) return null;
-  for (const text of await readPdf417(g)) {
-    const rec = parseAamva(text);
+const firstAamva = (texts: string[]) => texts.map(parseAamva).find((r) => r) ?? null;
+
+/**
+ * Reads the AAMVA barcode of a page that may be a license. A text-layer
+ * page is searched in the images it draws first (a barcode is usually one),
+ * then rendered.
+ */
+async function pageBarcode(p: PageText, pdf: PdfSource | undefined, o: Opts): Promise<AamvaRecord | null> {
+  if (p.raster) return firstAamva(await readPdf417(p.raster));
+  if (!pdf) return null;
+  const doc = await parsed(pdf);
+  for (const img of doc ? await pageImages(doc, p.page - 1, o.maxPixels) : []) {
+    const rec = firstAamva(await readPdf417(img));
     if (rec) return rec;
   }
-  return null;
+  // a text-layer page renders sharp: 200 dpi is plenty for a PDF417 there, and four times cheaper to search than 300 in a page of text
+  const g = (await rasterizePage(pdf.bytes, p.page, { width: p.width / PX_PER_PT, height: p.height / PX_PER_PT }, { ...o, dpi: Math.min(o.dpi, 200) })).gray;
+  return firstAamva(await readPdf417(g));
 }
 
 /**
@@ -156,8 +210,9 @@ async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o
     const p = pages.find((x) => x.page === r.page);
     if (!p?.raster) continue;
     const pad = 12;
-    const left = Math.max(0, Math.floor(r.box.x0 - pad));
-    const top = Math.max(0, Math.floor(r.box.y0 - pad));
+    const at = p.origin ?? { x: 0, y: 0 };
+    const left = Math.max(0, Math.floor(r.box.x0 - at.x - pad));
+    const top = Math.max(0, Math.floor(r.box.y0 - at.y - pad));
     const width = Math.min(p.raster.width - left, Math.ceil(r.box.x1 - r.box.x0 + 2 * pad));
     const height = Math.min(p.raster.height - top, Math.ceil(r.box.y1 - r.box.y0 + 2 * pad));
     if (width < 20 || height < 10) continue;
@@ -198,7 +253,7 @@ export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {
     // a page that reads plainly as a license front (no back cues such as RESTRICTIONS, ORGAN DONOR) has no barcode to look for
     const plainFront = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
     if (MAYBE_LICENSE.has(c.type) && !barcode && !plainFront) {
-      const rec = await pageBarcode(pages[i]!, pdf, o).catch((e: Error) => {
+      const rec = await step(o, 'barcode', () => pageBarcode(pages[i]!, pdf, o)).catch((e: Error) => {
         warnings.push(`barcode reading failed: ${e.message}`);
         return null;
       });
@@ -240,7 +295,7 @@ export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {
   // a VIN that did not check as read is read again from the image: a read that checks beats a repair
   if (vinRegions.length && vin?.status !== 'valid' && !vin?.certain && pages.some((p) => p.raster)) {
     // a repaired VIN gets one confirming read; one that does not check gets several
-    const again = await rereadVin(pages, vinRegions, o, vin?.status === 'repaired' ? 1 : 5).catch(() => null);
+    const again = await step(o, 'vin_reread', () => rereadVin(pages, vinRegions, o, vin?.status === 'repaired' ? 1 : 5)).catch(() => null);
     if (again && (again.status === 'valid' || !vin || vin.status === 'unverified')) {
       vin = again;
       fields.vin = again.vin;
@@ -259,6 +314,6 @@ export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {
       ...(classes[i]!.barcode ? { barcode: true } : {}),
     })),
     fields, account_data, vin, barcode: barcode ? bc : null, warnings,
-    timings_ms: { read: Math.round(read), extract: Math.round(performance.now() - t0 - read) },
+    timings_ms: { read: Math.round(read), extract: Math.round(performance.now() - t0 - read), steps: o.steps },
   };
 }

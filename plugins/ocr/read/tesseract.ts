@@ -9,14 +9,14 @@
  * page piped through the event loop stalls tesseract whenever the loop is
  * busy with another document.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import tesseract from 'node-tesseract-ocr';
 import { packageRoot } from '../../../core/paths.js';
-import { toPgm } from './image.js';
+import { pgmHeader, toPgm } from './image.js';
 import type { Gray, Word } from './types.js';
 
 const BINARY = 'OMP_THREAD_LIMIT=1 tesseract';
@@ -80,11 +80,23 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string, signal?: AbortS
 
 let tempDir: string | null | undefined;
 let tempSeq = 0;
-/** This process's folder for page files (under the OS temp folder; null when its path would need shell quoting). */
+
+/** A folder in memory (/dev/shm) when the machine has one: a page is written and read back once, it never needs a disk. */
+function tempRoot(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
+/** This process's folder for page files (null when its path would need shell quoting); removed when the process exits. */
 function pageDir(): string | null {
   if (tempDir === undefined) {
-    const d = mkdtempSync(join(tmpdir(), 'titled-ocr-'));
+    const d = mkdtempSync(join(tempRoot(), 'titled-ocr-'));
     tempDir = /^[A-Za-z0-9_./-]+$/.test(d) ? d : null;
+    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
   }
   return tempDir;
 }
@@ -94,7 +106,12 @@ async function recognize(g: Gray, config: Record<string, unknown>): Promise<stri
   const dir = pageDir();
   if (!dir) return String(await tesseract.recognize(toPgm(g), config));
   const file = join(dir, `p${process.pid}-${++tempSeq}.pgm`);
-  await writeFile(file, toPgm(g));
+  const fh = await open(file, 'w');
+  try {
+    await fh.writev([pgmHeader(g), g.data]);
+  } finally {
+    await fh.close();
+  }
   try {
     return String(await tesseract.recognize(file, config));
   } finally {

@@ -28,8 +28,10 @@ export interface PageText {
   height: number;
   source: 'text_layer' | 'ocr';
   words: Word[];
-  /** The page's raster, kept while the document is analyzed (barcodes); never stored. */
+  /** The page's raster, kept while the document is analyzed (barcodes, VIN re-reads); never stored. */
   raster?: Gray;
+  /** Where the raster's top-left corner lies on the page (an OCR page may be cropped to its print); 0,0 when absent. */
+  origin?: { x: number; y: number };
   /** Degrees the page was turned by before OCR (orientation and deskew). */
   rotated?: number;
   /** Mean word confidence (OCR pages). */
