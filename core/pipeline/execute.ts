@@ -10,8 +10,11 @@ import type { StageContext, StagePlugin } from './stage.js';
 
 export interface StageEvent { name: string; payload?: Record<string, unknown> }
 
-/** The parts of a StageContext the caller supplies (the draft, events and status moves are made here). */
-export type StageContextParts = Omit<StageContext, 'entry' | 'signal' | 'emit' | 'setStatus'>;
+/** The parts of a StageContext the caller supplies (the draft, events, status moves and progress are made here). */
+export type StageContextParts = Omit<StageContext, 'entry' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
+
+/** Writes a stage's progress to the stored entry (the runner's; absent in synchronous actions). */
+export type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
 
 /**
  * Runs `stage[method]` on a draft parsed from `doc`, aborting its signal and
@@ -19,7 +22,7 @@ export type StageContextParts = Omit<StageContext, 'entry' | 'signal' | 'emit' |
  * the events the stage emitted (status moves included); the caller writes them.
  */
 export async function executeStage(
-  stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal },
+  stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
   const draft = JSON.parse(doc) as TitleEntry;
   const events: StageEvent[] = [];
@@ -27,6 +30,7 @@ export async function executeStage(
   const onStop = () => controller.abort(o.stopSignal!.reason);
   o.stopSignal?.addEventListener('abort', onStop);
   let timer: NodeJS.Timeout | undefined;
+  let progressing: Promise<void> = Promise.resolve();
   try {
     await Promise.race([
       stage[method]!({
@@ -35,6 +39,18 @@ export async function executeStage(
         setStatus: (field, to, payload) => {
           const event = moveStatus(draft, field, to, payload);
           if (event) events.push(event);
+        },
+        progress: (patch) => {
+          const copy = JSON.parse(JSON.stringify(patch)) as Partial<TitleEntry>;
+          Object.assign(draft, JSON.parse(JSON.stringify(patch)));
+          if (!o.writeProgress) return Promise.resolve();
+          // one write after another, in the order asked; a failed write does not stop the next
+          const write = progressing.catch(() => undefined).then(() => {
+            controller.signal.throwIfAborted();
+            return o.writeProgress!(copy);
+          });
+          progressing = write;
+          return write;
         },
       }),
       new Promise<never>((_, reject) => {
@@ -49,6 +65,8 @@ export async function executeStage(
     clearTimeout(timer);
     o.stopSignal?.removeEventListener('abort', onStop);
   }
+  // a progress write still in flight lands before the checkpoint reads the version
+  await progressing.catch(() => undefined);
   return { draft, events };
 }
 

@@ -252,8 +252,24 @@ export class PipelineRunner {
     for (let replay = 0; ; replay++) {
       const base = held ?? await this.loadOrGone(job);
       held = null;
-      const { entry: snapshot, version } = base;
+      const snapshot = base.entry;
+      let version = base.version;
       const stageLog = log.child({ stage: stage.name });
+      /**
+       * A stage's progress (ctx.progress): written now, and taken into the
+       * snapshot, so the checkpoint neither counts it as someone else's
+       * change nor reads the entry again when nobody else wrote it.
+       */
+      const writeProgress = async (patch: Partial<TitleEntry>) => {
+        await this.db.tx(async (m) => {
+          const current = await this.store.load(job.orgId, job.entryId, m);
+          if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
+          Object.assign(current.entry, patch);
+          const written = await this.store.write(m, job.orgId, current.entry);
+          if (current.version === version) version = written.version;
+        });
+        Object.assign(snapshot, JSON.parse(JSON.stringify(patch)));
+      };
       let draft: TitleEntry;
       let events: StageEvent[];
       try {
@@ -261,7 +277,7 @@ export class PipelineRunner {
           job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
           options: this.config.plugins[stage.name], log: stageLog,
           objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
-        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs, stopSignal: this.stopController.signal }));
+        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs, stopSignal: this.stopController.signal, writeProgress }));
       } catch (e) {
         throw new StageError(stage.name, job.entryId, e, !(e instanceof PermanentStageFailure));
       }
@@ -338,6 +354,7 @@ export class PipelineRunner {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) return;
       const entry = found.entry;
+      this.stages.find((x) => x.name === stage)?.abandoned?.(entry);
       await this.store.setJobStatus(m, job.orgId, entry, 'error', { stage, jobId: job.id });
       entry.job_error = { stage: stage ?? null, message, attempts: job.attempts, at: new Date().toISOString() };
       // a request queued another job meanwhile: it runs next, so show the status it set (after the error event)

@@ -51,6 +51,16 @@ export interface StageContext {
    * checkpoint. No move, no event.
    */
   setStatus(field: StatusField, to: string, payload?: Record<string, unknown>): void;
+  /**
+   * Shows progress while the stage runs: sets these top-level members on
+   * the draft and writes them to the stored entry now, in their own
+   * transaction, so clients polling the entry see them (the ocr stage shows
+   * each document's status in `bdaJobs` this way). Not a checkpoint: the
+   * stage's changes are still written when `run` resolves, and a retry runs
+   * the stage again. Emits no events. Calls are written one after another.
+   * In a synchronous action (`runNow`) only the draft changes.
+   */
+  progress(patch: Partial<TitleEntry>): Promise<void>;
   /** The engine's dependency container (providers registered by plugins live here). */
   readonly container: DependencyContainer;
 }
@@ -109,6 +119,12 @@ export interface StagePlugin extends EnginePlugin {
    * client reads them at once (e.g. a pull's found status to `pending`).
    */
   requested?(input: Readonly<JobInput>): readonly { field: StatusField; to: string }[];
+  /**
+   * The job failed for good in this stage: settle on `entry` (saved next,
+   * with job_status `error`) what the stage showed as under way through
+   * `ctx.progress`, e.g. documents still `processing`.
+   */
+  abandoned?(entry: TitleEntry): void;
 }
 
 /** Helpers a plugin's routes get from the HTTP layer. */

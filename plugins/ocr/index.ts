@@ -47,6 +47,40 @@ function displayName(url: string, ext: string, n: number): string {
 }
 
 /**
+ * Writes the entry's `bdaJobs` as documents move (ctx.progress), one write
+ * at a time: a change made while a write is under way is folded into the
+ * next write, so a burst of documents finishing costs one or two writes.
+ */
+class ProgressReporter {
+  private running: Promise<void> | undefined;
+  private dirty = false;
+
+  constructor(private readonly ctx: StageContext) {}
+
+  show(): void {
+    this.dirty = true;
+    // cleared in a callback, which always runs after this assignment (loop may finish without waiting on anything)
+    this.running ??= this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (this.dirty && !this.ctx.signal.aborted) {
+      this.dirty = false;
+      await this.ctx.progress({ bdaJobs: { ...this.ctx.entry.bdaJobs } }).catch((e: Error) => {
+        if (!this.ctx.signal.aborted) this.ctx.log.warn({ code: 'PROGRESS_NOT_WRITTEN', err: e }, 'document statuses could not be shown yet');
+      });
+    }
+  }
+
+  /** Resolves when every status shown so far is written. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/**
  * ocr: document intake. Fetches the documents a create or update named
  * (`attachments`), checks what they are from their bytes, stores each under
  * the entry's storeIndex, reads it (text layer or OCR), classifies and
@@ -94,6 +128,10 @@ export class OcrStage implements StagePlugin {
       if (!waiting.some((w) => w.doc_id === doc_id)) waiting.push({ url, doc_id, n: waiting.length + stored + 1 });
     }
     const outcomes: Outcome[] = [];
+    // clients see each document's status while the stage runs: queued, processing, then how it ended
+    const progress = new ProgressReporter(ctx);
+    for (const w of waiting) entry.bdaJobs[w.doc_id] = 'queued';
+    progress.show();
     const pq = new PQueue({ concurrency: this.options.parallelDocuments });
     while (waiting.length) {
       const batch: typeof waiting = [];
@@ -102,11 +140,19 @@ export class OcrStage implements StagePlugin {
         for (const w of waiting.splice(0)) outcomes.push({ doc_id: w.doc_id, status: 'rejected', error: this.error(w.doc_id, w.url, 'TOO_MANY_DOCUMENTS', `an entry holds at most ${this.options.maxDocuments} documents`) });
         break;
       }
-      const done = await Promise.all(batch.map((b) => pq.add(() => this.take(ctx, b)) as Promise<Outcome>));
+      const done = await Promise.all(batch.map((b) => pq.add(async () => {
+        entry.bdaJobs![b.doc_id] = 'processing';
+        progress.show();
+        const outcome = await this.take(ctx, b);
+        entry.bdaJobs![b.doc_id] = outcome.status;
+        progress.show();
+        return outcome;
+      }) as Promise<Outcome>));
       for (const o of done) if (o.status === 'complete' && !known.has(o.doc_id)) stored++;
       outcomes.push(...done);
     }
 
+    await progress.settled();
     const errors = ((entry.attachment_errors as AttachmentError[] | undefined) ?? []).filter((e) => !outcomes.some((o) => o.doc_id === e.doc_id));
     const fresh = new Map<string, DocRecord>();
     for (const o of outcomes) {
@@ -124,6 +170,11 @@ export class OcrStage implements StagePlugin {
     if (errors.length) entry.attachment_errors = errors;
     else delete entry.attachment_errors;
     await this.merge(ctx, fresh);
+  }
+
+  /** The job failed for good in this stage: documents it showed as queued or processing were not read. */
+  abandoned(entry: TitleEntry): void {
+    for (const [doc, status] of Object.entries(entry.bdaJobs ?? {})) if (status === 'queued' || status === 'processing') entry.bdaJobs![doc] = 'failed';
   }
 
   private error(doc_id: string, url: string, code: string, reason: string): AttachmentError {

@@ -229,6 +229,67 @@ describe('ocr stage limits', function () {
   });
 });
 
+describe('ocr stage progress in bdaJobs', function () {
+  this.timeout(120_000);
+  let files: FileServer;
+  let t: TestEngine;
+
+  before(async () => {
+    files = await startFileServer();
+    t = await startTestEngine({
+      config: {
+        stages: ['intake', 'ocr'], allowHosts: ['127.0.0.1'], log: { level: 'silent' },
+        workers: { maxAttempts: 1 }, plugins: { ocr: { parallelDocuments: 1, stageTimeoutMs: 4000 } },
+      },
+    });
+  });
+  after(async () => {
+    await t?.stop();
+    await files?.close();
+  });
+
+  const get = async (id: string) => (await t.request('GET', `/title/${id}`)).body;
+  const docIdOf = (e: any, name: string) => e.attachment.find((a: any) => a.display_name === name)?.doc_id;
+
+  it('shows each document queued, then processing, then how it ended, while the job runs', async () => {
+    const first = corpusDoc(PAYOFF).file;
+    const second = corpusDoc(TITLE).file;
+    const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/held/${first}`, `${files.url}/files/${second}`] } });
+    expect(res.status).to.equal(200);
+    const id = res.body.entryId;
+    // one document at a time: the first is being fetched (held by the server), the second waits its turn
+    const during = await eventually(async () => {
+      const e = await get(id);
+      const statuses = Object.values(e.bdaJobs ?? {});
+      return statuses.includes('processing') && statuses.includes('queued') ? e : null;
+    }, { tries: 400, everyMs: 25, what: 'a document processing and one queued' });
+    expect(during.job_status).to.equal('input_parsing');
+    expect(Object.values(during.bdaJobs).sort()).to.deep.equal(['processing', 'queued']);
+    expect(during.attachment).to.deep.equal([]);
+    files.release(first);
+    const done = await eventually(async () => {
+      const e = await get(id);
+      return e.job_status === 'complete' ? e : null;
+    }, { tries: 1200, everyMs: 50, what: 'job complete' });
+    expect(done.bdaJobs[docIdOf(done, first)]).to.equal('complete');
+    expect(done.bdaJobs[docIdOf(done, second)]).to.equal('complete');
+    expect(Object.keys(done.bdaJobs)).to.have.length(2);
+  });
+
+  it('turns documents still queued or processing into failed when the job fails for good in the stage', async () => {
+    const held = corpusDoc('reg-card-0-digital').file;
+    const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/held/${held}`, `${files.url}/files/${corpusDoc('title-pa-0-digital').file}`] } });
+    // never released: the stage runs out of time (stageTimeoutMs) with one document processing and one queued
+    const e = await eventually(async () => {
+      const g = await get(res.body.entryId);
+      return g.job_status === 'error' ? g : null;
+    }, { tries: 600, everyMs: 50, what: 'job error' });
+    expect(e.job_error.stage).to.equal('ocr');
+    expect(Object.values(e.bdaJobs)).to.deep.equal(['failed', 'failed']);
+    files.release(held);
+  });
+});
+
 describe('ocr stage in the default pipeline', function () {
   this.timeout(120_000);
   let files: FileServer;

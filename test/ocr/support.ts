@@ -19,22 +19,42 @@ export const corpusDoc = (id: string): CorpusDoc => {
 };
 export const corpusBytes = (d: CorpusDoc): Buffer => readFileSync(join(CORPUS_DIR, d.file));
 
-export interface FileServer { url: string; hits: string[]; close(): Promise<void> }
+export interface FileServer {
+  url: string;
+  hits: string[];
+  /** Answers the requests for `/held/<name>` waiting so far and from now on. */
+  release(name: string): void;
+  close(): Promise<void>;
+}
 
 /**
  * Routes: `/files/<name>` a corpus file (served as application/octet-stream
  * whatever it is: the stage must sniff); `/html.pdf` an HTML page served as
  * application/pdf; `/redirect/<n>/<name>` n redirects, then the file;
  * `/to/<url>` one redirect to an arbitrary URL; `/stream/<bytes>` a chunked
- * body of that many bytes without Content-Length; `/status/<code>`.
+ * body of that many bytes without Content-Length; `/status/<code>`;
+ * `/held/<name>` the corpus file once the test calls `release(name)`.
  */
 export async function startFileServer(): Promise<FileServer> {
   const hits: string[] = [];
+  const released = new Set<string>();
+  const holding = new Map<string, (() => void)[]>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     hits.push(path);
     const m = (re: RegExp) => re.exec(path);
     let r: RegExpExecArray | null;
+    if ((r = m(/^\/held\/([\w.-]+)$/))) {
+      const name = r[1]!;
+      const serve = () => {
+        const body = readFileSync(join(CORPUS_DIR, name));
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
+        res.end(body);
+      };
+      if (released.has(name)) return serve();
+      holding.set(name, [...(holding.get(name) ?? []), serve]);
+      return;
+    }
     if ((r = m(/^\/files\/([\w.-]+)$/))) {
       try {
         const body = readFileSync(join(CORPUS_DIR, r[1]!));
@@ -85,6 +105,11 @@ export async function startFileServer(): Promise<FileServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    release: (name) => {
+      released.add(name);
+      for (const serve of holding.get(name) ?? []) serve();
+      holding.delete(name);
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

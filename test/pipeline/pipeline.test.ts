@@ -273,6 +273,48 @@ for (const dialect of DIALECTS) {
       expect(entry.next_saw_color).to.equal('RED');
     });
 
+    it('ctx.progress shows a member while the stage runs, without a replay, and a PATCH meanwhile is kept', async () => {
+      const halfway = new Gate();
+      const finish = new Gate();
+      gates.push(halfway, finish);
+      let runs = 0;
+      const { t, p } = await boot({
+        steps: stageClass({
+          name: 'steps',
+          run: async (ctx) => {
+            runs++;
+            await ctx.progress({ step_status: { a: 'processing', b: 'queued' } });
+            expect(ctx.entry.step_status).to.deep.equal({ a: 'processing', b: 'queued' });
+            await halfway.opened;
+            await ctx.progress({ step_status: { a: 'complete', b: 'processing' } });
+            await finish.opened;
+            ctx.entry.step_status = { a: 'complete', b: 'complete' };
+          },
+        }),
+      });
+      const vin = vinFor(10);
+      const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin } } });
+      const seen = async (want: unknown) => eventually(async () => {
+        const e = await t.engine.service.get(p, entryId);
+        return JSON.stringify(e.step_status) === JSON.stringify(want) ? e : null;
+      }, { what: `step_status ${JSON.stringify(want)}` });
+      const first = await seen({ a: 'processing', b: 'queued' });
+      expect(first.job_status).to.equal('enriching');
+      // someone else writes the entry between two progress writes
+      await t.engine.service.patch(p, entryId, { account_data: { vehicle: { color: 'GREEN' } } });
+      halfway.open();
+      await seen({ a: 'complete', b: 'processing' });
+      finish.open();
+      await idle(t);
+      const entry = await t.engine.service.get(p, entryId);
+      expect(runs, 'progress is not a change of someone else: no replay').to.equal(1);
+      expect(entry.job_status).to.equal('complete');
+      expect(entry.step_status).to.deep.equal({ a: 'complete', b: 'complete' });
+      expect(entry.account_data.vehicle?.color).to.equal('GREEN');
+      // progress emits no events: the job's status moves only
+      expect(await jobEvents(t, entryId)).to.deep.equal(['pending', 'enriching', 'complete']);
+    });
+
     it('a PATCH of a member the running stage also changes makes the stage run again on the fresh entry', async () => {
       const gate = new Gate();
       gates.push(gate);

@@ -1,11 +1,12 @@
 /**
  * Certificate of title: vehicle (VIN, year, make, model, body), title
  * (number, issuing state, issue date, odometer and its brand, title brands),
- * owners (names, conjunction, address) and the first lien (lienholder,
- * address, lien date).
+ * owners (names, conjunction, address) and the first and second liens
+ * (lienholder, address, lien date).
  */
-import type { AccountData, Person } from '../../../core/model/schemas.js';
-import type { Layout } from '../layout/layout.js';
+import type { AccountData, Lien, Person } from '../../../core/model/schemas.js';
+import { candidates, extractFields, findLabels, type FieldSpec, type How, type LabelHit } from '../layout/fields.js';
+import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
 import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, type Fields, type Party } from './common.js';
 import { runSpecs, type SpecResult } from './run.js';
@@ -14,7 +15,20 @@ import type { VinRead } from './vin.js';
 export const VIN_LABELS = ['VEHICLE IDENTIFICATION NUMBER', 'VEHICLE IDENTIFICATION NO', 'VEHICLE ID NUMBER', 'VEHICLE ID NO', 'VEHICLE ID', 'VIN', 'VIN NO', 'VIN NUMBER', 'IDENTIFICATION NUMBER', 'SERIAL NUMBER', 'HULL ID'];
 export const YEAR_LABELS = ['YEAR MODEL', 'MODEL YEAR', 'YEAR', 'YR', 'YR MODEL', 'VEHICLE YEAR', 'YR MDL'];
 export const MAKE_LABELS = ['MAKE', 'MAKE OF VEHICLE', 'VEHICLE MAKE', 'MAKE OF CAR', 'MFR', 'MANUFACTURER'];
-const SPECS = [
+/** Labels of the first lien's date only ('LIEN DATE' and the like may be either lien's: see lienDates). */
+const FIRST_LIEN_DATE_LABELS = ['1ST LIEN DATE', 'FIRST LIEN DATE', 'DATE OF 1ST LIEN', 'DATE OF FIRST LIEN', '1ST LIEN NOTATION DATE', 'FIRST LIEN NOTATION DATE', 'LIEN 1 DATE', 'LIEN #1 DATE'];
+const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LIEN', 'DATE OF SECOND LIEN', '2ND LIEN NOTATION DATE', 'SECOND LIEN NOTATION DATE',
+  '2ND LIEN RECORDED', 'SECOND LIEN RECORDED', 'DATE 2ND LIEN RECORDED', 'DATE SECOND LIEN RECORDED', 'LIEN 2 DATE', 'LIEN #2 DATE', '2ND LIENHOLDER DATE', 'SECOND LIENHOLDER DATE'];
+/**
+ * The second lien's labels. Every one is longer than the first lien's label
+ * it holds ("SECOND LIEN" / "LIEN"), and a label must start its phrase, so
+ * the first lien is never read from a second lien's label; and as labels
+ * they end the first lien's block.
+ */
+export const LIEN_2_LABELS = ['2ND LIENHOLDER', 'SECOND LIENHOLDER', '2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY',
+  '2ND LEGAL OWNER', 'SECOND LEGAL OWNER', '2ND LIENHOLDER NAME AND ADDRESS', 'SECOND LIENHOLDER NAME AND ADDRESS', '2ND LIENHOLDER INFORMATION', 'SECOND LIENHOLDER INFORMATION',
+  'LIENHOLDER 2', 'LIENHOLDER #2', 'ADDITIONAL LIENHOLDER'];
+const SPECS: FieldSpec[] = [
   { key: 'vin', labels: VIN_LABELS, parse: vinText, typed: true },
   { key: 'year', labels: YEAR_LABELS, parse: parseYear, typed: true },
   { key: 'make', labels: MAKE_LABELS, parse: makeText },
@@ -25,14 +39,18 @@ const SPECS = [
   { key: 'odometer_reading', labels: ['ODOMETER READING', 'ODOMETER', 'MILEAGE', 'ODOMETER MILES', 'ODOMETER DISCLOSURE'], parse: odometer, typed: true },
   { key: 'odometer_brand', labels: ['ODOMETER STATUS', 'ODOMETER BRAND', 'MILEAGE STATUS', 'ODOMETER CODE', 'MILEAGE BRAND', 'ODOMETER DESCRIPTION'], parse: odometerBrand },
   { key: 'brands', labels: ['TITLE BRANDS', 'TITLE BRAND', 'BRANDS', 'BRAND', 'BRAND S', 'BRANDING', 'TITLE BRANDING'], parse: titleBrands },
-  { key: 'lien_date', labels: ['LIEN DATE', 'DATE OF LIEN', '1ST LIEN DATE', 'FIRST LIEN DATE', 'LIEN NOTATION DATE', 'LIEN RECORDED', 'DATE LIEN RECORDED'], parse: parseDate, typed: true },
+  { key: 'lien_date', labels: ['LIEN DATE', 'DATE OF LIEN', ...FIRST_LIEN_DATE_LABELS, 'LIEN NOTATION DATE', 'LIEN RECORDED', 'DATE LIEN RECORDED'], parse: parseDate, typed: true },
+  { key: 'lien_2_date', labels: LIEN_2_DATE_LABELS, parse: parseDate, typed: true },
   { key: 'issuing_state', labels: ['ISSUING STATE', 'STATE OF ISSUE', 'TITLE STATE', 'ISSUING JURISDICTION'], parse: stateValue },
 ];
 const BLOCKS = [
   { key: 'owners', labels: ['REGISTERED OWNER', 'REGISTERED OWNERS', 'REGISTERED OWNER S', 'OWNER', 'OWNERS', 'OWNER S', 'OWNER NAME AND ADDRESS', 'NAME S AND ADDRESS OF OWNER S', 'NAMES AND ADDRESS OF OWNERS', 'NAME AND ADDRESS OF OWNER', 'OWNER NAME', 'OWNERS NAME', 'OWNER INFORMATION', 'TITLED OWNER'] },
-  { key: 'lienholder', labels: ['LIENHOLDER', '1ST LIENHOLDER', 'FIRST LIENHOLDER', 'LIEN HOLDER', '1ST LIEN HOLDER', 'LEGAL OWNER', 'LEGAL OWNER LIENHOLDER', 'SECURED PARTY', 'FIRST LIEN', 'LIENHOLDER NAME AND ADDRESS', 'LIENHOLDER INFORMATION'] },
+  { key: 'lienholder', labels: ['LIENHOLDER', '1ST LIENHOLDER', 'FIRST LIENHOLDER', 'LIEN HOLDER', '1ST LIEN HOLDER', 'FIRST LIEN HOLDER', 'LEGAL OWNER', 'LEGAL OWNER LIENHOLDER', 'SECURED PARTY', '1ST SECURED PARTY', 'FIRST SECURED PARTY', 'FIRST LIEN', '1ST LIEN', 'LIENHOLDER NAME AND ADDRESS', 'LIENHOLDER INFORMATION', 'LIENHOLDER 1', 'LIENHOLDER #1'] },
+  { key: 'lienholder_2', labels: LIEN_2_LABELS },
 ];
-export const TITLE_STOPPERS = ['2ND LIENHOLDER', 'SECOND LIENHOLDER', 'REMARKS', 'RELEASE OF LIEN', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE'];
+const BLOCK_SPECS: FieldSpec[] = BLOCKS.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
+/** Labels of things not extracted: they end blocks (a third lien ends the second's). */
+export const TITLE_STOPPERS = ['3RD LIENHOLDER', 'THIRD LIENHOLDER', '3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE'];
 
 export interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
@@ -64,16 +82,17 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   const text = pages.map((l) => l.phrases.map((p) => p.text).join(' ')).join(' ');
   f.odometer_brand = v.odometer_brand ?? odometerBrand(text.replace(/ODOMETER (STATUS|BRAND)/gi, '')) ?? '';
   f.brands = v.brands ?? '';
-  const owners = r.blocks.owners ? parseParty(r.blocks.owners) : null;
+  const ownerLines = blockLines(pages, r.blocks, 'owners');
+  const owners = ownerLines ? parseParty(ownerLines) : null;
   partyFields('owner', owners, f);
   f.conjunction = owners && owners.names.length > 1 ? owners.conjunction : '';
-  const lien = r.blocks.lienholder ? parseParty(r.blocks.lienholder) : null;
-  f.lienholder_name = lien ? collapse(lien.nameLines.join(' ')) : '';
-  f.lienholder_street = lien?.street ?? '';
-  f.lienholder_city = lien?.city ?? '';
-  f.lienholder_state = lien?.state ?? '';
-  f.lienholder_zip = lien?.zip ?? '';
-  f.lien_date = lien ? v.lien_date ?? '' : '';
+  const lienLines = blockLines(pages, r.blocks, 'lienholder');
+  const lien2Lines = blockLines(pages, r.blocks, 'lienholder_2');
+  const lien = lienLines ? parseParty(lienLines) : null;
+  const lien2 = lien2Lines ? parseParty(lien2Lines) : null;
+  const dates = lienDates(pages) ?? { 1: v.lien_date, 2: v.lien_2_date };
+  lienFields('lienholder', 'lien_date', lien, dates[1], f);
+  lienFields('lienholder_2', 'lien_2_date', lien2, dates[2], f);
 
   const title: NonNullable<NonNullable<AccountData['vehicle']>['title']> = {};
   if (f.title_number) title.number = f.title_number;
@@ -99,12 +118,16 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
       title.is_or = owners.conjunction === 'OR';
     }
   }
-  if (r.blocks.lienholder) {
-    title.has_liens = !!lien;
-    title.active_liens = lien ? [{
-      ...(f.lien_date ? { lien_date: f.lien_date } : {}),
-      lienholder: { type: 'LIENHOLDER', name: f.lienholder_name, ...(addressOf(lien) ? { addr: addressOf(lien) } : {}) },
-    }] : [];
+  // liens are known when the first lien's block is on the title (NONE: no liens) or a lien was read
+  if (lienLines || lien2) {
+    const liens: Lien[] = [];
+    for (const [p, name, date] of [[lien, f.lienholder_name, f.lien_date], [lien2, f.lienholder_2_name, f.lien_2_date]] as const) {
+      if (!p) continue;
+      const addr = addressOf(p);
+      liens.push({ ...(date ? { lien_date: date } : {}), lienholder: { type: 'LIENHOLDER', name, ...(addr ? { addr } : {}) } });
+    }
+    title.has_liens = liens.length > 0;
+    title.active_liens = liens;
   }
   const vehicle: NonNullable<AccountData['vehicle']> = {};
   if (f.vin) vehicle.vin = f.vin;
@@ -112,4 +135,128 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   for (const k of ['make', 'model', 'body'] as const) if (f[k]) vehicle[k] = f[k];
   if (Object.keys(title).length) vehicle.title = title;
   return { fields: f, account_data: Object.keys(vehicle).length ? { vehicle } : {}, vin: r.vin, vinRegions: r.vinRegions };
+}
+
+/** A lien's flat fields: `<prefix>_name`, `_street`, `_city`, `_state`, `_zip` and its date ('' without a lien). */
+function lienFields(prefix: string, dateKey: string, p: Party | null, date: string | undefined, f: Fields): void {
+  f[`${prefix}_name`] = p ? collapse(p.nameLines.join(' ')) : '';
+  f[`${prefix}_street`] = p?.street ?? '';
+  f[`${prefix}_city`] = p?.city ?? '';
+  f[`${prefix}_state`] = p?.state ?? '';
+  f[`${prefix}_zip`] = p?.zip ?? '';
+  f[dateKey] = p ? date ?? '' : '';
+}
+
+const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
+const startsWithLabel = (q: Phrase, hits: readonly LabelHit[]) => hits.some((h) => h.phrase === q && q.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
+/** The words of a phrase before the first label in it. */
+const beforeLabel = (q: Phrase, hits: readonly LabelHit[]) => {
+  const cut = hits.filter((x) => x.phrase === q).sort((a, b) => a.start - b.start)[0];
+  return (cut ? q.words.slice(0, cut.start) : q.words).map((w) => w.text).join(' ');
+};
+
+/** Every label of a title page (the same hits runSpecs finds). */
+const titleHits = (l: Layout) => findLabels(l, [...SPECS, ...BLOCK_SPECS, { key: '_stop', labels: TITLE_STOPPERS }]);
+
+/**
+ * A block whose label is left of its values ("LIENHOLDER    FIRST BANK" with
+ * the address lines under the value): the next phrase right of the label,
+ * then the lines under it aligned with it, until a wide gap, a label, or
+ * anything in the label's column (the next item).
+ */
+export function blockRight(l: Layout, hit: LabelHit, hits: readonly LabelHit[], maxLines = 8): string[] {
+  const p = hit.phrase;
+  const h = p.h;
+  // the label ends its phrase (a value in the same phrase is the block under the label)
+  if (hits.some((x) => x.phrase === p && x.start >= hit.end) || p.words.length > hit.end) return [];
+  const right = l.rows[p.row]!.filter((q) => q.x0 > p.x1 - 1 && q !== p).sort((a, b) => a.x0 - b.x0);
+  const first = right[0];
+  if (!first || startsWithLabel(first, hits) || first.x0 - p.x1 > 0.4 * l.width) return [];
+  const vx = first.x0;
+  const limit = right[1] ? right[1].x0 - 0.5 * h : l.width;
+  const lines = [beforeLabel(first, hits)].filter(Boolean);
+  let lastY = first.y1;
+  for (let r = p.row + 1; r < l.rows.length && lines.length < maxLines; r++) {
+    const row = l.rows[r]!;
+    const inCol = row.filter((q) => q.x0 >= vx - 2 * h && q.x0 < limit && q.x0 <= vx + 15 * h);
+    const labelCol = row.filter((q) => q.x1 > hit.x0 - 2 * h && q.x0 < vx - 2 * h);
+    if (!inCol.length && !labelCol.length) continue;
+    const top = Math.min(...[...inCol, ...labelCol].map((q) => q.y0));
+    if (top - lastY > 2.4 * h) break;
+    if (labelCol.length) break;
+    if (startsWithLabel(inCol[0]!, hits)) break;
+    const text = beforeLabel(inCol[0]!, hits);
+    if (text) lines.push(text);
+    if (text !== inCol[0]!.text) break;
+    lastY = Math.max(...inCol.map((q) => q.y1));
+  }
+  return lines;
+}
+
+/** A block's lines: under its label (runSpecs), else right of it (the first page where either has lines). */
+function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, key: string): string[] | null {
+  if (blocks[key]?.length) return blocks[key]!;
+  for (const l of pages) {
+    const hits = titleHits(l);
+    for (const hit of hits.filter((x) => x.key === key)) {
+      const lines = blockRight(l, hit, hits);
+      if (lines.length) return lines;
+    }
+  }
+  return null;
+}
+
+const BASE: Record<How, number> = { inline: 0, right: 1, below: 1.2, above: 1.6 };
+
+/**
+ * Which lien a date label belongs to. '2ND LIEN DATE' and the like: the
+ * second; '1ST LIEN DATE': the first. A label both liens use ('LIEN DATE'):
+ * the first when the page has a second lien's date label; else the lien
+ * whose label is nearest before it (at or above it; nearer down the same
+ * column than across), the first when none is.
+ */
+function lienOf(d: LabelHit, liens: readonly LabelHit[], explicit2: boolean): 1 | 2 {
+  if (d.key === 'lien_2_date') return 2;
+  const label = d.phrase.words.slice(d.start, d.end).map((w) => w.text).join(' ').toUpperCase();
+  if (explicit2 || /\b(1ST|FIRST)\b|(^|\s)#?1(\s|$)/.test(label)) return 1;
+  let best: { n: 1 | 2; score: number } | null = null;
+  for (const L of liens) {
+    const u = L.phrase.h;
+    if (L.y0 > d.y0 + 0.5 * u) continue;
+    const dx = Math.abs(d.x0 - L.x0);
+    const score = Math.max(0, d.y0 - L.y0) + (dx <= 3 * u ? 0 : dx);
+    if (!best || score < best.score) best = { n: L.key === 'lienholder_2' ? 2 : 1, score };
+  }
+  return best?.n ?? 1;
+}
+
+/**
+ * The lien dates of a title with a second lien's label: each date label's
+ * value (scored as extractFields scores candidates) goes to its lien
+ * (lienOf); the first page that has a date for a lien gives it. Null when no
+ * page has a second lien's label (runSpecs's values stand).
+ */
+function lienDates(pages: readonly Layout[]): { 1?: string; 2?: string } | null {
+  const out: { 1?: string; 2?: string } = {};
+  let seen = false;
+  for (const l of pages) {
+    const hits = titleHits(l);
+    if (!hits.some((h) => h.key === 'lienholder_2')) continue;
+    seen = true;
+    const { side } = extractFields(l, [...SPECS, ...BLOCK_SPECS], TITLE_STOPPERS);
+    const liens = hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
+    const explicit2 = hits.some((h) => h.key === 'lien_2_date');
+    const best: Record<1 | 2, { v: string; score: number } | undefined> = { 1: undefined, 2: undefined };
+    for (const d of hits.filter((h) => h.key === 'lien_date' || h.key === 'lien_2_date')) {
+      const n = lienOf(d, liens, explicit2);
+      for (const c of candidates(l, d, hits)) {
+        const v = parseDate(collapse(c.text));
+        if (v === null) continue;
+        const score = BASE[c.how] + (c.how === 'right' ? c.dist / 10 : c.dist * 0.3) - (side && c.how === side ? 0.6 : 0);
+        if (!best[n] || score < best[n]!.score) best[n] = { v, score };
+      }
+    }
+    for (const n of [1, 2] as const) if (out[n] === undefined && best[n]) out[n] = best[n]!.v;
+  }
+  return seen ? out : null;
 }

@@ -33,7 +33,7 @@ const pdfLib = () => (lib ??= import('pdf-lib'));
 export async function openPdf(bytes: Buffer): Promise<PDFDocument | null> {
   const { PDFDocument, ParseSpeeds } = await pdfLib();
   try {
-    return await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest, throwOnInvalidObject: false });
+    return await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest, throwOnInvalidObject: true });
   } catch {
     return null;
   }
