@@ -55,8 +55,27 @@ export interface DocumentAnalysis {
   vin: VinRead | null;
   barcode: Omit<AamvaRecord, 'elements'> | null;
   warnings: string[];
+  /**
+   * Present when the file holds more than one document (a title, a license
+   * and a payoff letter scanned into one PDF): each with the pages it spans,
+   * its type and what it says. The fields above are the first document's.
+   */
+  documents?: DocumentPart[];
   /** Wall time of reading and of extracting, and the time each step took summed over pages (steps of different pages overlap). */
   timings_ms: { read: number; extract: number; steps: Partial<Record<Step, number>> };
+}
+
+export interface DocumentPart {
+  /** 1-based, in page order. */
+  part: number;
+  pages: number[];
+  document_type: DocumentType;
+  confidence: number;
+  fields: Fields;
+  account_data: AccountData;
+  vin: VinRead | null;
+  barcode: Omit<AamvaRecord, 'elements'> | null;
+  warnings: string[];
 }
 
 export class DocumentRejected extends Error {
@@ -238,36 +257,48 @@ async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o
   return ranked.length && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1]) ? reads.find((x) => x.vin === ranked[0]![0])! : null;
 }
 
-export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {}): Promise<DocumentAnalysis> {
-  const o = defaults(options);
-  const s = sniff(bytes);
-  if (!s.format) throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');
-  const warnings: string[] = [];
-  const t0 = performance.now();
-  const { pages, pdf } = await readPages(bytes, s.format, o, warnings);
-  const layouts: Layout[] = pages.map((p) => buildLayout(p));
-  const classes: Classification[] = [];
-  let barcode: AamvaRecord | null = null;
-  for (let i = 0; i < pages.length; i++) {
-    let c = classifyPage(layouts[i]!);
-    // a page that reads plainly as a license front (no back cues such as RESTRICTIONS, ORGAN DONOR) has no barcode to look for
-    const plainFront = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
-    if (MAYBE_LICENSE.has(c.type) && !barcode && !plainFront) {
-      const rec = await step(o, 'barcode', () => pageBarcode(pages[i]!, pdf, o)).catch((e: Error) => {
-        warnings.push(`barcode reading failed: ${e.message}`);
-        return null;
-      });
-      if (rec) {
-        barcode = rec;
-        const front = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8;
-        c = { ...(front ? { ...c, confidence: 1 } : classifyPage(layouts[i]!, { aamva: true })), barcode: true };
-      }
+/** What one document says: its type and the fields, account data, VIN and barcode read from its pages. */
+interface Extracted { type: DocumentType; confidence: number; fields: Fields; account_data: AccountData; vin: VinRead | null; barcode: AamvaRecord | null; warnings: string[] }
+
+const FAMILY: Partial<Record<DocumentType, string>> = {
+  VEHICLE_TITLE: 'title', VEHICLE_TITLE_BACK: 'title', DRIVER_LICENSE: 'license', DRIVER_LICENSE_BACK: 'license',
+  VEHICLE_REGISTRATION: 'registration', PAYOFF_LETTER: 'payoff',
+};
+/** A page whose type's cues add up to this (a heading such as CERTIFICATE OF TITLE, DRIVER LICENSE, PAYOFF) or that holds a license barcode begins a document of its own. */
+const STRONG_CUES = 6;
+
+/**
+ * The documents a file holds, as runs of pages: a title and its back, a
+ * license's front and back, a letter's pages stay together; a page that
+ * reads plainly as another kind of document starts the next one. A page
+ * with no clear type (a letter's second page) belongs to the document
+ * before it (or after it, at the start). One run for an ordinary file.
+ */
+export function splitDocuments(classes: readonly Classification[]): number[][] {
+  const runs: { family: string; pages: number[] }[] = [];
+  let leading: number[] = [];
+  classes.forEach((c, i) => {
+    const family = FAMILY[c.type];
+    const last = runs[runs.length - 1];
+    const strong = c.barcode || (c.scores[c.type] ?? 0) >= STRONG_CUES;
+    if (!family || (last && last.family !== family && !strong)) {
+      if (last) last.pages.push(i);
+      else leading.push(i);
+    } else if (last?.family === family) last.pages.push(i);
+    else {
+      runs.push({ family, pages: [...leading, i] });
+      leading = [];
     }
-    classes.push(c);
-  }
-  const read = performance.now() - t0;
-  const doc = classifyDocument(classes);
-  const of = (t: DocumentType) => layouts.filter((_, i) => classes[i]!.type === t);
+  });
+  return runs.length ? runs.map((r) => r.pages) : [classes.map((_, i) => i)];
+}
+
+/** Extracts one document (the pages `idx` of the file) by its type; a VIN that did not check as read is read again from the page images. */
+async function extractDocument(idx: number[], pages: PageText[], layouts: Layout[], classes: Classification[], barcodes: (AamvaRecord | null)[], o: Opts): Promise<Extracted> {
+  const doc = classifyDocument(idx.map((i) => classes[i]!));
+  const of = (t: DocumentType) => idx.filter((i) => classes[i]!.type === t).map((i) => layouts[i]!);
+  const barcode = idx.map((i) => barcodes[i]).find((b) => b) ?? null;
+  const warnings: string[] = [];
   let fields: Fields = {};
   let account_data: AccountData = {};
   let vin: VinRead | null = null;
@@ -285,35 +316,84 @@ export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {
       break;
     }
     default: {
-      vin = bestVin(layouts.flatMap(vinCandidates));
+      vin = bestVin(idx.flatMap((i) => vinCandidates(layouts[i]!)));
       if (vin) {
         fields = { vin: vin.vin };
         if (vin.status !== 'unverified') account_data = { vehicle: { vin: vin.vin } };
       }
     }
   }
-  // a VIN that did not check as read is read again from the image: a read that checks beats a repair
-  if (vinRegions.length && vin?.status !== 'valid' && !vin?.certain && pages.some((p) => p.raster)) {
+  const mine = idx.map((i) => pages[i]!);
+  if (vinRegions.length && vin?.status !== 'valid' && !vin?.certain && mine.some((p) => p.raster)) {
     // a repaired VIN gets one confirming read; one that does not check gets several
-    const again = await step(o, 'vin_reread', () => rereadVin(pages, vinRegions, o, vin?.status === 'repaired' ? 1 : 5)).catch(() => null);
+    const again = await step(o, 'vin_reread', () => rereadVin(mine, vinRegions, o, vin?.status === 'repaired' ? 1 : 5)).catch(() => null);
     if (again && (again.status === 'valid' || !vin || vin.status === 'unverified')) {
       vin = again;
       fields.vin = again.vin;
       account_data = { ...account_data, vehicle: { ...account_data.vehicle, vin: again.vin } };
     }
   }
-  for (const p of pages) delete p.raster;
   if (vin?.status === 'repaired') warnings.push(`VIN repaired from ${vin.read} (positions ${vin.changed?.join(', ')}): the check digit confirmed one candidate`);
   if (vin?.status === 'unverified') warnings.push(`VIN ${vin.read} kept as read: its check digit does not match${vin.candidates ? ` and ${vin.candidates} repairs would` : ''}`);
-  const { elements: _e, ...bc } = barcode ?? ({} as AamvaRecord);
-  return {
-    format: s.format, document_type: doc.type, confidence: doc.confidence,
+  return { type: doc.type, confidence: doc.confidence, fields, account_data, vin, barcode, warnings };
+}
+
+const barcodeReport = (b: AamvaRecord | null) => {
+  if (!b) return null;
+  const { elements: _e, ...rest } = b;
+  return rest;
+};
+
+export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {}): Promise<DocumentAnalysis> {
+  const o = defaults(options);
+  const s = sniff(bytes);
+  if (!s.format) throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');
+  const warnings: string[] = [];
+  const t0 = performance.now();
+  const { pages, pdf } = await readPages(bytes, s.format, o, warnings);
+  const layouts: Layout[] = pages.map((p) => buildLayout(p));
+  const classes: Classification[] = [];
+  const barcodes: (AamvaRecord | null)[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    let c = classifyPage(layouts[i]!);
+    // a page that reads plainly as a license front (no back cues such as RESTRICTIONS, ORGAN DONOR) has no barcode to look for
+    const plainFront = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
+    let rec: AamvaRecord | null = null;
+    if (MAYBE_LICENSE.has(c.type) && !plainFront) {
+      rec = await step(o, 'barcode', () => pageBarcode(pages[i]!, pdf, o)).catch((e: Error) => {
+        warnings.push(`barcode reading failed on page ${i + 1}: ${e.message}`);
+        return null;
+      });
+      if (rec) {
+        const front = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8;
+        c = { ...(front ? { ...c, confidence: 1 } : classifyPage(layouts[i]!, { aamva: true })), barcode: true };
+      }
+    }
+    classes.push(c);
+    barcodes.push(rec);
+  }
+  const read = performance.now() - t0;
+  const runs = splitDocuments(classes);
+  const docs: Extracted[] = [];
+  for (const idx of runs) docs.push(await extractDocument(idx, pages, layouts, classes, barcodes, o));
+  for (const p of pages) delete p.raster;
+  const [first] = docs as [Extracted];
+  const analysis: DocumentAnalysis = {
+    format: s.format, document_type: first.type, confidence: first.confidence,
     pages: pages.map((p, i) => ({
       page: p.page, source: p.source, words: p.words.length, ...(p.mean_conf !== undefined ? { mean_conf: p.mean_conf } : {}),
       ...(p.rotated ? { rotated: p.rotated } : {}), document_type: classes[i]!.type, confidence: classes[i]!.confidence,
       ...(classes[i]!.barcode ? { barcode: true } : {}),
     })),
-    fields, account_data, vin, barcode: barcode ? bc : null, warnings,
+    fields: first.fields, account_data: first.account_data, vin: first.vin, barcode: barcodeReport(first.barcode), warnings: [...warnings, ...first.warnings],
     timings_ms: { read: Math.round(read), extract: Math.round(performance.now() - t0 - read), steps: o.steps },
   };
+  if (docs.length > 1) {
+    analysis.documents = docs.map((d, n) => ({
+      part: n + 1, pages: runs[n]!.map((i) => pages[i]!.page), document_type: d.type, confidence: d.confidence,
+      fields: d.fields, account_data: d.account_data, vin: d.vin, barcode: barcodeReport(d.barcode), warnings: d.warnings,
+    }));
+    analysis.warnings.push(`the file holds ${docs.length} documents (${analysis.documents.map((d) => `${d.document_type} on page${d.pages.length > 1 ? 's' : ''} ${d.pages.join(', ')}`).join('; ')})`);
+  }
+  return analysis;
 }

@@ -20,10 +20,13 @@ import { parseOcrOptions, type OcrOptions } from './options.js';
 export interface AttachmentError { doc_id: string; url: string; code: string; reason: string; at: string }
 
 type Outcome =
-  | { doc_id: string; status: 'complete'; upload: DocumentUpload; record: DocRecord }
+  | { doc_id: string; status: 'complete'; uploads: DocumentUpload[]; records: DocRecord[] }
   | { doc_id: string; status: 'rejected' | 'failed'; error: AttachmentError };
 
 const EXT = { pdf: 'pdf', jpeg: 'jpg', png: 'png' } as const;
+
+/** How the merge names one document of a file: the file's doc_id, and `#<part>` for a file of several documents. */
+const partId = (doc_id: string, part?: number) => (part ? `${doc_id}#${part}` : doc_id);
 
 /** The URL without query or fragment (they may carry credentials), for messages. */
 const redact = (url: string) => {
@@ -120,8 +123,9 @@ export class OcrStage implements StagePlugin {
     entry.attachment ??= [];
     entry.bdaJobs ??= {};
     // an entry stores at most maxDocuments: URLs are admitted in order while slots are free; a rejected one frees its slot
+    // a file holding several documents is listed once per document, under one doc_id
     const known = new Set(entry.attachment.map((a) => a.doc_id as string));
-    let stored = entry.attachment.length;
+    let stored = known.size;
     const waiting: { url: string; doc_id: string; n: number }[] = [];
     for (const url of [...new Set(ctx.job.attachments ?? [])]) {
       const doc_id = `doc_${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
@@ -158,10 +162,12 @@ export class OcrStage implements StagePlugin {
     for (const o of outcomes) {
       entry.bdaJobs[o.doc_id] = o.status;
       if (o.status === 'complete') {
+        // read again: its records take the place of the old ones
         const i = entry.attachment.findIndex((a) => a.doc_id === o.doc_id);
-        if (i >= 0) entry.attachment[i] = o.upload;
-        else entry.attachment.push(o.upload);
-        fresh.set(o.doc_id, o.record);
+        const rest = entry.attachment.filter((a) => a.doc_id !== o.doc_id);
+        rest.splice(i >= 0 ? i : rest.length, 0, ...o.uploads);
+        entry.attachment = rest;
+        for (const r of o.records) fresh.set(r.doc_id, r);
       } else {
         errors.push(o.error);
         ctx.log.warn({ code: `DOCUMENT_${o.status.toUpperCase()}`, docId: o.doc_id, reason: o.error.code }, `document ${o.status}: ${o.error.reason}`);
@@ -205,11 +211,27 @@ export class OcrStage implements StagePlugin {
     const analyzed_at = new Date().toISOString();
     const store_key = await ctx.objects.put(`documents/${t.doc_id}/original.${ext}`, bytes);
     const display_name = displayName(finalUrl, ext, t.n);
-    const json = { doc_id: t.doc_id, display_name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, analyzed_at, ...analysis };
-    const json_path = await ctx.objects.put(`documents/${t.doc_id}/extraction.json`, JSON.stringify(json, null, 1));
-    ctx.log.info({ code: 'DOCUMENT_READ', docId: t.doc_id, type: analysis.document_type, pages: analysis.pages.length, ms: analysis.timings_ms }, 'document read');
-    const upload: DocumentUpload = { display_name, store_key, document_type: analysis.document_type, json_path, doc_id: t.doc_id, pages: analysis.pages.length, analyzed_at };
-    return { doc_id: t.doc_id, status: 'complete', upload, record: { doc_id: t.doc_id, store_key, document_type: analysis.document_type, analyzed_at, account_data: analysis.account_data } };
+    const file = { doc_id: t.doc_id, display_name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, analyzed_at };
+    ctx.log.info({ code: 'DOCUMENT_READ', docId: t.doc_id, type: analysis.document_type, documents: analysis.documents?.length ?? 1, pages: analysis.pages.length, ms: analysis.timings_ms }, 'document read');
+    if (!analysis.documents) {
+      const json_path = await ctx.objects.put(`documents/${t.doc_id}/extraction.json`, JSON.stringify({ ...file, ...analysis }, null, 1));
+      const upload: DocumentUpload = { display_name, store_key, document_type: analysis.document_type, json_path, doc_id: t.doc_id, pages: analysis.pages.length, analyzed_at };
+      return { doc_id: t.doc_id, status: 'complete', uploads: [upload], records: [{ doc_id: t.doc_id, store_key, document_type: analysis.document_type, analyzed_at, account_data: analysis.account_data }] };
+    }
+    // a file of several documents: one record each, with its own extraction (the file's pages and timings in each)
+    const uploads: DocumentUpload[] = [];
+    const records: DocRecord[] = [];
+    const { documents, fields: _f, account_data: _a, vin: _v, barcode: _b, document_type: _t, confidence: _c, ...whole } = analysis;
+    for (const d of documents) {
+      const json_path = await ctx.objects.put(`documents/${t.doc_id}/extraction-${d.part}.json`, JSON.stringify({ ...file, ...whole, ...d, document_count: documents.length }, null, 1));
+      const span = d.pages.length > 1 ? `pages ${d.pages[0]}-${d.pages[d.pages.length - 1]}` : `page ${d.pages[0]}`;
+      uploads.push({
+        display_name: `${display_name} (${span})`, store_key, document_type: d.document_type, json_path, doc_id: t.doc_id,
+        part: d.part, page_numbers: d.pages, pages: d.pages.length, analyzed_at,
+      });
+      records.push({ doc_id: partId(t.doc_id, d.part), store_key, document_type: d.document_type, analyzed_at, account_data: d.account_data });
+    }
+    return { doc_id: t.doc_id, status: 'complete', uploads, records };
   }
 
   /** Merges every document of the entry into account_data (merge.ts), then the VIN rule (docs/decisions.md, Documents). */
@@ -217,7 +239,8 @@ export class OcrStage implements StagePlugin {
     const entry = ctx.entry;
     const documents: DocRecord[] = [];
     for (const a of entry.attachment) {
-      const mine = fresh.get(a.doc_id as string);
+      const id = partId(a.doc_id as string, a.part as number | undefined);
+      const mine = fresh.get(id);
       if (mine) {
         documents.push(mine);
         continue;
@@ -225,7 +248,7 @@ export class OcrStage implements StagePlugin {
       const bytes = a.json_path ? await ctx.objects.get(a.json_path).catch(() => null) : null;
       if (!bytes) continue;
       const j = JSON.parse(bytes.toString('utf8')) as { account_data?: AccountData; analyzed_at?: string };
-      documents.push({ doc_id: a.doc_id as string, store_key: a.store_key, document_type: a.document_type, analyzed_at: j.analyzed_at ?? '', account_data: j.account_data ?? {} });
+      documents.push({ doc_id: id, store_key: a.store_key, document_type: a.document_type, analyzed_at: j.analyzed_at ?? '', account_data: j.account_data ?? {} });
     }
     if (!documents.length) return;
     const meta = (entry.ocr_meta ?? {}) as { provenance?: Provenance };

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import type { TitleTruth } from '../fixtures/ocr/generator/truth.js';
-import { corpusDoc, startFileServer, type FileServer } from './support.js';
+import { corpusDoc, joinPdfs, startFileServer, type FileServer } from './support.js';
 
 const TITLE = 'title-tx-0-digital';
 const BACK = 'dl-back-0-scan';
@@ -153,6 +153,32 @@ describe('ocr stage through the API', function () {
     // the existing entry is untouched
     const again = (await t.request('GET', `/title/${a.entryId}`, { key })).body;
     expect(again.attachment).to.deep.equal([]);
+  });
+
+  it('lists a file of several documents once per document, under one doc_id, and merges each by its type', async () => {
+    const { key } = await t.newOrg();
+    const packet = files.add('packet.pdf', await joinPdfs([TITLE, 'dl-a-0-digital', PAYOFF]));
+    const e = await createAndWait({ attachments: [packet] }, key);
+    expect(e.job_status).to.equal('complete');
+    expect(e.attachment.map((a: any) => [a.display_name, a.document_type, a.part, a.page_numbers])).to.deep.equal([
+      ['packet.pdf (page 1)', 'VEHICLE_TITLE', 1, [1]], ['packet.pdf (page 2)', 'DRIVER_LICENSE', 2, [2]], ['packet.pdf (page 3)', 'PAYOFF_LETTER', 3, [3]],
+    ]);
+    const docIds = new Set(e.attachment.map((a: any) => a.doc_id));
+    expect(docIds.size).to.equal(1);
+    expect(e.bdaJobs).to.deep.equal({ [[...docIds][0] as string]: 'complete' });
+    // one original, an extraction per document
+    expect(new Set(e.attachment.map((a: any) => a.store_key.split('?')[0])).size).to.equal(1);
+    const lic = await (await fetch(e.attachment[1].json_path)).json() as any;
+    expect(lic).to.include({ document_type: 'DRIVER_LICENSE', part: 2, document_count: 3 });
+    expect(lic.fields.license_number).to.equal(corpusDoc('dl-a-0-digital').expected.license_number);
+    // the title's VIN, and the payoff letter's amounts, reach the account data
+    const title = corpusDoc(TITLE).truth as TitleTruth;
+    expect(e.VIN).to.equal(title.vehicle.vin);
+    expect(e.account_data.loan?.payoff_amount).to.equal(Number(corpusDoc(PAYOFF).expected.payoff_amount));
+    // posted again: read again, still listed once per document
+    const again = await createAndWait({ attachments: [packet], account_data: { vehicle: { vin: title.vehicle.vin } } }, key);
+    expect(again.entryId).to.equal(e.entryId);
+    expect(again.attachment).to.have.length(3);
   });
 
   it('reads a document again when the same URL is posted again, without listing it twice', async () => {

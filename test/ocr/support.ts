@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { packageRoot } from '../../core/paths.js';
 import type { CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
 
@@ -19,11 +20,23 @@ export const corpusDoc = (id: string): CorpusDoc => {
 };
 export const corpusBytes = (d: CorpusDoc): Buffer => readFileSync(join(CORPUS_DIR, d.file));
 
+/** One PDF of the pages of several corpus PDFs, in order (a file holding several documents). */
+export async function joinPdfs(ids: string[]): Promise<Buffer> {
+  const out = await PDFDocument.create();
+  for (const id of ids) {
+    const src = await PDFDocument.load(corpusBytes(corpusDoc(id)));
+    for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+  }
+  return Buffer.from(await out.save());
+}
+
 export interface FileServer {
   url: string;
   hits: string[];
   /** Answers the requests for `/held/<name>` waiting so far and from now on. */
   release(name: string): void;
+  /** Serves `bytes` at `/files/<name>` (a file the test made) and returns its URL. */
+  add(name: string, bytes: Buffer): string;
   close(): Promise<void>;
 }
 
@@ -38,6 +51,7 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
   const hits: string[] = [];
   const released = new Set<string>();
+  const added = new Map<string, Buffer>();
   const holding = new Map<string, (() => void)[]>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -57,7 +71,7 @@ export async function startFileServer(): Promise<FileServer> {
     }
     if ((r = m(/^\/files\/([\w.-]+)$/))) {
       try {
-        const body = readFileSync(join(CORPUS_DIR, r[1]!));
+        const body = added.get(r[1]!) ?? readFileSync(join(CORPUS_DIR, r[1]!));
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
         return res.end(body);
       } catch {
@@ -105,6 +119,10 @@ export async function startFileServer(): Promise<FileServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    add: (name, bytes) => {
+      added.set(name, bytes);
+      return `http://127.0.0.1:${port}/files/${name}`;
+    },
     release: (name) => {
       released.add(name);
       for (const serve of holding.get(name) ?? []) serve();
