@@ -80,3 +80,18 @@ describe('a file of several documents through analyzeDocument', function () {
     expect(a.document_type).to.equal('VEHICLE_TITLE');
   });
 });
+
+describe('documents scanned on their side or upside down', function () {
+  this.timeout(180_000);
+  for (const id of ['dl-a-0-scan', 'title-ca-0-scan']) {
+    for (const deg of [90, 180, 270]) {
+      it(`${id} turned ${deg} degrees: found upright and read as the upright scan is`, async () => {
+        const turned = await sharp(corpusBytes(corpusDoc(id))).rotate(deg).png().withMetadata({ density: 300 }).toBuffer();
+        const a = await analyzeDocument(turned);
+        expect(a.document_type).to.equal(corpusDoc(id).type);
+        expect(Math.round(((a.pages[0]!.rotated ?? 0) + deg) / 90) % 4, 'turned back').to.equal(0);
+        expect(scoreDoc(corpusDoc(id), a).misses).to.deep.equal([]);
+      });
+    }
+  }
+});

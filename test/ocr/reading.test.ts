@@ -4,7 +4,7 @@
  * predictors, /Rotate) gives the raster poppler renders and the same fields;
  * every page that is not one plain full-page image falls back to poppler and
  * is still read; a page cropped to its print gives word boxes in the whole
- * page's coordinates, also once OSD has turned it; images of unknown
+ * page's coordinates, also once a sideways page has been turned; images of unknown
  * resolution are scaled by their print; PDF417 barcodes are found in a
  * text-layer page's images and on large rasters. Through analyzeDocument
  * where the result shows there, the exported pieces where it does not.
@@ -269,7 +269,7 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
 
     const a = await analyzeDocument(await scanPdf(stored, 'png', { rotate: 90 }));
     expect(steps(a)).to.include('image_from_pdf').and.not.include('rasterize');
-    expect(steps(a), 'upright already: no OSD').to.not.include('orientation');
+    expect(steps(a), 'upright already: no orientation search').to.not.include('orientation');
     expect(misses(CARD, a)).to.deep.equal([]);
   });
 
@@ -377,7 +377,7 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
   }
 
   before(async () => {
-    // a letter page with a block of typewritten text around its centre (enough ordinary text for OSD to tell its orientation)
+    // a letter page with a block of typewritten text around its centre (enough ordinary text to tell its orientation)
     const pdf = await pdfOf([612, 792], async (doc, p) => {
       const font = await doc.embedFont(StandardFonts.Courier);
       [
@@ -446,7 +446,7 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
     expectVinInPlace(fromPdf, 'pdf', 1);
   });
 
-  it('a page lying on its side or upside down: OSD turns it, and boxes are in the upright page\'s coordinates', async () => {
+  it('a page lying on its side or upside down is turned upright, and boxes are in the upright page\'s coordinates', async () => {
     const turns = [90, 180, 270];
     const results = await Promise.all(turns.map(async (deg) => analyzeDocument(await sharp(png300).rotate(deg).withMetadata({ density: 300 }).png().toBuffer())));
     for (const [i, a] of results.entries()) {

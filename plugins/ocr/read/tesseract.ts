@@ -133,15 +133,3 @@ export async function ocrVinLine(g: Gray, o: OcrOptions & { line?: 7 | 8 }): Pro
   const out = await ocrQueue(o.concurrency).add(() => withTimeout(recognize(g, { lang: 'eng', oem: 1, psm: o.line ?? 7, dpi: 300, presets: VIN_CONFIG, binary: BINARY }), o.timeoutMs, 'tesseract', o.signal), { signal: o.signal });
   return out.trim();
 }
-
-/** The page's orientation by tesseract's OSD: degrees to turn it clockwise so text is upright, 0 when unsure. */
-export async function detectOrientation(g: Gray, o: OcrOptions): Promise<number> {
-  try {
-    const out = await ocrQueue(o.concurrency).add(() => withTimeout(recognize(g, { psm: 0, dpi: 300, binary: BINARY }), o.timeoutMs, 'tesseract OSD', o.signal), { signal: o.signal });
-    const rotate = /Rotate:\s*(\d+)/.exec(out);
-    const conf = /Orientation confidence:\s*([\d.]+)/.exec(out);
-    return rotate && conf && Number(conf[1]) >= 1.5 ? Number(rotate[1]) % 360 : 0;
-  } catch {
-    return 0; // too little text for OSD
-  }
-}
