@@ -128,6 +128,91 @@ describe('layout-aware extraction on arrangements the corpus does not have', () 
     expect(r.account_data.vehicle!.title!.has_liens).to.equal(false);
   });
 
+  it('two lienholders with labels left of their values, each lien date on its lienholder\'s row under the same label', () => {
+    const l = page([
+      ...line('CERTIFICATE OF TITLE', 900, 60, 50),
+      ...line('VIN', 100, 200), ...line('1HGCM82633A004352', 700, 200),
+      ...line('OWNER', 100, 300), ...line('JOHN Q PUBLIC', 700, 300), ...line('42 ELM ST', 700, 350), ...line('RENO, NV 89501', 700, 400),
+      ...line('1ST LIENHOLDER', 100, 500), ...line('FIRST NATIONAL BANK', 700, 500), ...line('LIEN DATE', 1700, 500), ...line('01/15/2023', 2100, 500),
+      ...line('PO BOX 4410', 700, 550), ...line('OMAHA, NE 68103', 700, 600),
+      ...line('2ND LIENHOLDER', 100, 700), ...line('ALLY FINANCIAL', 700, 700), ...line('LIEN DATE', 1700, 700), ...line('06/01/2024', 2100, 700),
+      ...line('PO BOX 8102', 700, 750), ...line('COCKEYSVILLE, MD 21030', 700, 800),
+      ...line('REMARKS', 100, 900), ...line('NONE', 700, 900),
+    ]);
+    const r = extractTitle([l]);
+    expect(r.fields).to.deep.include({
+      owner_1_name: 'JOHN Q PUBLIC', owner_street: '42 ELM ST', owner_city: 'RENO',
+      lienholder_name: 'FIRST NATIONAL BANK', lienholder_street: 'PO BOX 4410', lienholder_city: 'OMAHA', lienholder_state: 'NE', lienholder_zip: '68103', lien_date: '2023-01-15',
+      lienholder_2_name: 'ALLY FINANCIAL', lienholder_2_street: 'PO BOX 8102', lienholder_2_city: 'COCKEYSVILLE', lienholder_2_state: 'MD', lienholder_2_zip: '21030', lien_2_date: '2024-06-01',
+    });
+    const t = r.account_data.vehicle!.title!;
+    expect(t.has_liens).to.equal(true);
+    expect(t.active_liens).to.deep.equal([
+      { lien_date: '2023-01-15', lienholder: { type: 'LIENHOLDER', name: 'FIRST NATIONAL BANK', addr: { street1: 'PO BOX 4410', city: 'OMAHA', state: 'NE', zip: '68103' } } },
+      { lien_date: '2024-06-01', lienholder: { type: 'LIENHOLDER', name: 'ALLY FINANCIAL', addr: { street1: 'PO BOX 8102', city: 'COCKEYSVILLE', state: 'MD', zip: '21030' } } },
+    ]);
+  });
+
+  it('stacked lien boxes with labels above values: the first lien\'s block ends at the second\'s label ("SECOND SECURED PARTY")', () => {
+    const l = page([
+      ...line('STATE OF OHIO', 900, 60, 50), ...line('CERTIFICATE OF TITLE', 900, 130, 50),
+      ...line('OWNER NAME AND ADDRESS', 100, 1000, 20), ...line('DOE, JANE', 100, 1030), ...line('12 OAK AVE', 100, 1070), ...line('DAYTON, OH 45402', 100, 1110),
+      ...line('LIENHOLDER', 1300, 1000, 20), ...line('LIEN DATE', 2000, 1000, 20),
+      ...line('FIRST NATIONAL BANK', 1300, 1030), ...line('01-15-2023', 2000, 1030),
+      ...line('PO BOX 4410', 1300, 1070), ...line('OMAHA, NE 68103', 1300, 1110),
+      ...line('SECOND SECURED PARTY', 1300, 1160, 20), ...line('LIEN DATE', 2000, 1160, 20),
+      ...line('LAKESHORE FEDERAL CREDIT UNION', 1300, 1190), ...line('06-01-2024', 2000, 1190),
+      ...line('88 SHORE DR', 1300, 1230), ...line('TOLEDO, OH 43611', 1300, 1270),
+    ]);
+    const r = extractTitle([l]);
+    expect(r.fields).to.deep.include({
+      owner_1_name: 'JANE DOE', lienholder_name: 'FIRST NATIONAL BANK', lienholder_street: 'PO BOX 4410', lienholder_zip: '68103', lien_date: '2023-01-15',
+      lienholder_2_name: 'LAKESHORE FEDERAL CREDIT UNION', lienholder_2_street: '88 SHORE DR', lienholder_2_city: 'TOLEDO', lienholder_2_state: 'OH', lienholder_2_zip: '43611', lien_2_date: '2024-06-01',
+    });
+    expect(r.account_data.vehicle!.title!.active_liens!.map((x) => [x.lienholder!.name, x.lien_date])).to.deep.equal([['FIRST NATIONAL BANK', '2023-01-15'], ['LAKESHORE FEDERAL CREDIT UNION', '2024-06-01']]);
+  });
+
+  it('a second lien\'s label ("SECOND LIEN", "SECOND SECURED PARTY") is never read as the first lien, even when it is the only lien label', () => {
+    const only = page([
+      ...line('CERTIFICATE OF TITLE', 900, 60, 50),
+      ...line('OWNER', 100, 300, 20), ...line('JANE DOE', 100, 330), ...line('12 OAK AVE', 100, 370), ...line('DAYTON, OH 45402', 100, 410),
+      ...line('SECOND LIEN', 100, 500, 20), ...line('BAY AREA AUTO LENDING', 100, 530), ...line('220 HARBOR WAY', 100, 570), ...line('OAKLAND, CA 94607', 100, 610),
+      ...line('SECOND LIEN DATE:', 100, 700), ...line('03/03/2024', 600, 700),
+    ]);
+    const r = extractTitle([only]);
+    expect(r.fields).to.deep.include({
+      lienholder_name: '', lienholder_street: '', lienholder_city: '', lienholder_state: '', lienholder_zip: '', lien_date: '',
+      lienholder_2_name: 'BAY AREA AUTO LENDING', lienholder_2_street: '220 HARBOR WAY', lienholder_2_city: 'OAKLAND', lien_2_date: '2024-03-03',
+    });
+    // the liens the title shows, in order: here only the one it calls second
+    expect(r.account_data.vehicle!.title!.has_liens).to.equal(true);
+    expect(r.account_data.vehicle!.title!.active_liens!.map((x) => [x.lienholder!.name, x.lien_date])).to.deep.equal([['BAY AREA AUTO LENDING', '2024-03-03']]);
+    // a date label both liens use goes to the lien printed above it: the second
+    const generic = page([
+      ...line('CERTIFICATE OF TITLE', 900, 60, 50),
+      ...line('SECOND SECURED PARTY', 100, 500, 20), ...line('ALLY FINANCIAL', 100, 530), ...line('PO BOX 8102', 100, 570), ...line('COCKEYSVILLE, MD 21030', 100, 610),
+      ...line('LIEN DATE', 100, 680, 20), ...line('06/01/2024', 100, 710),
+    ]);
+    expect(extractTitle([generic]).fields).to.deep.include({ lienholder_name: '', lien_date: '', lienholder_2_name: 'ALLY FINANCIAL', lien_2_date: '2024-06-01' });
+  });
+
+  it('without a second lien its fields are \'\' (a "2ND LIENHOLDER: NONE" block, or no second lien label at all)', () => {
+    const none = page([
+      ...line('CERTIFICATE OF TITLE', 900, 60, 50),
+      ...line('1ST LIENHOLDER', 100, 500, 20), ...line('DATE OF LIEN:', 1200, 500, 20), ...line('01/15/2023', 1450, 497),
+      ...line('FIRST NATIONAL BANK', 100, 530), ...line('PO BOX 4410', 100, 570), ...line('OMAHA, NE 68103', 100, 610),
+      ...line('2ND LIENHOLDER', 100, 700, 20), ...line('NONE', 100, 730),
+    ]);
+    const blank = { lienholder_2_name: '', lienholder_2_street: '', lienholder_2_city: '', lienholder_2_state: '', lienholder_2_zip: '', lien_2_date: '' };
+    const r = extractTitle([none]);
+    expect(r.fields).to.deep.include({ lienholder_name: 'FIRST NATIONAL BANK', lien_date: '2023-01-15', ...blank });
+    expect(r.account_data.vehicle!.title!.active_liens!.length).to.equal(1);
+    const noLabel = page([...line('CERTIFICATE OF TITLE', 900, 60, 50), ...line('LIENHOLDER', 100, 500, 20), ...line('NONE', 100, 530)]);
+    const n = extractTitle([noLabel]);
+    expect(n.fields).to.deep.include({ lienholder_name: '', lien_date: '', ...blank });
+    expect(n.account_data.vehicle!.title).to.deep.include({ has_liens: false, active_liens: [] });
+  });
+
   it('values printed over a rule with small labels under them', () => {
     const l = page([
       ...line('1HGCM82633A004352', 100, 200, 34), ...line('VEHICLE IDENTIFICATION NUMBER', 100, 245, 20),
@@ -216,6 +301,25 @@ describe('the merge rule', () => {
       documents: [doc('VEHICLE_REGISTRATION', { vehicle: { make: 'HONDA', model: 'ACCORD' } }), doc('VEHICLE_TITLE', { vehicle: { make: 'ACURA', model: 'TL' } }, '2026-02-01T00:00:00Z')],
     });
     expect(second.account_data.vehicle).to.deep.equal({ make: 'ACURA', model: 'CIVIC' });
+  });
+
+  it('a title\'s two liens move as one group, whole, and compare by lienholder names in any order', () => {
+    const A = { lien_date: '2023-01-15', lienholder: { type: 'LIENHOLDER' as const, name: 'FIRST NATIONAL BANK' } };
+    const B = { lien_date: '2024-06-01', lienholder: { type: 'LIENHOLDER' as const, name: 'ALLY FINANCIAL' } };
+    const r = mergeDocuments({
+      account_data: {},
+      documents: [
+        doc('VEHICLE_TITLE', { vehicle: { title: { has_liens: true, active_liens: [B, A] } } }),
+        doc('VEHICLE_TITLE', { vehicle: { title: { has_liens: true, active_liens: [A, B] } } }, '2026-02-01T00:00:00Z'),
+      ],
+    });
+    expect(r.account_data.vehicle!.title).to.deep.equal({ has_liens: true, active_liens: [A, B] });
+    expect(r.matches.map((m) => m.field_path)).to.include('/vehicle/title/active_liens');
+    expect(r.discrepancies).to.deep.equal([]);
+    // the client's one lien stands; the title's second lien is a discrepancy, not added to it
+    const c = mergeDocuments({ account_data: { vehicle: { title: { active_liens: [A] } } }, documents: [doc('VEHICLE_TITLE', { vehicle: { title: { has_liens: true, active_liens: [A, B] } } })] });
+    expect(c.account_data.vehicle!.title).to.deep.equal({ active_liens: [A] });
+    expect(c.discrepancies.map((d) => d.field_path)).to.deep.equal(['/vehicle/title/active_liens']);
   });
 
   it('the license holder fills the matching borrower\'s missing members', () => {

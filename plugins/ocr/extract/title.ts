@@ -5,7 +5,7 @@
  * (lienholder, address, lien date).
  */
 import type { AccountData, Lien, Person } from '../../../core/model/schemas.js';
-import { candidates, extractFields, findLabels, type FieldSpec, type How, type LabelHit } from '../layout/fields.js';
+import { candidates, findLabels, type FieldSpec, type How, type LabelHit } from '../layout/fields.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
 import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, type Fields, type Party } from './common.js';
@@ -16,18 +16,18 @@ export const VIN_LABELS = ['VEHICLE IDENTIFICATION NUMBER', 'VEHICLE IDENTIFICAT
 export const YEAR_LABELS = ['YEAR MODEL', 'MODEL YEAR', 'YEAR', 'YR', 'YR MODEL', 'VEHICLE YEAR', 'YR MDL'];
 export const MAKE_LABELS = ['MAKE', 'MAKE OF VEHICLE', 'VEHICLE MAKE', 'MAKE OF CAR', 'MFR', 'MANUFACTURER'];
 /** Labels of the first lien's date only ('LIEN DATE' and the like may be either lien's: see lienDates). */
-const FIRST_LIEN_DATE_LABELS = ['1ST LIEN DATE', 'FIRST LIEN DATE', 'DATE OF 1ST LIEN', 'DATE OF FIRST LIEN', '1ST LIEN NOTATION DATE', 'FIRST LIEN NOTATION DATE', 'LIEN 1 DATE', 'LIEN #1 DATE'];
+const FIRST_LIEN_DATE_LABELS = ['1ST LIEN DATE', 'FIRST LIEN DATE', 'DATE OF 1ST LIEN', 'DATE OF FIRST LIEN', 'LIEN 1 DATE'];
 const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LIEN', 'DATE OF SECOND LIEN', '2ND LIEN NOTATION DATE', 'SECOND LIEN NOTATION DATE',
-  '2ND LIEN RECORDED', 'SECOND LIEN RECORDED', 'DATE 2ND LIEN RECORDED', 'DATE SECOND LIEN RECORDED', 'LIEN 2 DATE', 'LIEN #2 DATE', '2ND LIENHOLDER DATE', 'SECOND LIENHOLDER DATE'];
+  '2ND LIEN RECORDED', 'SECOND LIEN RECORDED', 'LIEN 2 DATE', 'LIEN #2 DATE'];
 /**
  * The second lien's labels. Every one is longer than the first lien's label
  * it holds ("SECOND LIEN" / "LIEN"), and a label must start its phrase, so
  * the first lien is never read from a second lien's label; and as labels
- * they end the first lien's block.
+ * they end the first lien's block. "LIEN HOLDER" also matches the word run
+ * together ("2ND LIENHOLDER"), so each label is spelled once.
  */
-export const LIEN_2_LABELS = ['2ND LIENHOLDER', 'SECOND LIENHOLDER', '2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY',
-  '2ND LEGAL OWNER', 'SECOND LEGAL OWNER', '2ND LIENHOLDER NAME AND ADDRESS', 'SECOND LIENHOLDER NAME AND ADDRESS', '2ND LIENHOLDER INFORMATION', 'SECOND LIENHOLDER INFORMATION',
-  'LIENHOLDER 2', 'LIENHOLDER #2', 'ADDITIONAL LIENHOLDER'];
+export const LIEN_2_LABELS = ['2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY', '2ND LEGAL OWNER', 'SECOND LEGAL OWNER',
+  '2ND LIEN HOLDER NAME AND ADDRESS', 'SECOND LIEN HOLDER NAME AND ADDRESS', '2ND LIEN HOLDER INFORMATION', 'SECOND LIEN HOLDER INFORMATION', 'LIEN HOLDER 2', 'LIEN HOLDER #2', 'ADDITIONAL LIEN HOLDER'];
 const SPECS: FieldSpec[] = [
   { key: 'vin', labels: VIN_LABELS, parse: vinText, typed: true },
   { key: 'year', labels: YEAR_LABELS, parse: parseYear, typed: true },
@@ -45,12 +45,12 @@ const SPECS: FieldSpec[] = [
 ];
 const BLOCKS = [
   { key: 'owners', labels: ['REGISTERED OWNER', 'REGISTERED OWNERS', 'REGISTERED OWNER S', 'OWNER', 'OWNERS', 'OWNER S', 'OWNER NAME AND ADDRESS', 'NAME S AND ADDRESS OF OWNER S', 'NAMES AND ADDRESS OF OWNERS', 'NAME AND ADDRESS OF OWNER', 'OWNER NAME', 'OWNERS NAME', 'OWNER INFORMATION', 'TITLED OWNER'] },
-  { key: 'lienholder', labels: ['LIENHOLDER', '1ST LIENHOLDER', 'FIRST LIENHOLDER', 'LIEN HOLDER', '1ST LIEN HOLDER', 'FIRST LIEN HOLDER', 'LEGAL OWNER', 'LEGAL OWNER LIENHOLDER', 'SECURED PARTY', '1ST SECURED PARTY', 'FIRST SECURED PARTY', 'FIRST LIEN', '1ST LIEN', 'LIENHOLDER NAME AND ADDRESS', 'LIENHOLDER INFORMATION', 'LIENHOLDER 1', 'LIENHOLDER #1'] },
+  { key: 'lienholder', labels: ['LIENHOLDER', '1ST LIENHOLDER', 'FIRST LIENHOLDER', 'LIEN HOLDER', '1ST LIEN HOLDER', 'LEGAL OWNER', 'LEGAL OWNER LIENHOLDER', 'SECURED PARTY', 'FIRST SECURED PARTY', 'FIRST LIEN', '1ST LIEN', 'LIENHOLDER NAME AND ADDRESS', 'LIENHOLDER INFORMATION', 'LIEN HOLDER 1', 'LIEN HOLDER #1'] },
   { key: 'lienholder_2', labels: LIEN_2_LABELS },
 ];
 const BLOCK_SPECS: FieldSpec[] = BLOCKS.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
 /** Labels of things not extracted: they end blocks (a third lien ends the second's). */
-export const TITLE_STOPPERS = ['3RD LIENHOLDER', 'THIRD LIENHOLDER', '3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE'];
+export const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE'];
 
 export interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
@@ -90,7 +90,8 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   const lien2Lines = blockLines(pages, r.blocks, 'lienholder_2');
   const lien = lienLines ? parseParty(lienLines) : null;
   const lien2 = lien2Lines ? parseParty(lien2Lines) : null;
-  const dates = lienDates(pages) ?? { 1: v.lien_date, 2: v.lien_2_date };
+  // without a second lien every date label both liens use is the first's (runSpecs's values)
+  const dates = (lien2 && lienDates(pages)) || { 1: v.lien_date, 2: v.lien_2_date };
   lienFields('lienholder', 'lien_date', lien, dates[1], f);
   lienFields('lienholder_2', 'lien_2_date', lien2, dates[2], f);
 
@@ -155,8 +156,21 @@ const beforeLabel = (q: Phrase, hits: readonly LabelHit[]) => {
   return (cut ? q.words.slice(0, cut.start) : q.words).map((w) => w.text).join(' ');
 };
 
-/** Every label of a title page (the same hits runSpecs finds). */
-const titleHits = (l: Layout) => findLabels(l, [...SPECS, ...BLOCK_SPECS, { key: '_stop', labels: TITLE_STOPPERS }]);
+const hitsOf = new WeakMap<Layout, LabelHit[]>();
+/** Every label of a title page (the same hits runSpecs finds), once per page. */
+function titleHits(l: Layout): LabelHit[] {
+  let hits = hitsOf.get(l);
+  if (!hits) hitsOf.set(l, (hits = findLabels(l, [...SPECS, ...BLOCK_SPECS, { key: '_stop', labels: TITLE_STOPPERS }])));
+  return hits;
+}
+const LIEN_2_DEFS = [{ key: 'lienholder_2', labels: LIEN_2_LABELS }];
+const lien2Of = new WeakMap<Layout, boolean>();
+/** Whether a page may hold a second lien's label (a cheap look before every label of the page is found). */
+function mayHaveLien2(l: Layout): boolean {
+  let v = lien2Of.get(l);
+  if (v === undefined) lien2Of.set(l, (v = findLabels(l, LIEN_2_DEFS).length > 0));
+  return v;
+}
 
 /**
  * A block whose label is left of its values ("LIENHOLDER    FIRST BANK" with
@@ -164,7 +178,7 @@ const titleHits = (l: Layout) => findLabels(l, [...SPECS, ...BLOCK_SPECS, { key:
  * then the lines under it aligned with it, until a wide gap, a label, or
  * anything in the label's column (the next item).
  */
-export function blockRight(l: Layout, hit: LabelHit, hits: readonly LabelHit[], maxLines = 8): string[] {
+function blockRight(l: Layout, hit: LabelHit, hits: readonly LabelHit[], maxLines = 8): string[] {
   const p = hit.phrase;
   const h = p.h;
   // the label ends its phrase (a value in the same phrase is the block under the label)
@@ -197,6 +211,7 @@ export function blockRight(l: Layout, hit: LabelHit, hits: readonly LabelHit[], 
 function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, key: string): string[] | null {
   if (blocks[key]?.length) return blocks[key]!;
   for (const l of pages) {
+    if (key === 'lienholder_2' && !mayHaveLien2(l)) continue;
     const hits = titleHits(l);
     for (const hit of hits.filter((x) => x.key === key)) {
       const lines = blockRight(l, hit, hits);
@@ -206,7 +221,26 @@ function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, 
   return null;
 }
 
+// as extractFields weighs a label's value candidates (layout/fields.ts)
 const BASE: Record<How, number> = { inline: 0, right: 1, below: 1.2, above: 1.6 };
+const TYPED = new Map(SPECS.filter((x) => x.typed).map((x) => [x.key, x]));
+
+/** The side of their labels a page prints values on, voted by its typed fields as extractFields votes. */
+function valueSide(l: Layout, hits: LabelHit[]): 'below' | 'above' | null {
+  let below = 0;
+  let above = 0;
+  for (const h of hits) {
+    const spec = TYPED.get(h.key);
+    if (!spec) continue;
+    const cs = candidates(l, h, hits).filter((c) => spec.parse(c.text) !== null);
+    if (cs.some((c) => c.how === 'inline' || c.how === 'right')) continue;
+    const b = cs.find((c) => c.how === 'below');
+    const a = cs.find((c) => c.how === 'above');
+    if (b && (!a || b.dist <= a.dist)) below++;
+    else if (a) above++;
+  }
+  return below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
+}
 
 /**
  * Which lien a date label belongs to. '2ND LIEN DATE' and the like: the
@@ -240,10 +274,11 @@ function lienDates(pages: readonly Layout[]): { 1?: string; 2?: string } | null 
   const out: { 1?: string; 2?: string } = {};
   let seen = false;
   for (const l of pages) {
+    if (!mayHaveLien2(l)) continue;
     const hits = titleHits(l);
     if (!hits.some((h) => h.key === 'lienholder_2')) continue;
     seen = true;
-    const { side } = extractFields(l, [...SPECS, ...BLOCK_SPECS], TITLE_STOPPERS);
+    const side = valueSide(l, hits);
     const liens = hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
     const explicit2 = hits.some((h) => h.key === 'lien_2_date');
     const best: Record<1 | 2, { v: string; score: number } | undefined> = { 1: undefined, 2: undefined };
