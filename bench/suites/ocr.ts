@@ -98,6 +98,9 @@ export const ocr: Suite = {
       for (const side of r % 2 === 0 ? [rawSide, pipeSide, parallelSide] : [parallelSide, pipeSide, rawSide]) await side();
     }
     const rawPps = files.length / raw.seconds;
+    // where the pipeline's time goes on these pages (each step's time summed over pages; steps of concurrent pages overlap)
+    const steps: Record<string, number> = {};
+    for (const d of sample) for (const [k, v] of Object.entries(results.get(d.id)?.timings_ms.steps ?? {})) steps[k] = (steps[k] ?? 0) + v;
 
     // --- digital PDFs: text layer, no OCR
     ctx.log(`digital PDFs: ${digital.length} documents`);
@@ -119,6 +122,7 @@ export const ocr: Suite = {
         detail: {
           pages: sample.length, cores, rounds: ROUNDS, pipeline_s: pipe.seconds, raw_single_thread_pages_per_s: rawPps, raw_s: raw.seconds,
           raw_parallel_pages_per_s: files.length / rawParallel.seconds, ratio_to_raw_parallel: sample.length / pipe.seconds / (files.length / rawParallel.seconds),
+          steps_ms: steps,
         },
       },
       {
