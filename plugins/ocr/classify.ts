@@ -1,10 +1,12 @@
 /**
  * Document classification by weighted cues in a page's text (phrases typical
  * of each document type, tolerant to OCR noise by matching on letters
- * only), the shape of the page (an ID card is 85.6 x 54 mm) and a decoded
+ * only and, for long cues, within a misread letter), the shape of the page (an ID card is 85.6 x 54 mm) and a decoded
  * AAMVA barcode (the back of a license, whatever else the page says).
  */
 import type { Layout } from './layout/layout.js';
+import { headerState } from './extract/common.js';
+import { findDates, parseCityLine } from './layout/text.js';
 
 export const DOCUMENT_TYPES = ['VEHICLE_TITLE', 'VEHICLE_TITLE_BACK', 'VEHICLE_REGISTRATION', 'DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'PAYOFF_LETTER', 'UNKNOWN'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -26,7 +28,7 @@ const CUES: Record<Scored, [string, number][]> = {
   ],
   DRIVER_LICENSE: [
     ['DRIVERLICENSE', 6], ['DRIVERSLICENSE', 6], ['IDENTIFICATIONCARD', 4], ['DOB', 2], ['DATEOFBIRTH', 2], ['SEX', 1], ['HGT', 1.5], ['EYES', 1.5],
-    ['CLASS', 0.5], ['DLN', 2], ['RSTR', 1], ['ENDORSE', 0.5], ['ORGANDONOR', 0.5],
+    ['CLASS', 0.5], ['DLN', 2], ['RSTR', 1], ['ENDORSE', 0.5], ['ORGANDONOR', 0.5], ['LICENSE', 1],
   ],
   DRIVER_LICENSE_BACK: [['RESTRICTIONS', 1], ['ENDORSEMENTS', 1], ['ORGANDONOR', 1], ['IFFOUND', 2], ['RETURNPOSTAGE', 2]],
   PAYOFF_LETTER: [
@@ -40,18 +42,42 @@ export interface Classification { type: DocumentType; confidence: number; scores
 /** Letters-only text of a page, for cue matching. */
 export const cueText = (l: Layout) => l.phrases.map((p) => p.text.toUpperCase().replace(/[^A-Z]/g, '')).join('');
 
+/**
+ * Whether `text` holds `cue` with at most `k` edits (Sellers' approximate
+ * substring match): OCR misreads a letter of a heading ("ORIVER LICENSE").
+ */
+function nearCue(text: string, cue: string, k: number): boolean {
+  let prev = new Uint16Array(cue.length + 1).map((_, j) => j);
+  let cur = new Uint16Array(cue.length + 1);
+  for (let i = 1; i <= text.length; i++) {
+    const c = text.charCodeAt(i - 1);
+    cur[0] = 0;
+    for (let j = 1; j <= cue.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (cue.charCodeAt(j - 1) === c ? 0 : 1));
+    if (cur[cue.length]! <= k) return true;
+    [prev, cur] = [cur, prev];
+  }
+  return false;
+}
+
+/** A cue is on the page: exactly, or (9 letters or more) within one misread letter. */
+const hasCue = (text: string, cue: string) => text.includes(cue) || (cue.length >= 9 && nearCue(text, cue, 1));
+
 export function classifyPage(l: Layout, o: { aamva?: boolean } = {}): Classification {
   const text = cueText(l);
   const scores: Record<string, number> = {};
   for (const [type, cues] of Object.entries(CUES)) {
     let s = 0;
-    for (const [cue, w] of cues) if (text.includes(cue)) s += w;
+    for (const [cue, w] of cues) if (hasCue(text, cue)) s += w;
     scores[type] = s;
   }
   const aspect = Math.max(l.width, l.height) / Math.min(l.width, l.height);
   if (aspect > 1.45 && aspect < 1.75 && Math.max(l.width, l.height) < 3000) {
     scores.DRIVER_LICENSE! += 1.5;
     scores.DRIVER_LICENSE_BACK! += 1.5;
+    // a card headed by a state's name, with a holder's address and dates (birth, issue, expiry), is a license front even
+    // when its small labels did not read
+    const lines = l.rows.flatMap((r) => r.map((p) => p.text));
+    if (lines.some((t) => parseCityLine(t)) && new Set(findDates(lines.join(' '))).size >= 2 && headerState(l)) scores.DRIVER_LICENSE! += 1.5;
   }
   if (o.aamva) return { type: 'DRIVER_LICENSE_BACK', confidence: 1, scores: { ...scores, DRIVER_LICENSE_BACK: 100 } };
   // a license front has a lot of text; a back without a barcode has little

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
+import { buildLayout, type Layout } from '../../plugins/ocr/layout/layout.js';
+import type { Word } from '../../plugins/ocr/read/types.js';
 import { packageRoot } from '../../core/paths.js';
 import type { CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
 
@@ -133,4 +135,25 @@ export async function startFileServer(): Promise<FileServer> {
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * Synthetic word boxes for layout tests: `w` a word at (x, y), `h` high and
+ * about `width` x h wide per letter; `line` the words of a phrase starting at
+ * x, `gap` x h apart; `page` their layout on a page (300 dpi letter by default).
+ */
+export function wordBoxes(o: { width: number; gap: number }) {
+  const w = (text: string, x: number, y: number, h = 30, conf = 95): Word => ({ text, x0: x, y0: y, x1: x + text.length * h * o.width, y1: y + h, conf });
+  const line = (text: string, x: number, y: number, h = 30, conf = 95): Word[] => {
+    const out: Word[] = [];
+    let cx = x;
+    for (const t of text.split(' ')) {
+      const word = w(t, cx, y, h, conf);
+      out.push(word);
+      cx = word.x1 + h * o.gap;
+    }
+    return out;
+  };
+  const page = (words: Word[], width = 2550, height = 3300): Layout => buildLayout({ width, height, words });
+  return { w, line, page };
 }

@@ -10,28 +10,15 @@ import { licenseFields } from '../../plugins/ocr/extract/license.js';
 import { extractPayoff } from '../../plugins/ocr/extract/payoff.js';
 import { extractTitle } from '../../plugins/ocr/extract/title.js';
 import { repairVin } from '../../plugins/ocr/extract/vin.js';
-import { buildLayout } from '../../plugins/ocr/layout/layout.js';
 import { findDates, findMoney, parseCityLine, parseName } from '../../plugins/ocr/layout/text.js';
 import { mergeDocuments, type DocRecord } from '../../plugins/ocr/merge.js';
-import type { Word } from '../../plugins/ocr/read/types.js';
 import { sniff } from '../../plugins/ocr/sniff.js';
 import { aamvaPayload } from '../fixtures/ocr/generator/others.js';
 import { licenseTruth, Rng } from '../fixtures/ocr/generator/truth.js';
+import { wordBoxes } from './support.js';
 
-/** A word at (x, y) of height h, about as wide as a monospaced font makes it. */
-const w = (text: string, x: number, y: number, h = 30): Word => ({ text, x0: x, y0: y, x1: x + text.length * h * 0.62, y1: y + h, conf: 95 });
-/** Words of a phrase starting at x (one space between words). */
-const line = (text: string, x: number, y: number, h = 30): Word[] => {
-  const out: Word[] = [];
-  let cx = x;
-  for (const t of text.split(' ')) {
-    const word = w(t, cx, y, h);
-    out.push(word);
-    cx = word.x1 + h * 0.5;
-  }
-  return out;
-};
-const page = (words: Word[], width = 2550, height = 3300) => buildLayout({ width, height, words });
+/** Words about as wide as a monospaced font makes them, one space apart. */
+const { line, page } = wordBoxes({ width: 0.62, gap: 0.5 });
 
 describe('VIN repair (check digit, 49 CFR 565.15)', () => {
   it('keeps a VIN whose check digit holds', () => {

@@ -45,17 +45,33 @@ export function makeText(s: string): string | null {
   const t = collapse(s.toUpperCase());
   const joined = t.replace(/\s+/g, '');
   for (const m of MAKES) if (m.replace(/\s+/g, '') === joined) return m;
-  // one misread letter in a known make of 5 letters or more ("HYUNDAT")
-  const near = [...MAKES].filter((m) => m.length >= 5 && editDistance(joined, m.replace(/\s+/g, ''), 1) <= 1);
+  // one misread letter in a known make of 5 letters or more ("HYUNDAT"), or of 4 past its first letter ("JEER")
+  const near = [...MAKES].filter((m) => (m.length >= 5 || (m.length === 4 && joined.length === 4 && joined[0] === m[0])) && editDistance(joined, m.replace(/\s+/g, ''), 1) <= 1);
   if (near.length === 1) return near[0]!;
   const first = t.split(' ').slice(0, 2).join(' ');
   return MAKES.has(t.split(' ')[0]!) ? t.split(' ')[0]! : shortText(2)(first);
 }
 
+/**
+ * A year and a make (and a model) printed as one value under a combined
+ * label ("YR/MAKE  2021 NISSAN", "YEAR MAKE MODEL  2019 HONDA CIVIC"):
+ * "YEAR\tMAKE\tMODEL", null unless it starts with a model year and a make.
+ */
+export function yearMakeText(s: string): string | null {
+  const m = /^\s*(\S+)\s+(.+)$/.exec(collapse(s.toUpperCase()));
+  const year = m && /^(19[5-9]\d|20[0-4]\d)$/.test(digitish(m[1]!.replace(/[^0-9A-Z]/g, ''))) ? digitish(m[1]!.replace(/[^0-9A-Z]/g, '')) : null;
+  if (!year) return null;
+  const words = m![2]!.split(' ');
+  // a make of two words ("LAND ROVER", or one OCR split: "J EEP"), else the first word
+  const two = words.length > 1 ? [...MAKES].find((k) => k.replace(/\s+/g, '') === words.slice(0, 2).join('')) : undefined;
+  const make = two ?? makeText(words[0]!);
+  return make ? [year, make, words.slice(two ? 2 : 1).join(' ')].join('\t') : null;
+}
+
 /** An identifier: the first token with a digit, 4 to 20 letters and digits (dashes kept inside). */
 export function identifier(s: string): string | null {
-  // OCR doubles a glyph into a sign ("S$") and splits at hyphens ("5903- 107033")
-  for (const tok of s.toUpperCase().replace(/[$]/g, '').replace(/\s*-\s*/g, '-').split(/\s+/)) {
+  // OCR doubles a glyph into a sign ("S$"), splits at hyphens ("5903- 107033") and after a leading letter ("Y 124056514")
+  for (const tok of s.toUpperCase().replace(/[$]/g, '').replace(/\s*-\s*/g, '-').replace(/^([A-Z]) (?=\d{4,}\b)/, '$1').split(/\s+/)) {
     const t = tok.replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, '');
     if (t.length >= 4 && t.length <= 22 && /\d/.test(t) && /^[A-Z0-9-]+$/.test(t)) return t;
   }
@@ -141,13 +157,21 @@ export function parseParty(lines: string[]): Party | null {
   let conjunction: Party['conjunction'] = '';
   const parts: string[] = [];
   for (const line of nameLines) {
-    if (/^(AND|OR|&|AND\/OR)$/.test(line)) {
-      conjunction ||= line === 'OR' ? 'OR' : 'AND';
+    // a conjunction alone on its line, or leading the next owner's (OCR may add a speck of punctuation: "OR-")
+    if (/^(AND|OR|&|AND\/OR)[-.,:;]?$/.test(line)) {
+      conjunction ||= /^OR/.test(line) ? 'OR' : 'AND';
       continue;
     }
-    const lead = /^(AND\/OR|AND|OR|&)\s+(.*)$/.exec(line);
+    const lead = /^(AND\/OR|AND|OR|&)[-.,:;]?\s+(.*)$/.exec(line);
     if (lead && parts.length) conjunction ||= lead[1] === 'OR' ? 'OR' : 'AND';
-    const m = (lead && parts.length ? lead[2]! : line).split(CONJ);
+    let text = lead && parts.length ? lead[2]! : line;
+    // "JOHN SMITH AND" / "SMITH, JOHN OR": the conjunction ends the first owner's line
+    const trail = /^(.*\S)\s+(AND\/OR|AND|OR|&)$/.exec(text);
+    if (trail) {
+      conjunction ||= trail[2] === 'OR' ? 'OR' : 'AND';
+      text = trail[1]!;
+    }
+    const m = text.split(CONJ);
     for (let i = 0; i < m.length; i++) {
       if (i % 2 === 1) conjunction ||= m[i] === 'OR' ? 'OR' : 'AND';
       else if (m[i]!.trim()) parts.push(m[i]!.trim());

@@ -5,7 +5,7 @@
  */
 import type { AccountData, Person } from '../../../core/model/schemas.js';
 import type { Layout, Phrase } from '../layout/layout.js';
-import { collapse, findDates, isStreetLine, parseCityLine, parseDate, parseName, SUFFIXES } from '../layout/text.js';
+import { collapse, findDates, isStreetLine, parseCityLine, parseDate, parseName, STATES, SUFFIXES } from '../layout/text.js';
 import type { AamvaRecord } from './aamva.js';
 import { addressOf, headerState, identifier, parseParty, type Fields } from './common.js';
 import { runSpecs } from './run.js';
@@ -24,13 +24,13 @@ const sexValue = (s: string): string | null => {
 const dlNumber = (s: string): string | null => {
   let id = identifier(s.replace(/\s+(?=\d)/g, ''));
   // a label OCR glued to the number ("OLN175178101" for "DLN 175178101")
-  const glued = id && /^(DLN|OLN|DL|LIC|NO|ID)(\d{5,}|[A-Z]{1,2}\d{5,})$/.exec(id);
+  const glued = id && /^(DLN|OLN|IDN|DL|LIC|NO|ID)(\d{5,}|[A-Z]{1,2}\d{5,})$/.exec(id);
   if (glued) id = glued[2]!;
   return id && id.length >= 5 ? id : null;
 };
 
 const SPECS = [
-  { key: 'license_number', labels: ['DL', 'DLN', 'DL NO', 'DL #', 'DL#', 'LIC', 'LIC NO', 'LIC #', 'LICENSE NO', 'LICENSE NUMBER', 'LICENSE #', 'DRIVER LICENSE NO', 'DRIVERS LICENSE NO', 'ID NO', 'ID #', '4D', '4D DLN', '4D DL', '4D LIC', 'CUSTOMER ID', 'NUMBER'], parse: dlNumber, typed: true },
+  { key: 'license_number', labels: ['DL', 'DLN', 'DL NO', 'DL #', 'DL#', 'LIC', 'LIC NO', 'LIC #', 'LICENSE NO', 'LICENSE NUMBER', 'LICENSE #', 'DRIVER LICENSE NO', 'DRIVERS LICENSE NO', 'ID NO', 'ID #', '4D', '4D DLN', '4D DL', '4D LIC', '4D IDN', '4D ID', 'IDN', 'ID NUMBER', 'CUSTOMER ID', 'NUMBER'], parse: dlNumber, typed: true },
   { key: 'expiration', labels: ['EXP', 'EXPIRES', 'EXP DATE', 'EXPIRATION', 'EXPIRATION DATE', '4B', '4B EXP', '4B EXPIRES'], parse: parseDate, typed: true },
   { key: 'dob', labels: ['DOB', 'DATE OF BIRTH', 'BIRTH DATE', 'BIRTHDATE', '3', '3 DOB', 'BORN'], parse: parseDate, typed: true },
   { key: 'issued', labels: ['ISS', 'ISSUED', 'ISSUE DATE', '4A', '4A ISS', 'DATE ISSUED'], parse: parseDate, typed: true },
@@ -47,8 +47,12 @@ function addressLines(l: Layout): string[] {
     for (const p of l.rows[r]!) {
       const text = p.text.replace(/^8\s+/, '');
       if (!parseCityLine(text)) continue;
-      const above = r > 0 ? l.rows[r - 1]!.find((q) => Math.abs(q.x0 - p.x0) < 4 * l.h && isStreetLine(q.text.replace(/^8\s+/, ''))) : undefined;
-      return above ? [above.text.replace(/^8\s+/, ''), text] : [text];
+      // the street: the row above from the city line's column on (OCR may split it at a wide gap: "18481 | COLFAX AVE")
+      const row = r > 0 ? l.rows[r - 1]! : [];
+      const start = row.findIndex((q) => Math.abs(q.x0 - p.x0) < 4 * l.h);
+      const parts = start < 0 ? [] : row.slice(start).filter((q, i, a) => i === 0 || q.x0 - a[i - 1]!.x1 < 8 * l.h);
+      const street = collapse(parts.map((q) => q.text).join(' ').replace(/^8\s+/, ''));
+      return street && isStreetLine(street) ? [street, text] : [text];
     }
   }
   return [];
@@ -69,18 +73,30 @@ function withoutSmallLabel(p: Phrase): string | null {
   return nameText(ws.map((w) => w.text).join(' '));
 }
 
+/** Words of a card's headings, never of a name. */
+const CARD_WORDS = /\b(DRIVER'?S?|LICENSE|LICENCE|IDENTIFICATION|IDENTITY|CARD|PERMIT|INSTRUCTION|COMMERCIAL|USA|STATE OF|DEPARTMENT|REAL ID)\b/;
+const STATE_NAME_SET = new Set(Object.keys(STATES));
+
 /** The name lines right above the street line, top first (at most two, in the street's column). */
 function nameRowsAbove(l: Layout, street: string): string[] {
-  const r = l.rows.findIndex((row) => row.some((p) => collapse(p.text.replace(/^8\s+/, '').toUpperCase()) === street));
+  // the street's row: a phrase that is the street, or that begins it (the rest of the street in further phrases)
+  const begins = (p: Phrase) => {
+    const t = collapse(p.text.replace(/^8\s+/, '').toUpperCase());
+    return t === street || (t.length >= 3 && street.startsWith(`${t} `));
+  };
+  const r = l.rows.findIndex((row) => row.some(begins));
   if (r < 0) return [];
-  const x = l.rows[r]!.find((p) => collapse(p.text.replace(/^8\s+/, '').toUpperCase()) === street)!.x0;
+  const x = l.rows[r]!.find(begins)!.x0;
   const out: string[] = [];
   for (let i = r - 1; i >= 0 && i >= r - 2; i--) {
     const p = l.rows[i]!.find((q) => Math.abs(q.x0 - x) < 5 * l.h);
     const name = p ? withoutSmallLabel(p) : null;
-    // a row with a date or a digit is a field line (EXP, DOB, DL number), not a name
+    // a row with a date or a digit is a field line (EXP, DOB, DL number), not a name; nor is the card's heading
     if (!name || /\d/.test(l.rows[i]!.map((q) => q.text.replace(/^\d{1,2}[a-dA-D]?\s+/, '')).join(' '))) break;
+    if (CARD_WORDS.test(name) || STATE_NAME_SET.has(name.replace(/,/g, '').trim())) break;
     out.unshift(name);
+    // "LAST, FIRST MIDDLE" is a whole name on one line
+    if (name.includes(',')) break;
   }
   return out;
 }
@@ -97,7 +113,8 @@ function unlabelledNumber(l: Layout): string | null {
     const rest = Math.max(...ws.map((w) => w.y1 - w.y0));
     if (ws.length > 1 && (ws[0]!.y1 - ws[0]!.y0 < 0.8 * rest || (ws[0]!.text.length <= 3 && !/\d/.test(ws[0]!.text)))) ws = ws.slice(1);
     if (ws.length > 2) continue;
-    const t = ws.map((w) => w.text).join('').toUpperCase();
+    // OCR reads a leading S as $ and a stray mark before the number as punctuation ("$7873475", "_W6270626")
+    const t = ws.map((w) => w.text).join('').toUpperCase().replace(/^[^A-Z0-9$]+/, '').replace(/^\$(?=\d)/, 'S');
     if (/^([A-Z]{1,2}\d{5,14}|\d{7,15})$/.test(t)) return t;
   }
   return null;
@@ -145,7 +162,9 @@ export function licenseFields(pages: readonly Layout[]): Fields {
   f.city = addr?.city ?? '';
   f.addr_state = addr?.state ?? '';
   f.zip = addr?.zip ?? '';
-  f.sex = v.sex ?? l.phrases.find((p) => /^[MF]$/.test(p.text.trim()))?.text.trim() ?? '';
+  // unlabelled, or its small label glued to it by OCR ("sexM")
+  const glued = l.phrases.flatMap((p) => p.words).map((w) => /^S[EIU]X[:.]?([MF])$/i.exec(w.text)?.[1]).find(Boolean);
+  f.sex = v.sex ?? l.phrases.find((p) => /^[MF]$/.test(p.text.trim()))?.text.trim() ?? glued?.toUpperCase() ?? '';
   return f;
 }
 

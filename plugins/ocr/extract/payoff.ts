@@ -11,10 +11,10 @@ import { runSpecs, type SpecResult } from './run.js';
 import type { VinRead } from './vin.js';
 
 const SPECS = [
-  { key: 'account_number', labels: ['ACCOUNT NUMBER', 'ACCOUNT NO', 'ACCOUNT #', 'ACCT NO', 'ACCT #', 'ACCT NUMBER', 'LOAN NUMBER', 'LOAN NO', 'LOAN #', 'LOAN ACCOUNT NUMBER', 'CONTRACT NUMBER', 'CONTRACT NO', 'LOAN ID', 'ACCOUNT'], parse: identifier, typed: true },
-  { key: 'payoff_amount', labels: ['TOTAL PAYOFF AMOUNT', 'TOTAL PAYOFF', 'PAYOFF AMOUNT', 'NET PAYOFF', 'PAYOFF TOTAL', 'TOTAL AMOUNT DUE', 'PAYOFF BALANCE', 'TOTAL DUE', 'AMOUNT TO PAY IN FULL'], parse: parseMoney, typed: true },
+  { key: 'account_number', labels: ['ACCOUNT NUMBER', 'ACCOUNT NO', 'ACCOUNT #', 'ACCT NO', 'ACCT #', 'ACCT NUMBER', 'LOAN NUMBER', 'LOAN NO', 'LOAN #', 'LOAN ACCOUNT NUMBER', 'CONTRACT NUMBER', 'CONTRACT NO', 'LOAN ID', 'ACCOUNT', 'LOAN ACCT NO', 'LOAN ACCT', 'LOAN ACCOUNT', 'LOAN ACCOUNT NO', 'ACCT'], parse: identifier, typed: true },
+  { key: 'payoff_amount', labels: ['TOTAL PAYOFF AMOUNT', 'TOTAL PAYOFF', 'PAYOFF AMOUNT', 'NET PAYOFF', 'PAYOFF TOTAL', 'TOTAL AMOUNT DUE', 'PAYOFF BALANCE', 'TOTAL DUE', 'AMOUNT TO PAY IN FULL', 'AMOUNT REQUIRED TO PAY IN FULL', 'AMOUNT NEEDED TO PAY IN FULL', 'AMOUNT TO PAY OFF', 'PAYOFF FIGURE', 'TOTAL TO PAY OFF', 'PAYOFF'], parse: parseMoney, typed: true },
   { key: 'per_diem', labels: ['PER DIEM', 'PER DIEM INTEREST', 'DAILY INTEREST', 'PER DIEM AMOUNT', 'DAILY PER DIEM', 'INTEREST PER DAY', 'DAILY RATE'], parse: parseMoney, typed: true },
-  { key: 'good_through', labels: ['GOOD THROUGH', 'PAYOFF GOOD THROUGH', 'GOOD THRU', 'VALID THROUGH', 'GOOD UNTIL', 'QUOTE GOOD THROUGH', 'PAYOFF VALID THROUGH', 'PAYOFF EXPIRES', 'VALID UNTIL', 'QUOTE EXPIRES'], parse: parseDate, typed: true },
+  { key: 'good_through', labels: ['GOOD THROUGH', 'PAYOFF GOOD THROUGH', 'GOOD THRU', 'VALID THROUGH', 'GOOD UNTIL', 'QUOTE GOOD THROUGH', 'PAYOFF VALID THROUGH', 'PAYOFF EXPIRES', 'VALID UNTIL', 'QUOTE EXPIRES', 'QUOTE VALID UNTIL', 'QUOTE VALID THROUGH', 'VALID THRU', 'GOOD TILL', 'QUOTE GOOD UNTIL'], parse: parseDate, typed: true },
   { key: 'lienholder', labels: ['LIENHOLDER', 'LENDER', 'PAYABLE TO', 'REMIT TO', 'CREDITOR', 'LIEN HOLDER'], parse: (s: string) => (s.length >= 4 && !/\d{3}/.test(s) ? collapse(s.toUpperCase()) : null) },
 ];
 const STOPPERS = ['PRINCIPAL BALANCE', 'ACCRUED INTEREST', 'FEES', 'LATE FEES', 'STATEMENT DATE', 'BORROWER', 'COLLATERAL', 'VIN', 'VEHICLE', 'RE', 'DATE'];

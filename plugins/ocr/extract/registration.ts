@@ -5,9 +5,9 @@
 import type { AccountData } from '../../../core/model/schemas.js';
 import type { Layout } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
-import { makeText, parseParty, vinText, type Fields } from './common.js';
+import { makeText, parseParty, vinText, yearMakeText, type Fields } from './common.js';
 import { runSpecs, type SpecResult } from './run.js';
-import { MAKE_LABELS, partyFields, person, VIN_LABELS, YEAR_LABELS } from './title.js';
+import { MAKE_LABELS, partyFields, person, VIN_LABELS, YEAR_LABELS, YEAR_MAKE_LABELS } from './title.js';
 import type { VinRead } from './vin.js';
 
 const plate = (s: string): string | null => {
@@ -19,6 +19,7 @@ const SPECS = [
   { key: 'vin', labels: VIN_LABELS, parse: vinText, typed: true },
   { key: 'year', labels: YEAR_LABELS, parse: parseYear, typed: true },
   { key: 'make', labels: MAKE_LABELS, parse: makeText },
+  { key: 'year_make', labels: YEAR_MAKE_LABELS, parse: yearMakeText, typed: true },
   { key: 'plate', labels: ['PLATE', 'PLATE NO', 'PLATE NUMBER', 'PLATE #', 'LICENSE PLATE', 'LICENSE PLATE NO', 'LICENSE PLATE NUMBER', 'LICENSE NUMBER', 'LICENSE NO', 'LIC PLATE', 'TAG', 'TAG NO', 'TAG NUMBER', 'REGISTRATION PLATE'], parse: plate, typed: true },
   { key: 'registration_expiration', labels: ['EXPIRES', 'EXPIRATION', 'EXPIRATION DATE', 'REGISTRATION EXPIRES', 'REG EXPIRES', 'REG EXP', 'EXP DATE', 'EXP', 'VALID THROUGH', 'VALID UNTIL', 'VALID TO', 'EXPIRES ON', 'REGISTRATION EXPIRATION'], parse: parseDate, typed: true },
   { key: 'issued', labels: ['DATE ISSUED', 'ISSUED', 'ISSUE DATE', 'REGISTRATION ISSUED', 'EFFECTIVE DATE'], parse: parseDate, typed: true },
@@ -34,7 +35,8 @@ export interface RegistrationResult { fields: Fields; account_data: AccountData;
 export function extractRegistration(pages: readonly Layout[]): RegistrationResult {
   const r = runSpecs(pages, SPECS, BLOCKS, STOPPERS);
   const v = r.values;
-  const f: Fields = { vin: r.vin?.vin ?? '', plate: v.plate ?? '', registration_expiration: v.registration_expiration ?? '', year: v.year ?? '', make: v.make ?? '' };
+  const [ymYear, ymMake] = (v.year_make ?? '').split('\t');
+  const f: Fields = { vin: r.vin?.vin ?? '', plate: v.plate ?? '', registration_expiration: v.registration_expiration ?? '', year: v.year ?? ymYear ?? '', make: v.make ?? ymMake ?? '' };
   const owners = r.blocks.owners ? parseParty(r.blocks.owners) : null;
   const addr = r.blocks.address ? parseParty(['X X', ...r.blocks.address]) : null;
   const party = owners && !owners.street && addr?.street ? { ...owners, street: addr.street, city: addr.city, state: addr.state, zip: addr.zip } : owners;

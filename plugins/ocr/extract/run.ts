@@ -1,9 +1,12 @@
 /**
  * Runs a document type's field specs over its pages: values from the first
  * page that has them, blocks (owners, lienholder, address) from the first
- * page whose label has lines under it, and the page's VIN.
+ * page whose label has lines under it (above it on a page that prints
+ * values above their labels; of several labels of a block, the one whose
+ * lines read most like a party's), and the page's VIN.
  */
-import { blockUnder, extractFields, type FieldSpec } from '../layout/fields.js';
+import { blockAbove, blockUnder, extractFields, type FieldSpec } from '../layout/fields.js';
+import { isStreetLine, parseCityLine } from '../layout/text.js';
 import type { Layout } from '../layout/layout.js';
 import type { Box } from '../layout/fields.js';
 import { bestVin, vinCandidates, type VinRead, type VinSpot } from './vin.js';
@@ -19,11 +22,16 @@ export interface SpecResult {
   vinRegions: { page: number; box: Box }[];
 }
 
+/** How much lines read like a party's block: a "CITY, ST ZIP" line, a street line, a NONE. */
+const blockScore = (lines: readonly string[]) =>
+  (lines.some((x) => parseCityLine(x)) ? 2 : 0) + (lines.some((x) => isStreetLine(x)) ? 1 : 0) + (/^\s*(NONE|N\/A)\b/i.test(lines[0] ?? '') ? 2 : 0);
+
 export function runSpecs(pages: readonly Layout[], specs: readonly FieldSpec[], blocks: readonly BlockSpec[] = [], stoppers: readonly string[] = []): SpecResult {
   const values: Record<string, string> = {};
   const how: Record<string, string> = {};
   const out: Record<string, string[]> = {};
   const blockSpecs: FieldSpec[] = blocks.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
+  const blockKeys = new Set(blocks.map((b) => b.key));
   const vinReads: VinSpot[] = [];
   const labelled: VinSpot[] = [];
   const vinRegions: SpecResult['vinRegions'] = [];
@@ -37,13 +45,18 @@ export function runSpecs(pages: readonly Layout[], specs: readonly FieldSpec[], 
     }
     for (const b of blocks) {
       if (out[b.key]?.length) continue;
+      // every label of the block is tried: the block that reads most like a party wins ("OWNER COPY" in a corner is a label too)
+      let best: { lines: string[]; score: number } | null = null;
       for (const hit of ex.hits.filter((h) => h.key === b.key)) {
-        const lines = blockUnder(l, hit, ex.hits);
-        if (lines.length) {
-          out[b.key] = lines;
-          break;
-        }
+        // on a page that prints values above their labels, a block may be above its label too (when it reads as well as the lines under it)
+        const under = blockUnder(l, hit, ex.hits);
+        const above = ex.side === 'above' ? blockAbove(l, hit, ex.hits, blockKeys) : [];
+        const lines = above.length && (!under.length || blockScore(above) >= blockScore(under)) ? above : under;
+        if (!lines.length) continue;
+        const score = blockScore(lines);
+        if (!best || score > best.score) best = { lines, score };
       }
+      if (best) out[b.key] = best.lines;
     }
     if (ex.values.vin) labelled.push({ text: ex.values.vin.value, page: l.page, box: ex.values.vin.box });
     vinReads.push(...vinCandidates(l));

@@ -5,16 +5,18 @@
  * (lienholder, address, lien date).
  */
 import type { AccountData, Lien, Person } from '../../../core/model/schemas.js';
-import { candidates, findLabels, type FieldSpec, type How, type LabelHit } from '../layout/fields.js';
+import { candidateScore, candidates, findLabels, valueSide, type FieldSpec, type LabelHit } from '../layout/fields.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
-import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, type Fields, type Party } from './common.js';
+import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, yearMakeText, type Fields, type Party } from './common.js';
 import { runSpecs, type SpecResult } from './run.js';
 import type { VinRead } from './vin.js';
 
 export const VIN_LABELS = ['VEHICLE IDENTIFICATION NUMBER', 'VEHICLE IDENTIFICATION NO', 'VEHICLE ID NUMBER', 'VEHICLE ID NO', 'VEHICLE ID', 'VIN', 'VIN NO', 'VIN NUMBER', 'IDENTIFICATION NUMBER', 'SERIAL NUMBER', 'HULL ID'];
 export const YEAR_LABELS = ['YEAR MODEL', 'MODEL YEAR', 'YEAR', 'YR', 'YR MODEL', 'VEHICLE YEAR', 'YR MDL'];
 export const MAKE_LABELS = ['MAKE', 'MAKE OF VEHICLE', 'VEHICLE MAKE', 'MAKE OF CAR', 'MFR', 'MANUFACTURER'];
+/** One value holding the year and the make (and the model): "YR/MAKE  2021 NISSAN". */
+export const YEAR_MAKE_LABELS = ['YR MAKE', 'YEAR MAKE', 'YR MAKE MODEL', 'YEAR MAKE MODEL', 'YEAR MAKE AND MODEL', 'YR MK', 'YEAR MFR'];
 /** Labels of the first lien's date only ('LIEN DATE' and the like may be either lien's: see lienDates). */
 const FIRST_LIEN_DATE_LABELS = ['1ST LIEN DATE', 'FIRST LIEN DATE', 'DATE OF 1ST LIEN', 'DATE OF FIRST LIEN', 'LIEN 1 DATE'];
 const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LIEN', 'DATE OF SECOND LIEN', '2ND LIEN NOTATION DATE', 'SECOND LIEN NOTATION DATE',
@@ -35,9 +37,10 @@ const SPECS: FieldSpec[] = [
   { key: 'model', labels: ['MODEL', 'VEHICLE MODEL', 'SERIES', 'MODEL NAME'], parse: shortText(3) },
   { key: 'body', labels: ['BODY TYPE', 'BODY STYLE', 'BODY', 'BODY TYPE MODEL', 'STYLE', 'BODY CODE'], parse: shortText(3) },
   { key: 'title_number', labels: ['TITLE NUMBER', 'TITLE NO', 'TITLE #', 'TITLE DOCUMENT NUMBER', 'DOCUMENT NUMBER', 'CERTIFICATE NUMBER', 'CERTIFICATE NO', 'TITLE NUM', 'TITLE ID', 'DOCUMENT NO'], parse: identifier, typed: true },
-  { key: 'issue_date', labels: ['ISSUE DATE', 'DATE ISSUED', 'DATE OF ISSUE', 'DATE TITLE ISSUED', 'TITLE ISSUE DATE', 'ISSUED', 'TITLE DATE', 'ISSUED ON', 'DATE OF TITLE'], parse: parseDate, typed: true },
+  { key: 'year_make', labels: YEAR_MAKE_LABELS, parse: yearMakeText, typed: true },
+  { key: 'issue_date', labels: ['ISSUE DATE', 'DATE ISSUED', 'DATE OF ISSUE', 'DATE TITLE ISSUED', 'TITLE ISSUE DATE', 'ISSUED', 'TITLE DATE', 'ISSUED ON', 'DATE OF TITLE', 'DATE OF ISSUANCE', 'ISSUANCE DATE', 'ISSUED DATE', 'TITLE ISSUED'], parse: parseDate, typed: true },
   { key: 'odometer_reading', labels: ['ODOMETER READING', 'ODOMETER', 'MILEAGE', 'ODOMETER MILES', 'ODOMETER DISCLOSURE'], parse: odometer, typed: true },
-  { key: 'odometer_brand', labels: ['ODOMETER STATUS', 'ODOMETER BRAND', 'MILEAGE STATUS', 'ODOMETER CODE', 'MILEAGE BRAND', 'ODOMETER DESCRIPTION'], parse: odometerBrand },
+  { key: 'odometer_brand', labels: ['ODOMETER STATUS', 'ODOMETER BRAND', 'MILEAGE STATUS', 'ODOMETER CODE', 'MILEAGE BRAND', 'ODOMETER DESCRIPTION', 'ODO STATUS', 'ODO BRAND', 'ODO CODE', 'ODOMETER INDICATOR', 'MILEAGE INDICATOR', 'ODOMETER TYPE', 'MILEAGE TYPE'], parse: odometerBrand },
   { key: 'brands', labels: ['TITLE BRANDS', 'TITLE BRAND', 'BRANDS', 'BRAND', 'BRAND S', 'BRANDING', 'TITLE BRANDING'], parse: titleBrands },
   { key: 'lien_date', labels: ['LIEN DATE', 'DATE OF LIEN', ...FIRST_LIEN_DATE_LABELS, 'LIEN NOTATION DATE', 'LIEN RECORDED', 'DATE LIEN RECORDED'], parse: parseDate, typed: true },
   { key: 'lien_2_date', labels: LIEN_2_DATE_LABELS, parse: parseDate, typed: true },
@@ -50,7 +53,7 @@ const BLOCKS = [
 ];
 const BLOCK_SPECS: FieldSpec[] = BLOCKS.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
 /** Labels of things not extracted: they end blocks (a third lien ends the second's). */
-export const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE'];
+export const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'LIEN RELEASE', 'RELEASE OF INTEREST', 'LIEN SATISFIED', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE', 'TITLE TYPE'];
 
 export interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
@@ -78,6 +81,13 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   const f: Fields = {};
   f.vin = r.vin?.vin ?? '';
   for (const k of ['year', 'make', 'model', 'body', 'title_number', 'issue_date', 'odometer_reading'] as const) f[k] = v[k] ?? '';
+  // a combined "YR/MAKE" value fills what no label of its own gave
+  if (v.year_make) {
+    const [year, make, model] = v.year_make.split('\t') as [string, string, string];
+    f.year ||= year;
+    f.make ||= make;
+    f.model ||= model;
+  }
   f.issuing_state = v.issuing_state ?? pages.map(headerState).find(Boolean) ?? '';
   const text = pages.map((l) => l.phrases.map((p) => p.text).join(' ')).join(' ');
   f.odometer_brand = v.odometer_brand ?? odometerBrand(text.replace(/ODOMETER (STATUS|BRAND)/gi, '')) ?? '';
@@ -221,27 +231,6 @@ function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, 
   return null;
 }
 
-// as extractFields weighs a label's value candidates (layout/fields.ts)
-const BASE: Record<How, number> = { inline: 0, right: 1, below: 1.2, above: 1.6 };
-const TYPED = new Map(SPECS.filter((x) => x.typed).map((x) => [x.key, x]));
-
-/** The side of their labels a page prints values on, voted by its typed fields as extractFields votes. */
-function valueSide(l: Layout, hits: LabelHit[]): 'below' | 'above' | null {
-  let below = 0;
-  let above = 0;
-  for (const h of hits) {
-    const spec = TYPED.get(h.key);
-    if (!spec) continue;
-    const cs = candidates(l, h, hits).filter((c) => spec.parse(c.text) !== null);
-    if (cs.some((c) => c.how === 'inline' || c.how === 'right')) continue;
-    const b = cs.find((c) => c.how === 'below');
-    const a = cs.find((c) => c.how === 'above');
-    if (b && (!a || b.dist <= a.dist)) below++;
-    else if (a) above++;
-  }
-  return below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
-}
-
 /**
  * Which lien a date label belongs to. '2ND LIEN DATE' and the like: the
  * second; '1ST LIEN DATE': the first. A label both liens use ('LIEN DATE'):
@@ -278,7 +267,7 @@ function lienDates(pages: readonly Layout[]): { 1?: string; 2?: string } | null 
     const hits = titleHits(l);
     if (!hits.some((h) => h.key === 'lienholder_2')) continue;
     seen = true;
-    const side = valueSide(l, hits);
+    const side = valueSide(l, hits, SPECS);
     const liens = hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
     const explicit2 = hits.some((h) => h.key === 'lien_2_date');
     const best: Record<1 | 2, { v: string; score: number } | undefined> = { 1: undefined, 2: undefined };
@@ -287,7 +276,7 @@ function lienDates(pages: readonly Layout[]): { 1?: string; 2?: string } | null 
       for (const c of candidates(l, d, hits)) {
         const v = parseDate(collapse(c.text));
         if (v === null) continue;
-        const score = BASE[c.how] + (c.how === 'right' ? c.dist / 10 : c.dist * 0.3) - (side && c.how === side ? 0.6 : 0);
+        const score = candidateScore(c, side);
         if (!best[n] || score < best[n]!.score) best[n] = { v, score };
       }
     }

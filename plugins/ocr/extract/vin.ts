@@ -6,8 +6,11 @@
  * swaps are tried one at a time, and one is taken only when it is the single
  * swap that makes the check digit right and gives a plausible VIN (a
  * manufacturer code the VIN decoder knows, a model year code at position 10,
- * digits at 14 to 17). A glyph read twice (18 characters) is dropped on the
- * same terms. Otherwise the VIN is kept as read and flagged.
+ * digits at 14 to 17). (A J read as I cannot be told from a 1: both weigh 1
+ * in the check digit, so such a repair is not `certain` and the VIN is read
+ * again.) A glyph read twice (18 characters), or a speck
+ * read as I, O or Q in an 18-character read, is dropped on the same terms.
+ * Otherwise the VIN is kept as read and flagged.
  */
 import { computeCheckDigit } from '../../../core/vin.js';
 import { wmiTable } from '../../vin-decode/decoder.js';
@@ -32,7 +35,7 @@ export interface VinRead {
   box?: Box;
   /** Read again from the image with tesseract limited to the VIN alphabet. */
   reread?: boolean;
-  /** The repair only read I, O, Q as 1, 0, 0 (no guess involved). */
+  /** The repair only read O, Q as 0 (and no I: an I may be a 1 or a J, which the check digit cannot tell apart). */
   certain?: boolean;
 }
 
@@ -62,7 +65,9 @@ export function repairVin(raw: string): VinRead {
     }
     return c;
   }).join('');
-  if (checks(base)) return { read, vin: base, status: forcedAt.length ? 'repaired' : 'valid', ...(forcedAt.length ? { changed: forcedAt, certain: true } : {}) };
+  // certain unless an I was read as 1: a J read as I weighs 1 in the check digit too, so the check cannot tell them apart
+  const certain = !forcedAt.some((i) => read[i - 1] === 'I');
+  if (checks(base)) return { read, vin: base, status: forcedAt.length ? 'repaired' : 'valid', ...(forcedAt.length ? { changed: forcedAt, ...(certain ? { certain } : {}) } : {}) };
   const positions = [...base].map((c, i) => (SWAPS[c] ? i : -1)).filter((i) => i >= 0);
   const swap = (v: string, idx: number[]) => {
     const a = [...v];
@@ -100,6 +105,17 @@ function repairDoubled(read: string): VinRead {
       return { read, vin, status: 'repaired', changed: [at] };
     }
     if (found.size > 1) return { read, vin: read, status: 'malformed', candidates: found.size };
+  }
+  // a speck read as a letter a VIN never holds (I, O, Q): dropped when exactly one checking, plausible VIN results
+  const found = new Map<string, number>();
+  for (let i = 0; i < 18; i++) {
+    if (!/[IOQ]/.test(read[i]!)) continue;
+    const r = repairVin(read.slice(0, i) + read.slice(i + 1));
+    if ((r.status === 'valid' || r.status === 'repaired') && plausible(r.vin) && !found.has(r.vin)) found.set(r.vin, i + 1);
+  }
+  if (found.size === 1) {
+    const [[vin, at]] = [...found];
+    return { read, vin, status: 'repaired', changed: [at] };
   }
   return { read, vin: read, status: 'malformed' };
 }

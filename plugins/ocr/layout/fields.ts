@@ -3,14 +3,15 @@
  * parser. Labels are found in phrases (tolerant to OCR misreads; the longest
  * label wins where two overlap; a label starts a phrase, follows a field
  * number or ends in a colon). A label's value is the best parsable candidate
- * among: the rest of its phrase, the next phrase to its right, the nearest
+ * among: the rest of its phrase, the next phrase to its right (however far
+ * when a dot leader joins them), the nearest
  * phrase below it or above it (labels printed under their values). Which
  * vertical side a page puts values on is voted by the typed fields (dates,
  * VIN, years) and then preferred for every field of the page.
  */
 import type { Word } from '../read/types.js';
 import type { Layout, Phrase } from './layout.js';
-import { collapse, tokenKey, tokenMatches } from './text.js';
+import { collapse, letterish, tokenKey, tokenMatches } from './text.js';
 
 export interface FieldSpec {
   key: string;
@@ -33,67 +34,102 @@ const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
 
 const tokenize = (label: string) => label.split(/[\s/]+/).map(tokenKey).filter(Boolean);
 
+/** A read token that is the label word itself (OCR's digit/letter look-alikes and a plural aside), not one edit away from it. */
+const exactToken = (read: string, want: string) => read === want || letterish(read) === want || (want.length >= 4 && read === want + 'S');
+
+interface Match { end: number; fuzzy: boolean }
+
 /**
  * Where a label's tokens, matched from word `start` on, end (exclusive word
- * index), or -1. A word may hold several label tokens ("TITLE/DOCUMENT",
- * "OWNER(S)"); words without letters or digits (a lone colon) are skipped.
+ * index), and whether a word matched only within an edit; null when the
+ * label is not there. A word may hold several label tokens
+ * ("TITLE/DOCUMENT", "OWNER(S)"), a label word may be printed as two
+ * ("LIEN HOLDER" for LIENHOLDER, "Y ear" split by kerning), a word of
+ * slash-separated parts holds a label in one run of its parts ("PLATE/TAG",
+ * "YR/MAKE"); words without letters or digits (a lone colon) are skipped.
  */
-function matchAt(words: readonly string[], start: number, label: readonly string[]): number {
-  if (!words[start]) return -1;
+function matchAt(words: readonly string[], raw: readonly string[], start: number, label: readonly string[]): Match | null {
+  if (!words[start]) return null;
   let i = start;
   let k = 0;
+  let fuzzy = false;
   while (k < label.length) {
     while (i < words.length && !words[i]) i++;
-    if (i >= words.length) return -1;
+    if (i >= words.length) return null;
     const w = words[i]!;
-    if (tokenMatches(w, label[k]!)) {
+    const want = label[k]!;
+    if (tokenMatches(w, want)) {
+      if (!exactToken(w, want)) fuzzy = true;
       i++;
       k++;
       continue;
     }
-    // a word OCR split by kerning ("Y ear", "J EEP")
+    // a word OCR split by kerning ("Y ear", "J EEP"), or a label word printed as two ("LIEN HOLDER")
     const next = words[i + 1];
-    if (next && w.length <= 2 && tokenMatches(w + next, label[k]!)) {
+    if (next && (w.length <= 2 ? tokenMatches(w + next, want) : exactToken(w + next, want))) {
       i += 2;
       k++;
       continue;
     }
-    let joined = label[k]!;
+    let joined = want;
     let n = k + 1;
     while (n < label.length && joined.length < w.length) joined += label[n++];
     if (n - k > 1 && tokenMatches(w, joined)) {
+      if (!exactToken(w, joined)) fuzzy = true;
       i++;
       k = n;
       continue;
     }
-    return -1;
+    // "PLATE/TAG": the label is one run of the word's parts (from its first part when the label began before the word)
+    const parts = (raw[i] ?? '').split('/').map(tokenKey).filter(Boolean);
+    let took = 0;
+    for (let s = 0; parts.length > 1 && s < parts.length && !took && (k === 0 || s === 0); s++) {
+      let j = 0;
+      while (s + j < parts.length && k + j < label.length && tokenMatches(parts[s + j]!, label[k + j]!)) j++;
+      if (j && (k + j === label.length || s + j === parts.length)) took = j;
+    }
+    if (took) {
+      i++;
+      k += took;
+      continue;
+    }
+    return null;
   }
-  return i;
+  return { end: i, fuzzy };
 }
 
-/** Every label hit on the page, overlaps resolved (longest label first). */
+/**
+ * Every label hit on the page, overlaps resolved (the label of most words
+ * first). A label word matched only within an edit, when the label is that
+ * one word, must look like a label: alone in its phrase, with a colon, or
+ * before a number ("WRIGHT, MELISSA" is a name, not WEIGHT).
+ */
 export function findLabels(l: Layout, defs: readonly { key: string; labels: readonly string[] }[]): LabelHit[] {
   const all: { key: string; tokens: string[] }[] = [];
   for (const d of defs) for (const lab of d.labels) all.push({ key: d.key, tokens: tokenize(lab) });
-  const raw: LabelHit[] = [];
+  const raw: (LabelHit & { n: number })[] = [];
   for (const p of l.phrases) {
+    const texts = p.words.map((w) => w.text);
     for (const def of all) {
       for (let start = 0; start < p.tokens.length; start++) {
-        const end = matchAt(p.tokens, start, def.tokens);
-        if (end < 0) continue;
+        const m = matchAt(p.tokens, texts, start, def.tokens);
+        if (!m) continue;
+        const end = m.end;
         const before = p.words.slice(0, start);
         const lastWord = p.words[end - 1]!.text;
+        const nextWord = p.words[end]?.text ?? '';
         const allowed = start === 0 || before.every((w) => FIELD_NUMBER.test(w.text) || w.text.endsWith(':'))
-          || /:$/.test(lastWord) || /^:/.test(p.words[end]?.text ?? '');
+          || /:$/.test(lastWord) || /^:/.test(nextWord);
         if (!allowed) continue;
+        if (m.fuzzy && def.tokens.length === 1 && !(end >= p.words.length || /:$/.test(lastWord) || /^:/.test(nextWord) || /\d/.test(nextWord))) continue;
         const ws = p.words.slice(start, end);
-        raw.push({ key: def.key, phrase: p, start, end, x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
+        raw.push({ key: def.key, phrase: p, start, end, n: def.tokens.length, x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
       }
     }
   }
-  raw.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  raw.sort((a, b) => b.n - a.n || b.end - b.start - (a.end - a.start) || a.start - b.start);
   const kept: LabelHit[] = [];
-  for (const h of raw) {
+  for (const { n: _n, ...h } of raw) {
     if (kept.some((k) => k.phrase === h.phrase && k.start < h.end && h.start < k.end)) continue;
     kept.push(h);
   }
@@ -134,10 +170,12 @@ export function candidates(l: Layout, hit: LabelHit, hits: LabelHit[]): Candidat
   if (inline) out.push({ text: inline, how: 'inline', dist: 0, hit, box: boxOf(inlineWords) });
   const row = l.rows[p.row]!;
   const right = row.find((q) => q.x0 > p.x1 - 1 && q !== p);
-  if (right && !nextInPhrase && !startsWithLabel(right, hits) && right.x0 - p.x1 < 0.4 * l.width) {
+  // a leader from the label to the phrase ties them however far apart (a table of amounts)
+  const led = !!right?.lead && row[row.indexOf(right) - 1] === p;
+  if (right && !nextInPhrase && !startsWithLabel(right, hits) && (led || right.x0 - p.x1 < 0.4 * l.width)) {
     const cut = hits.filter((x) => x.phrase === right).sort((a, b) => a.start - b.start)[0];
     const words = cut ? right.words.slice(0, cut.start) : right.words;
-    if (words.length) out.push({ text: words.map((w) => w.text).join(' '), how: 'right', dist: (right.x0 - p.x1) / p.h, hit, box: boxOf(words) });
+    if (words.length) out.push({ text: words.map((w) => w.text).join(' '), how: 'right', dist: led ? 0 : (right.x0 - p.x1) / p.h, hit, box: boxOf(words) });
   }
   for (const dir of [1, -1] as const) {
     const c = vertical(l, hit, hits, dir);
@@ -147,6 +185,32 @@ export function candidates(l: Layout, hit: LabelHit, hits: LabelHit[]): Candidat
 }
 
 const BASE: Record<How, number> = { inline: 0, right: 1, below: 1.2, above: 1.6 };
+
+/** How far a value candidate is from its label, all told (lower is better): its side, its distance, and the page's usual side. */
+export const candidateScore = (c: Candidate, side: 'below' | 'above' | null): number =>
+  BASE[c.how] + (c.how === 'right' ? c.dist / 10 : c.dist * 0.3) - (side && c.how === side ? 0.6 : 0);
+
+/**
+ * The side of their labels a page prints values on, where the label has
+ * nothing to its right: voted by the page's typed fields (a date, a VIN
+ * parses only as what it is), null without two votes.
+ */
+export function valueSide(l: Layout, hits: LabelHit[], specs: readonly FieldSpec[]): 'below' | 'above' | null {
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  let below = 0;
+  let above = 0;
+  for (const h of hits) {
+    const spec = byKey.get(h.key);
+    if (!spec?.typed) continue;
+    const cs = candidates(l, h, hits).filter((c) => spec.parse(c.text) !== null);
+    if (cs.some((c) => c.how === 'inline' || c.how === 'right')) continue;
+    const b = cs.find((c) => c.how === 'below');
+    const a = cs.find((c) => c.how === 'above');
+    if (b && (!a || b.dist <= a.dist)) below++;
+    else if (a) above++;
+  }
+  return below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
+}
 
 export interface Extraction {
   values: Record<string, FieldValue>;
@@ -161,21 +225,7 @@ export interface Extraction {
  */
 export function extractFields(l: Layout, specs: readonly FieldSpec[], stoppers: readonly string[] = []): Extraction {
   const hits = findLabels(l, [...specs, { key: '_stop', labels: stoppers }]);
-  const byKey = new Map(specs.map((s) => [s.key, s]));
-  // vote: on which side of a bare label do typed values sit?
-  let below = 0;
-  let above = 0;
-  for (const h of hits) {
-    const spec = byKey.get(h.key);
-    if (!spec?.typed) continue;
-    const cs = candidates(l, h, hits).filter((c) => spec.parse(c.text) !== null);
-    if (cs.some((c) => c.how === 'inline' || c.how === 'right')) continue;
-    const b = cs.find((c) => c.how === 'below');
-    const a = cs.find((c) => c.how === 'above');
-    if (b && (!a || b.dist <= a.dist)) below++;
-    else if (a) above++;
-  }
-  const side = below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
+  const side = valueSide(l, hits, specs);
   const values: Record<string, FieldValue> = {};
   for (const spec of specs) {
     let best: { c: Candidate; v: string; score: number } | null = null;
@@ -183,7 +233,7 @@ export function extractFields(l: Layout, specs: readonly FieldSpec[], stoppers: 
       for (const c of candidates(l, h, hits)) {
         const v = spec.parse(collapse(c.text));
         if (v === null) continue;
-        const score = BASE[c.how] + (c.how === 'right' ? c.dist / 10 : c.dist * 0.3) - (side && c.how === side ? 0.6 : 0);
+        const score = candidateScore(c, side);
         if (!best || score < best.score) best = { c, v, score };
       }
     }
@@ -223,6 +273,34 @@ export function blockUnder(l: Layout, hit: LabelHit, hits: LabelHit[], maxLines 
     }
     if (parts.length) lines.push(parts.join(' '));
     lastY = Math.max(...inCol.map((q) => q.y1));
+  }
+  return lines;
+}
+
+/**
+ * The lines of a block printed above its label (a label under a rule, the
+ * names and address over it): the rows above the label inside its column,
+ * nearest first, until a wide vertical gap or a row that holds a label.
+ * None when that label is a block's (`blockKeys`): the lines are its block,
+ * under it.
+ */
+export function blockAbove(l: Layout, hit: LabelHit, hits: LabelHit[], blockKeys: ReadonlySet<string>, maxLines = 8): string[] {
+  const p = hit.phrase;
+  const u = Math.max(p.h, l.h);
+  const rightOf = l.rows[p.row]!.filter((q) => q.x0 > hit.x1 + u && q !== p);
+  const colX0 = hit.x0 - 2 * u;
+  const colX1 = rightOf.length ? Math.min(...rightOf.map((q) => q.x0)) - 0.5 * u : l.width;
+  const lines: string[] = [];
+  let top = hit.y0;
+  for (let r = p.row - 1; r >= 0 && lines.length < maxLines; r--) {
+    const inCol = l.rows[r]!.filter((q) => q.x0 >= colX0 && q.x0 < colX1 && q.x0 <= hit.x0 + 15 * u);
+    if (!inCol.length) continue;
+    if (top - Math.max(...inCol.map((q) => q.y1)) > 2.4 * u) break;
+    const labelled = hits.filter((x) => inCol.includes(x.phrase));
+    if (labelled.some((x) => blockKeys.has(x.key))) return [];
+    if (labelled.length) break;
+    lines.unshift(inCol.map((q) => q.text).join(' '));
+    top = Math.min(...inCol.map((q) => q.y0));
   }
   return lines;
 }

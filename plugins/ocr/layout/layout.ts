@@ -21,6 +21,8 @@ export interface Phrase {
   /** Height of the row's words (median). */
   h: number;
   row: number;
+  /** A dot leader or rule runs from the row's previous phrase to this one (a label's value across a table row). */
+  lead?: boolean;
 }
 
 export interface Layout {
@@ -52,6 +54,31 @@ function isLeaderJunk(t: string): boolean {
   const distinct = new Set(t.toUpperCase()).size;
   return (distinct <= 5 || t.length >= 12) && !/^(SUCCESS|SUCCESSES|CONCESSIONS?|SESSIONS?|NONSENSE|OCCUPIES)$/i.test(t);
 }
+
+/**
+ * A dot leader OCR read as a run of short words ("eee reer ere errr eee"):
+ * three unsure words or more in a row (confidence under 45), letters only,
+ * 10 letters or more, at least 40% of them E's (what tesseract makes of a
+ * row of dots). Words read with confidence are never part of one.
+ */
+function leaderRuns(ws: readonly Word[]): Set<Word> {
+  const out = new Set<Word>();
+  const unsure = (w: Word) => w.conf < 45 && /^[A-Za-z.,:;'`~()|_-]+$/.test(w.text);
+  for (let i = 0; i < ws.length; i++) {
+    if (!unsure(ws[i]!)) continue;
+    let j = i;
+    while (j + 1 < ws.length && unsure(ws[j + 1]!)) j++;
+    const run = ws.slice(i, j + 1);
+    const letters = run.map((w) => w.text.replace(/[^A-Za-z]/g, '')).join('');
+    const es = [...letters].filter((c) => c === 'e' || c === 'E').length;
+    if (run.length >= 3 && letters.length >= 10 && es >= 0.4 * letters.length) for (const w of run) out.add(w);
+    i = j;
+  }
+  return out;
+}
+
+/** A leader (dots, dashes, underscores, or OCR's reading of dots) rather than a box border. */
+const isLeader = (w: Word) => /[.·•_~=-]{3,}/.test(w.text) || isLeaderJunk(w.text);
 
 /** Words without a letter, digit or meaningful sign are noise (box borders, specks). */
 const isNoise = (w: Word) => !/[A-Za-z0-9&$#%]/.test(w.text) || (w.conf < 15 && w.text.length <= 2 && !/^[A-Z0-9]+$/.test(w.text));
@@ -95,26 +122,32 @@ export function buildLayout(page: Pick<PageText, 'width' | 'height' | 'words'> &
   const phrases: Phrase[] = [];
   for (const r of rows) {
     const ws = r.words.sort((a, b) => a.x0 - b.x0);
-    const rh = median(ws.filter((w) => !isBarrier(w)).map((w) => w.y1 - w.y0)) || h;
+    const leaders = leaderRuns(ws);
+    const barrier = (w: Word) => isBarrier(w) || leaders.has(w);
+    const rh = median(ws.filter((w) => !barrier(w)).map((w) => w.y1 - w.y0)) || h;
     const rowPhrases: Phrase[] = [];
     let cur: Word[] = [];
+    let led = false;
     const flush = () => {
       const kept = cur.filter((w) => !isNoise(w));
       if (kept.length) {
         const p: Phrase = {
           id: phrases.length, words: kept, tokens: kept.map((w) => tokenKey(w.text)), text: kept.map((w) => w.text).join(' '),
           x0: Math.min(...kept.map((w) => w.x0)), y0: Math.min(...kept.map((w) => w.y0)), x1: Math.max(...kept.map((w) => w.x1)),
-          y1: Math.max(...kept.map((w) => w.y1)), h: rh, row: out.length,
+          y1: Math.max(...kept.map((w) => w.y1)), h: rh, row: out.length, ...(led && rowPhrases.length ? { lead: true } : {}),
         };
         rowPhrases.push(p);
         phrases.push(p);
+        led = false;
       }
       cur = [];
     };
     for (const w of ws) {
       const prevW = cur[cur.length - 1];
-      if (isBarrier(w)) {
+      if (barrier(w)) {
         flush();
+        // a leader (not a box border) after a phrase links it to the next one
+        if (rowPhrases.length && (isLeader(w) || leaders.has(w))) led = true;
         continue;
       }
       if (prevW && w.x0 - prevW.x1 > 1.5 * rh) flush();

@@ -29,7 +29,7 @@ export function editDistance(a: string, b: string, max = 3): number {
 
 const matchMemo = new Map<string, boolean>();
 
-/** Whether an OCR'd token reads as a label word: exact for short words, one edit for 5+ letters, two for 10+. */
+/** Whether an OCR'd token reads as a label word: exact for short words (a plural allowed from 4 letters), one edit for 5+ letters, two for 10+. */
 export function tokenMatches(read: string, want: string): boolean {
   if (read === want) return true;
   if (Math.abs(read.length - want.length) > 2) return false;
@@ -46,7 +46,8 @@ export function tokenMatches(read: string, want: string): boolean {
 function fuzzyMatch(read: string, want: string): boolean {
   if (want.length <= 3) return letterish(read) === want;
   const r = letterish(read);
-  if (r === want) return true;
+  // a plural of a label word ("NAME(S)", "OWNERS") is the label word
+  if (r === want || (want.length >= 4 && r === `${want}S`)) return true;
   const allowed = want.length >= 10 ? 2 : want.length >= 5 ? 1 : 0;
   return allowed > 0 && editDistance(r, want, allowed) <= allowed;
 }
@@ -84,13 +85,13 @@ export function findDates(text: string): string[] {
     if (v) out.push({ at: m.index!, v });
   }
   // compact MMDDYYYY (8 digits) only when nothing else matched
-  // words: MAR 15 2024, MARCH 15, 2024, 15 MAR 2024
+  // words: MAR 15 2024, MARCH 15, 2024, 15 MAR 2024, 15-MAR-2024
   const mon = Object.keys(MONTHS).sort((x, y) => y.length - x.length).join('|');
-  for (const m of t.matchAll(new RegExp(`\\b(${mon})\\.?\\s+([0-9OIL]{1,2}),?\\s+([0-9OIL]{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(new RegExp(`\\b(${mon})\\.?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{1,2}),?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'))) {
     const v = iso(Number(digitish(m[3]!)), MONTHS[m[1]!]!, Number(digitish(m[2]!)));
     if (v) out.push({ at: m.index!, v });
   }
-  for (const m of t.matchAll(new RegExp(`\\b([0-9OIL]{1,2})\\s+(${mon})\\.?,?\\s+([0-9OIL]{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(new RegExp(`\\b([0-9OIL]{1,2})(?:\\s+|\\s?[-/]\\s?)(${mon})\\.?,?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'))) {
     const v = iso(Number(digitish(m[3]!)), MONTHS[m[2]!]!, Number(digitish(m[1]!)));
     if (v) out.push({ at: m.index!, v });
   }
