@@ -59,8 +59,17 @@ function nearCue(text: string, cue: string, k: number): boolean {
   return false;
 }
 
-/** A cue is on the page: exactly, or (9 letters or more) within one misread letter. */
-const hasCue = (text: string, cue: string) => text.includes(cue) || (cue.length >= 9 && nearCue(text, cue, 1));
+/**
+ * A cue is on the page: exactly, or (9 letters or more) within one misread
+ * letter. One edit leaves one half of the cue intact, so a page holding
+ * neither half is passed over without the approximate search.
+ */
+const hasCue = (text: string, cue: string) => {
+  if (text.includes(cue)) return true;
+  if (cue.length < 9) return false;
+  const mid = cue.length >> 1;
+  return (text.includes(cue.slice(0, mid)) || text.includes(cue.slice(mid))) && nearCue(text, cue, 1);
+};
 
 export function classifyPage(l: Layout, o: { aamva?: boolean } = {}): Classification {
   const text = cueText(l);

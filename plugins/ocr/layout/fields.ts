@@ -110,8 +110,16 @@ export function findLabels(l: Layout, defs: readonly { key: string; labels: read
   const raw: (LabelHit & { n: number })[] = [];
   for (const p of l.phrases) {
     const texts = p.words.map((w) => w.text);
+    // a label starts its phrase (after field numbers at most), or ends at a colon: other starts need a colon after them
+    let lead = 0;
+    while (lead < p.words.length && (FIELD_NUMBER.test(texts[lead]!) || texts[lead]!.endsWith(':'))) lead++;
+    let lastColon = -1;
+    texts.forEach((t, i) => {
+      if (t.endsWith(':') || (i > 0 && t.startsWith(':'))) lastColon = i;
+    });
+    const starts = Math.min(p.tokens.length, Math.max(lead + 1, lastColon + 1));
     for (const def of all) {
-      for (let start = 0; start < p.tokens.length; start++) {
+      for (let start = 0; start < starts; start++) {
         const m = matchAt(p.tokens, texts, start, def.tokens);
         if (!m) continue;
         const end = m.end;

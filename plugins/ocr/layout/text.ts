@@ -27,18 +27,26 @@ export function editDistance(a: string, b: string, max = 3): number {
   return prev[b.length]!;
 }
 
-const matchMemo = new Map<string, boolean>();
+/** Answers of fuzzyMatch by read token, then label word (no key strings built on the hot path). */
+const matchMemo = new Map<string, Map<string, boolean>>();
+let memoSize = 0;
 
 /** Whether an OCR'd token reads as a label word: exact for short words (a plural allowed from 4 letters), one edit for 5+ letters, two for 10+. */
 export function tokenMatches(read: string, want: string): boolean {
   if (read === want) return true;
   if (Math.abs(read.length - want.length) > 2) return false;
-  const key = `${read}\u0000${want}`;
-  let v = matchMemo.get(key);
+  let byWant = matchMemo.get(read);
+  let v = byWant?.get(want);
   if (v === undefined) {
-    if (matchMemo.size > 200_000) matchMemo.clear();
+    if (memoSize > 200_000) {
+      matchMemo.clear();
+      memoSize = 0;
+      byWant = undefined;
+    }
     v = fuzzyMatch(read, want);
-    matchMemo.set(key, v);
+    if (!byWant) matchMemo.set(read, (byWant = new Map()));
+    byWant.set(want, v);
+    memoSize++;
   }
   return v;
 }
