@@ -103,7 +103,9 @@ export const ocr: Suite = {
     for (const d of sample) for (const [k, v] of Object.entries(results.get(d.id)?.timings_ms.steps ?? {})) steps[k] = (steps[k] ?? 0) + v;
 
     // --- digital PDFs: text layer, no OCR
-    ctx.log(`digital PDFs: ${digital.length} documents`);
+    // twice: the first pass is the process's first sight of these code paths (JIT, lazy imports); the second is a daemon's steady state
+    ctx.log(`digital PDFs: ${digital.length} documents, twice`);
+    const digCold = await timed(() => readAll(digital, cores * 4));
     const dig = await timed(() => readAll(digital, cores * 4));
     const digitalPages = digital.reduce((n, d) => n + (results.get(d.id)?.pages.length ?? 1), 0);
 
@@ -131,7 +133,7 @@ export const ocr: Suite = {
       },
       {
         name: 'ocr_digital_pages_per_s', label: 'digital PDFs, text layer (pages/s)', value: digitalPages / dig.seconds, unit: 'pages/s',
-        target: { op: '>=', value: 50, on: 'value' }, detail: { documents: digital.length, pages: digitalPages, seconds: dig.seconds },
+        target: { op: '>=', value: 50, on: 'value' }, detail: { documents: digital.length, pages: digitalPages, seconds: dig.seconds, first_pass_pages_per_s: digitalPages / digCold.seconds },
       },
     ];
     const targets: Record<string, number> = { scan: 0.95, degraded: 0.85 };
