@@ -32,7 +32,13 @@ const boxOf = (ws: readonly Word[]): Box => ({ x0: Math.min(...ws.map((w) => w.x
 
 const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
 
-const tokenize = (label: string) => label.split(/[\s/]+/).map(tokenKey).filter(Boolean);
+const labelTokens = new Map<string, string[]>();
+/** A label's tokens (the label vocabularies are fixed: each is split once per process). */
+const tokenize = (label: string) => {
+  let t = labelTokens.get(label);
+  if (!t) labelTokens.set(label, (t = label.split(/[\s/]+/).map(tokenKey).filter(Boolean)));
+  return t;
+};
 
 /** A read token that is the label word itself (OCR's digit/letter look-alikes and a plural aside), not one edit away from it. */
 const exactToken = (read: string, want: string) => read === want || letterish(read) === want || (want.length >= 4 && read === want + 'S');
