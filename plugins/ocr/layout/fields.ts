@@ -77,17 +77,22 @@ function matchAt(words: readonly string[], raw: readonly string[], start: number
       k++;
       continue;
     }
-    let joined = want;
-    let n = k + 1;
-    while (n < label.length && joined.length < w.length) joined += label[n++];
-    if (n - k > 1 && tokenMatches(w, joined)) {
-      if (!exactToken(w, joined)) fuzzy = true;
-      i++;
-      k = n;
-      continue;
+    // several label words run together in one read word ("TITLE/DOCUMENT" read as one): only a word long enough to hold two
+    const second = label[k + 1];
+    if (second && w.length + 2 >= want.length + second.length) {
+      let joined = want;
+      let n = k + 1;
+      while (n < label.length && joined.length < w.length) joined += label[n++];
+      if (tokenMatches(w, joined)) {
+        if (!exactToken(w, joined)) fuzzy = true;
+        i++;
+        k = n;
+        continue;
+      }
     }
     // "PLATE/TAG": the label is one run of the word's parts (from its first part when the label began before the word)
-    const parts = (raw[i] ?? '').split('/').map(tokenKey).filter(Boolean);
+    if (!raw[i]?.includes('/')) return null;
+    const parts = raw[i]!.split('/').map(tokenKey).filter(Boolean);
     let took = 0;
     for (let s = 0; parts.length > 1 && s < parts.length && !took && (k === 0 || s === 0); s++) {
       let j = 0;
