@@ -7,7 +7,7 @@
  * this organization and an API key for it, returned as `key`),
  * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake).
  */
-import { createEngine } from '../core/index.js';
+import { createEngine } from '../index.js';
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');

@@ -16,7 +16,7 @@
  */
 import got from 'got';
 import { Agent } from 'node:http';
-import { createEngine, type TitleEntry } from '../core/index.js';
+import { createEngine, type TitleEntry } from '../index.js';
 import type { WebhookPlugin } from '../plugins/webhook/index.js';
 import { vinFor } from './lib/vin.js';
 

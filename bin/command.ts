@@ -83,7 +83,7 @@ export function engineOverrides(values: Values): Record<string, unknown> {
  */
 export async function withEngine<T>(values: Values, fn: (engine: Engine) => Promise<T>, o: { migrate?: boolean } = {}): Promise<T> {
   // Loaded here, not at the top: `--help` and usage errors answer without loading the engine.
-  const [{ createEngine }, { pino }] = await Promise.all([import('../core/index.js'), import('pino')]);
+  const [{ createEngine }, { pino }] = await Promise.all([import('../index.js'), import('pino')]);
   const level = process.env.TITLED_LOG_LEVEL ?? 'warn';
   const config: TitledConfigInput | Record<string, unknown> = {
     ...engineOverrides(values),

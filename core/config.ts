@@ -61,6 +61,12 @@ export const ConfigSchema = z.object({
   allowHosts: z.array(z.string()).default([]),
   /** Per-source provider settings, read by the plugins that own the sources. */
   providers: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * Plugins from modules outside the package, by name: a path (absolute, or
+   * relative to the working directory) of an ES module whose default export
+   * is the plugin class. The name must also be listed in `stages` to run.
+   */
+  pluginModules: z.record(z.string(), z.string().min(1)).default({}),
   /** Per-stage plugin options, keyed by stage name. */
   plugins: z.record(z.string(), z.unknown()).default({}),
   log: z.object({

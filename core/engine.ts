@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
@@ -24,10 +25,22 @@ import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
 import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
 import { TOKENS } from './tokens.js';
-import { BUILTIN_STAGES } from '../plugins/index.js';
+import { Entries } from './service/entries.js';
+import { guardPlugin } from './pipeline/hooks.js';
+import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
+
+/** A plugin the engine knows by name: how to load its class, and the provider keys it reads. */
+export interface PluginCatalogEntry {
+  load(): Promise<EnginePluginClass>;
+  /** The `config.providers` keys the plugin reads (checked at start-up: a key no plugin reads is an error). */
+  providers?: readonly string[];
+}
+export type PluginCatalog = Record<string, PluginCatalogEntry>;
 
 export interface EngineOptions {
-  /** Plugin classes beyond the built-in ones, by name (a name must still be listed in config `stages` to run). */
+  /** The plugins this engine knows (the package entry point passes the built-in catalog, plugins/index.ts). */
+  plugins?: PluginCatalog;
+  /** Plugin classes beyond the catalog, by name (a name must still be listed in config `stages` to run). */
   stages?: Record<string, EnginePluginClass>;
   /** Where logs go (default: stdout). */
   logDestination?: DestinationStream;
@@ -88,6 +101,52 @@ function loadSecret(config: TitledConfig): string {
 }
 
 /**
+ * Loads the classes of the plugins the config enables (only those) and checks
+ * `config.plugins` and `config.providers` against every known plugin.
+ */
+async function loadPlugins(config: TitledConfig, options: EngineOptions): Promise<Record<string, EnginePluginClass>> {
+  const known: Record<string, PluginCatalogEntry> = { ...options.plugins };
+  for (const [name, cls] of Object.entries(options.stages ?? {})) known[name] = { load: async () => cls, providers: cls.providers };
+  for (const [name, path] of Object.entries(config.pluginModules)) known[name] = { load: () => loadPluginModule(name, path) };
+  for (const name of config.stages) {
+    if (!known[name]) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${Object.keys(known).sort().join(', ')})`);
+  }
+  const classes: Record<string, EnginePluginClass> = Object.fromEntries(await Promise.all(
+    config.stages.map(async (name) => [name, await known[name]!.load()] as const)));
+  const manifests: PluginManifest[] = Object.entries(known).map(([name, k]) => ({
+    name, providers: [...(k.providers ?? []), ...(classes[name]?.providers ?? [])], options: classes[name]?.options,
+  }));
+  checkPluginConfig(config, manifests);
+  return classes;
+}
+
+/** A plugin class from a module of the config's `pluginModules` (its default export). */
+async function loadPluginModule(name: string, path: string): Promise<EnginePluginClass> {
+  let mod: { default?: unknown };
+  try {
+    mod = await import(pathToFileURL(resolve(path)).href) as { default?: unknown };
+  } catch (e) {
+    throw new EngineConfigError(`pluginModules.${name}: cannot load ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof mod.default !== 'function') throw new EngineConfigError(`pluginModules.${name}: ${path} has no default export of a plugin class`);
+  return mod.default as EnginePluginClass;
+}
+
+/** Builds one plugin through the container; its options were checked, its constructor's errors name it, its hooks are guarded. */
+function buildPlugin(container: DependencyContainer, name: string, cls: EnginePluginClass): EnginePlugin {
+  container.register(cls, { useClass: cls });
+  let plugin: EnginePlugin;
+  try {
+    plugin = container.resolve<EnginePlugin>(cls);
+  } catch (e) {
+    if (e instanceof EngineConfigError) throw e;
+    throw new EngineConfigError(`plugin '${name}' could not be built: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (plugin.name !== name) throw new EngineConfigError(`stage class for '${name}' calls itself '${plugin.name}'`);
+  return guardPlugin(plugin);
+}
+
+/**
  * The library entry point: builds an engine from configuration (merged over
  * config/default.json, TITLED_CONFIG and environment variables), opens the
  * database and runs its migrations. Call `start()` for workers, `listen()`
@@ -96,13 +155,7 @@ function loadSecret(config: TitledConfig): string {
 export async function createEngine(configInput: TitledConfigInput | Record<string, unknown> = {}, options: EngineOptions = {}): Promise<Engine> {
   const config = resolveConfig(configInput);
   const log = createLogger(config.log.level, options.logDestination);
-  const known = new Set([...Object.keys(BUILTIN_STAGES), ...Object.keys(options.stages ?? {})]);
-  for (const name of config.stages) {
-    if (!known.has(name)) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${[...known].sort().join(', ')})`);
-  }
-  // only the plugins the config names are loaded
-  const catalog: Record<string, EnginePluginClass> = Object.fromEntries(await Promise.all(
-    config.stages.map(async (name) => [name, options.stages?.[name] ?? (await BUILTIN_STAGES[name]!())] as const)));
+  const catalog = await loadPlugins(config, options);
   const schemas = config.stages.map((n) => catalog[n]!.schema).filter((s): s is PluginSchema => !!s);
   const db = await Database.open(config, schemas);
   try {
@@ -135,13 +188,8 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const service = new TitleService(db, store, queue, registry, objects, config, createHash('sha256').update(`cursor:${secret}`).digest(), { log, outbox, container });
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
-  for (const name of config.stages) {
-    const cls = catalog[name]!;
-    container.register(cls, { useClass: cls });
-    const plugin = container.resolve<EnginePlugin>(cls);
-    if (plugin.name !== name) throw new EngineConfigError(`stage class for '${name}' calls itself '${plugin.name}'`);
-    registry.register(plugin);
-  }
+  container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
+  for (const name of config.stages) registry.register(buildPlugin(container, name, catalog[name]!));
 
   let runner: PipelineRunner | undefined;
   const extraRoutes: HttpDeps['extraRoutes'] = [];
@@ -169,7 +217,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
     },
     registerStage(stage) {
       if (started) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
-      registry.register(stage);
+      registry.register(guardPlugin(stage));
     },
     addRoutes(fn) {
       if (app) throw new EngineConfigError('cannot add routes after the app was built');

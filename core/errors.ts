@@ -55,6 +55,21 @@ export class StageError extends Error {
   }
 }
 
+/**
+ * What a plugin's hook threw, wrapped with the plugin's name and the hook
+ * (core/pipeline/hooks.ts). The original is `original`, not `cause`, so the
+ * log shows its message once (pino appends causes' messages).
+ */
+export class PluginError extends Error {
+  readonly original: unknown;
+  constructor(readonly plugin: string, readonly hook: string, original: unknown) {
+    super(`plugin '${plugin}' failed in ${hook}: ${original instanceof Error ? original.message : String(original)}`);
+    this.name = 'PluginError';
+    this.original = original;
+    if (original instanceof Error && original.stack) this.stack = `${this.name}: ${this.message}\n${original.stack.split('\n').slice(1).join('\n')}`;
+  }
+}
+
 /** Thrown by a stage to say: do not retry, the entry itself is the problem. */
 export class PermanentStageFailure extends Error {
   constructor(message: string) {

@@ -2,7 +2,7 @@
  * titled as a library: `createEngine(config)` and the public types for
  * embedding the engine and writing stage plugins.
  */
-export { createEngine, type Engine, type EngineOptions } from './engine.js';
+export { createEngine, type Engine, type EngineOptions, type PluginCatalog, type PluginCatalogEntry } from './engine.js';
 export { resolveConfig, ConfigSchema, type TitledConfig, type TitledConfigInput } from './config.js';
 export { isStagePlugin, type StagePlugin, type StagePluginClass, type StageContext, type StageAction, type EnginePlugin, type EnginePluginClass, type RouteHelpers } from './pipeline/stage.js';
 export type { PluginSchema } from './db/database.js';
@@ -17,3 +17,4 @@ export { EntryObjects, ObjectStore } from './storage/object-store.js';
 export { TOKENS } from './tokens.js';
 export { checkVin, normalizeVin, computeCheckDigit } from './vin.js';
 export { mergePatch } from './merge.js';
+export { Entries } from './service/entries.js';

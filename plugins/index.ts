@@ -1,21 +1,23 @@
 /**
- * The built-in plugins, by the name the config's `stages` list uses.
- * An explicit registry (no directory scan): adding a plugin adds a line here.
- * Each is loaded when a config names it, so an engine pays (in start-up time
- * and memory) only for the plugins it runs.
+ * The built-in plugins, by the name the config's `stages` list uses: an
+ * explicit catalog (no directory scan), composed into the engine by the
+ * package entry point (index.ts), never imported by core. Each is loaded
+ * when a config names it, so an engine pays (in start-up time and memory)
+ * only for the plugins it runs. `providers` lists the `config.providers`
+ * keys a plugin reads, so a misspelt provider key stops the engine at start.
  */
-import type { EnginePluginClass } from '../core/pipeline/stage.js';
+import type { PluginCatalog } from '../core/plugin-api.js';
 
-export const BUILTIN_STAGES: Record<string, () => Promise<EnginePluginClass>> = {
-  'account-facts': async () => (await import('./account-facts/index.js')).AccountFactsPlugin,
-  fees: async () => (await import('./fees/index.js')).FeesStage,
-  forms: async () => (await import('./forms/index.js')).FormsStage,
-  insurance: async () => (await import('./insurance/index.js')).InsuranceStage,
-  intake: async () => (await import('./intake/index.js')).IntakeStage,
-  nmvtis: async () => (await import('./nmvtis/index.js')).NmvtisStage,
-  ocr: async () => (await import('./ocr/index.js')).OcrStage,
-  'private-portal': async () => (await import('./private-portal/index.js')).PrivatePortalStage,
-  'public-dmv': async () => (await import('./public-dmv/index.js')).PublicDmvStage,
-  'vin-decode': async () => (await import('./vin-decode/index.js')).VinDecodeStage,
-  webhook: async () => (await import('./webhook/index.js')).WebhookPlugin,
+export const BUILTIN_PLUGINS: PluginCatalog = {
+  'account-facts': { load: async () => (await import('./account-facts/index.js')).AccountFactsPlugin },
+  fees: { load: async () => (await import('./fees/index.js')).FeesStage },
+  forms: { load: async () => (await import('./forms/index.js')).FormsStage },
+  insurance: { load: async () => (await import('./enrichment/insurance/index.js')).InsuranceStage, providers: ['insurance'] },
+  intake: { load: async () => (await import('./intake/index.js')).IntakeStage },
+  nmvtis: { load: async () => (await import('./enrichment/nmvtis/index.js')).NmvtisStage, providers: ['nmvtis'] },
+  ocr: { load: async () => (await import('./ocr/index.js')).OcrStage },
+  'private-portal': { load: async () => (await import('./enrichment/private-portal/index.js')).PrivatePortalStage, providers: ['state', 'portal'] },
+  'public-dmv': { load: async () => (await import('./enrichment/public-dmv/index.js')).PublicDmvStage, providers: ['public'] },
+  'vin-decode': { load: async () => (await import('./enrichment/vin-decode/index.js')).VinDecodeStage, providers: ['vpic'] },
+  webhook: { load: async () => (await import('./webhook/index.js')).WebhookPlugin },
 };

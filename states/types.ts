@@ -14,6 +14,8 @@
  * form from the shared layout.
  */
 
+import { TRANSACTION_KINDS, type TransactionKind } from '../core/plugin-api.js';
+
 /** The single-PDF form fields of a title entry (spec: Document and form fields). */
 export const FORM_KEYS = [
   'form_statement_of_fact', 'form_lien_add', 'form_title_application', 'form_duplicate_title', 'form_repo_affidavit',
@@ -31,39 +33,9 @@ export type SignerFormKey = (typeof SIGNER_FORM_KEYS)[number];
 export type FormKind = FormKey | SignerFormKey;
 export const FORM_KINDS: readonly FormKind[] = [...FORM_KEYS, ...SIGNER_FORM_KEYS];
 
-/**
- * Transactions the `forms` stage recognizes in an entry (several may apply at
- * once; docs/forms.md says how each is detected).
- */
-export const TRANSACTIONS = [
-  /** `loan.new_lienholder` is present: record a new lien. */
-  'new_lien',
-  /** `loan.prior_lien` is present: pay off and release the prior lien, record the new one. */
-  'refinance',
-  /** `loan.add_owner` is not empty. */
-  'add_owner',
-  /** `loan.drop_owner` is not empty. */
-  'drop_owner',
-  /** A sale to a new owner: `sale` names a seller or buyers (and is not a repossession). */
-  'purchase',
-  /** The paper title is lost (`physical_title_status` is `unavailable`, or the title's status says lost/stolen/missing). */
-  'duplicate_title',
-  /** `sale.type`/`sale.sale_type` is `REPOSSESSION` (or `REPO`), or `txn_quick_reference` says repossession. */
-  'repossession',
-  /** A lien is released: a lien with `lien_release_signed`, or `account_status` is `account_paid` / `lien_release_*`. */
-  'lien_release',
-  /** The title's issuing state differs from the state the forms are filed in. */
-  'out_of_state_transfer',
-  /** Vehicle type `OHV`, `ORV` or `ATV`. */
-  'ohv',
-  /** Vehicle type `LOW_SPEED`. */
-  'low_speed',
-  /** Vehicle type `TRAILER`. */
-  'trailer',
-  /** Vehicle type `BOAT`. */
-  'boat',
-] as const;
-export type Transaction = (typeof TRANSACTIONS)[number];
+/** Transactions (core's one vocabulary, core/model/domain.ts). */
+export const TRANSACTIONS = TRANSACTION_KINDS;
+export type Transaction = TransactionKind;
 
 // ---------------------------------------------------------------------------
 // Values: what mappings and layouts read

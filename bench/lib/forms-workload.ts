@@ -12,7 +12,7 @@ import type { FontName } from '../../plugins/forms/pdf/fonts.js';
 import { drawnForm } from '../../plugins/forms/render.js';
 import { planForms, type FormPlan } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
-import { fixtureEntry, type FixtureName } from '../../states/fixtures.js';
+import { fixtureEntry, type FixtureName } from '../../test/support/fixtures.js';
 import type { StatePlugin } from '../../states/types.js';
 
 const FIXTURES: readonly FixtureName[] = ['ohv', 'low_speed', 'trailer', 'boat', 'repossession', 'full'];

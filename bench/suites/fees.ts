@@ -3,7 +3,7 @@ import { feeSchedule } from '../../plugins/fees/schedules.js';
 import type { FeeInput } from '../../plugins/fees/types.js';
 import { FEE_TRANSACTIONS, STATE_CODES, type StateFeeSchedule } from '../../states/fee-schema.js';
 import type { Metric, Suite, SuiteContext } from '../lib/types.js';
-import { prng } from '../../states/fixtures.js';
+import { prng } from '../../test/support/fixtures.js';
 
 const PER_STATE = 40;
 const ROUNDS = 3;

@@ -24,7 +24,7 @@ export const serve: Command = {
     const overrides = engineOverrides(values);
     if (typeof values.port === 'string') overrides.port = parsePort(values.port);
     if (typeof values.host === 'string') overrides.host = values.host;
-    const { createEngine } = await import('../../core/index.js');
+    const { createEngine } = await import('../../index.js');
     const engine: Engine = await createEngine(overrides);
     try {
       await engine.listen();

@@ -54,6 +54,12 @@ export class EntryRecord {
   /** Incremented on every write; the pipeline uses it to detect concurrent changes. */
   @Column('integer', { default: 1 }) version!: number;
   @Column('text') doc!: string;
+  /**
+   * JSON: the sources behind `account_data` (core/model/account.ts), never
+   * shown to clients; kept out of `doc` so the stored document is exactly
+   * what GET answers.
+   */
+  @Column('text', { nullable: true }) sources!: string | null;
 }
 
 /** A duplicate pointer entry: a create for a VIN the organization already had. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AccountStatus, JobStatus } from '../status.js';
 import type { AccountData } from './schemas.js';
 import { checkVin } from '../vin.js';
-import { mergePatch } from '../merge.js';
-import { TitledError } from '../errors.js';
+import type { AccountSource } from './account.js';
+import { personName } from './names.js';
 
 /** A document uploaded with an entry (spec: DocumentUpload). */
 export interface DocumentUpload {
@@ -42,6 +42,12 @@ export interface TitleEntry {
   bdaJobs: Record<string, string>;
   /** Beyond the spec: false when the VIN's check digit (49 CFR 565.15) does not match; see docs/decisions.md. */
   vin_check_digit_valid?: boolean;
+  /**
+   * The sources behind account_data (core/model/account.ts). Stored beside
+   * the entry's document, never shown to clients; stages change them through
+   * `ctx.account` only.
+   */
+  account_sources?: AccountSource[];
   [member: string]: unknown;
 }
 
@@ -81,12 +87,6 @@ export function newEntry(input: NewEntryInput, now = Date.now()): TitleEntry {
   return entry;
 }
 
-function personName(p: { name?: string | null; name_first?: string | null; name_middle?: string | null; name_last?: string | null; name_suffix?: string | null } | null | undefined): string {
-  if (!p) return '';
-  if (p.name) return p.name.trim();
-  return [p.name_first, p.name_middle, p.name_last, p.name_suffix].filter((s) => s && s.trim()).join(' ').trim();
-}
-
 /**
  * Fills the entry members derived from account data (docs/decisions.md):
  * VIN (normalized), state (title's issuing state, else the sale's state, else
@@ -109,20 +109,4 @@ export function deriveEntryFields(entry: TitleEntry): void {
   if (borrower) entry.Borrower = borrower;
   if (ad.loan?.loan_id) entry.lenderLoanId = ad.loan.loan_id;
   entry.loanData = structuredClone(ad);
-}
-
-/**
- * Merges an account-data patch into the entry (RFC 7396, core/merge.ts),
- * normalizes and checks the VIN, and re-derives the members that mirror
- * account data. Used by PATCH and by the intake stage, so both behave alike.
- * Throws INVALID_VIN for a VIN that is not 17 characters of the VIN alphabet.
- */
-export function applyAccountDataPatch(entry: TitleEntry, patch: AccountData | undefined): void {
-  if (patch) entry.account_data = mergePatch(entry.account_data, patch) as AccountData;
-  const vin = entry.account_data.vehicle?.vin;
-  if (vin) {
-    const check = checkVin(vin);
-    if (!check.valid) throw new TitledError('INVALID_VIN', `account_data.vehicle.vin: ${check.reason}`);
-  }
-  deriveEntryFields(entry);
 }

@@ -3,15 +3,18 @@
  * (`run`, inside a job) and the title service (`runNow`, a synchronous
  * action such as POST /title/{id}/forms).
  */
+import { isTitledError } from '../errors.js';
+import { PermanentStageFailure } from '../errors.js';
 import { changedKeys } from '../merge.js';
+import { AccountBook } from '../model/account-book.js';
 import type { TitleEntry } from '../model/entry.js';
 import { moveStatus } from '../store/entry-store.js';
 import type { StageContext, StagePlugin } from './stage.js';
 
 export interface StageEvent { name: string; payload?: Record<string, unknown> }
 
-/** The parts of a StageContext the caller supplies (the draft, events, status moves and progress are made here). */
-export type StageContextParts = Omit<StageContext, 'entry' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
+/** The parts of a StageContext the caller supplies (the draft, its account, events, status moves and progress are made here). */
+export type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
 
 /** Writes a stage's progress to the stored entry (the runner's; absent in synchronous actions). */
 export type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
@@ -25,6 +28,8 @@ export async function executeStage(
   stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
   const draft = JSON.parse(doc) as TitleEntry;
+  const account = new AccountBook(draft);
+  const accountBefore = JSON.stringify(draft.account_data);
   const events: StageEvent[] = [];
   const controller = new AbortController();
   const onStop = () => controller.abort(o.stopSignal!.reason);
@@ -34,7 +39,7 @@ export async function executeStage(
   try {
     await Promise.race([
       stage[method]!({
-        ...parts, entry: draft, signal: controller.signal,
+        ...parts, entry: draft, account, signal: controller.signal,
         emit: (name, payload) => void events.push({ name, payload }),
         setStatus: (field, to, payload) => {
           const event = moveStatus(draft, field, to, payload);
@@ -67,7 +72,24 @@ export async function executeStage(
   }
   // a progress write still in flight lands before the checkpoint reads the version
   await progressing.catch(() => undefined);
+  settleAccount(stage, draft, account, accountBefore);
   return { draft, events };
+}
+
+/** The checkpoint's one merge of account data, when the stage contributed or withdrew a source. */
+function settleAccount(stage: StagePlugin, draft: TitleEntry, account: AccountBook, before: string): void {
+  if (!account.dirty) {
+    if (JSON.stringify(draft.account_data) !== before) {
+      throw new PermanentStageFailure(`stage '${stage.name}' changed account_data directly; stages contribute through ctx.account`);
+    }
+    return;
+  }
+  try {
+    account.commit();
+  } catch (e) {
+    if (isTitledError(e)) throw new PermanentStageFailure(e.message);
+    throw e;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import type { Organizations } from '../auth/organizations.js';
 import type { TitledConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import { PermanentStageFailure, StageError } from '../errors.js';
+import { PermanentStageFailure, PluginError, StageError } from '../errors.js';
 import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
 import { changedKeys } from '../merge.js';
 import type { TitleEntry } from '../model/entry.js';
@@ -338,18 +338,19 @@ export class PipelineRunner {
   }
 
   private async handleFailure(job: ClaimedJob, e: unknown, log: Logger): Promise<void> {
-    const stage = e instanceof StageError ? e.stage : undefined;
+    const stage = e instanceof StageError ? e.stage : e instanceof PluginError ? e.plugin : undefined;
+    const hook = e instanceof StageError ? 'run' : e instanceof PluginError ? e.hook : undefined;
     const retryable = !(e instanceof StageError) || e.retryable;
     const message = e instanceof Error ? e.message : String(e);
     if (retryable && job.attempts < this.config.workers.maxAttempts) {
       const base = this.config.workers.retryBaseMs * 2 ** (job.attempts - 1);
       const delay = Math.round(base / 2 + Math.random() * base / 2);
-      log.warn({ code: 'STAGE_FAILED_RETRY', stage, err: e, retryInMs: delay }, 'stage failed; job will be retried');
+      log.warn({ code: 'STAGE_FAILED_RETRY', stage, hook, err: e, retryInMs: delay }, 'stage failed; job will be retried');
       await this.queue.retry(job.id, this.owner, message, Date.now() + delay);
       setTimeout(() => void this.poll(), delay + 5).unref();
       return;
     }
-    log.error({ code: 'JOB_FAILED', stage, err: e }, 'job failed for good');
+    log.error({ code: 'JOB_FAILED', stage, hook, err: e }, 'job failed for good');
     await this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) return;

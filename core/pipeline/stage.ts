@@ -7,11 +7,13 @@ import type { Logger } from 'pino';
 import type { TitledConfig } from '../config.js';
 import type { JobInput } from '../jobs/job-queue.js';
 import type { TitleEntry } from '../model/entry.js';
+import type { AccountAccess } from '../model/account-book.js';
 import type { JobStatus } from '../status.js';
 import type { EntryObjects } from '../storage/object-store.js';
 import type { Organization } from '../auth/organizations.js';
 import type { Principal } from '../auth/authenticator.js';
 import type { PluginSchema } from '../db/database.js';
+import type { PluginOptionsSchema } from './options.js';
 import type { StatusField } from '../store/entry-store.js';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
@@ -27,6 +29,14 @@ export interface StageContext {
    * with the events the stage emitted, in one transaction.
    */
   readonly entry: TitleEntry;
+  /**
+   * The entry's account data sources: a stage contributes what it found (a
+   * document's extraction, a pull's record) or withdraws it, and never writes
+   * `entry.account_data` itself. At the checkpoint, core merges every source
+   * once under the precedence table (core/model/account.ts) and writes
+   * `account_data`, the members derived from it and the comparisons.
+   */
+  readonly account: AccountAccess;
   /** What the requests behind this job asked for (account data, attachments, sync flags, reasons). */
   readonly job: Readonly<JobInput>;
   readonly jobId: string;
@@ -169,10 +179,17 @@ export function isStagePlugin(p: EnginePlugin): p is StagePlugin {
 
 /**
  * A plugin class the engine builds through tsyringe (constructor injection of
- * core services). A plugin with tables declares them as a static `schema`
- * (entities and per-dialect migrations), read before the database opens.
+ * core services). Statics the engine reads before building it: `schema`, the
+ * tables a plugin brings (entities and per-dialect migrations, read before the
+ * database opens); `options`, the schema of `config.plugins.<name>` (checked
+ * at start-up: a misspelt option stops the engine); `providers`, the
+ * `config.providers` keys it reads.
  */
-export type EnginePluginClass = (new (...args: any[]) => EnginePlugin) & { schema?: PluginSchema };
+export type EnginePluginClass = (new (...args: any[]) => EnginePlugin) & {
+  schema?: PluginSchema;
+  options?: PluginOptionsSchema;
+  providers?: readonly string[];
+};
 
 /** A stage class the engine builds through tsyringe (constructor injection of core services). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe resolves the arguments

@@ -7,7 +7,9 @@ import { isUniqueViolation, type Database } from '../db/database.js';
 import type { EntityManager } from 'typeorm';
 import { TitledError } from '../errors.js';
 import type { JobInput, JobQueue } from '../jobs/job-queue.js';
-import { applyAccountDataPatch, newEntry, type TitleEntry } from '../model/entry.js';
+import { newEntry, type TitleEntry } from '../model/entry.js';
+import { AccountBook } from '../model/account-book.js';
+import { parseInput } from '../model/validate.js';
 import { AccountDataSchema, CreateTitleBodySchema, SyncFlagsSchema, type AccountData } from '../model/schemas.js';
 import type { StageRegistry } from '../pipeline/registry.js';
 import type { StageAction } from '../pipeline/stage.js';
@@ -37,16 +39,7 @@ const ListQuerySchema = z.object({
   stateMap: z.enum(['true', 'false']).optional(),
 });
 
-/** zod issues as one readable line: `account_data.vehicle.year: expected number, received string`. */
-export function describeZodError(e: z.ZodError, prefix = ''): string {
-  return e.issues.slice(0, 10).map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(body)'}: ${i.message}`).join('; ');
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown, prefix = ''): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new TitledError('INVALID_INPUT', describeZodError(r.error, prefix));
-  return r.data;
-}
+const parse = parseInput;
 
 const hasSyncFlag = (i: { sync_nmvtis?: boolean; sync_public?: boolean; sync_private?: boolean }) => !!(i.sync_nmvtis || i.sync_public || i.sync_private);
 
@@ -199,7 +192,8 @@ export class TitleService {
    * (read-time members such as account_facts need `org`).
    */
   present(entry: TitleEntry, ttlSeconds = this.config.presignTtlSeconds, org?: Readonly<Organization>): TitleEntry {
-    const out = presignEntry(entry, this.objects, ttlSeconds);
+    const { account_sources: _private, ...visible } = entry;
+    const out = presignEntry(visible as TitleEntry, this.objects, ttlSeconds);
     for (const plugin of this.stages.plugins()) plugin.present?.(out, { org });
     return out;
   }
@@ -249,7 +243,9 @@ export class TitleService {
       const entry = await this.db.tx(async (m) => {
         const { entry, version } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
         if (Object.keys(patch).length === 0) return entry;
-        applyAccountDataPatch(entry, patch);
+        const book = new AccountBook(entry);
+        book.patchClient(patch);
+        book.commit();
         await this.store.save(m, p.org.id, entry, version);
         // a queued job still carrying account data would apply it after this PATCH: fold the PATCH in after it
         await this.queue.amendQueued(m, entry.entryId, { account_data: patch });

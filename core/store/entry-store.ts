@@ -49,6 +49,28 @@ export interface EntryFilter {
 
 export interface PageCursor { createdAt: number; id: string }
 
+interface EntryRow { doc: string; sources: string | null; version: number }
+
+/**
+ * The JSON text of an entry with its sources: the stored document with an
+ * `account_sources` member appended (the document is written without it).
+ */
+function withSources(doc: string, sources: string | null): string {
+  return sources === null ? doc : `${doc.slice(0, -1)}${doc.length > 2 ? ',' : ''}"account_sources":${sources}}`;
+}
+
+function fromRow(r: EntryRow): StoredEntryDoc {
+  const doc = withSources(r.doc, r.sources);
+  return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version), doc };
+}
+
+/** The entry's document (what clients see, before presigning) and its sources (undefined: not held, keep the stored ones). */
+function toColumns(entry: TitleEntry): { doc: string; sources: string | null | undefined } {
+  if (!Object.hasOwn(entry, 'account_sources')) return { doc: JSON.stringify(entry), sources: undefined };
+  const { account_sources: list, ...visible } = entry;
+  return { doc: JSON.stringify(visible), sources: list ? JSON.stringify(list) : null };
+}
+
 /**
  * Entries of organizations. Every method is scoped by organization id; ids of
  * duplicate pointers resolve to their canonical entry.
@@ -82,12 +104,13 @@ export class EntryStore {
 
   /** `load`, with the stored JSON text the entry was parsed from (the pipeline runner makes its draft from it). */
   async loadWithDoc(orgId: string, id: string, m?: EntityManager): Promise<StoredEntryDoc | null> {
-    let rows = await this.db.query<{ doc: string; version: number }>(`SELECT doc, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
+    let rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
     if (!rows.length) {
-      rows = await this.db.query<{ doc: string; version: number }>(
-        `SELECT e.doc, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`, [orgId, id], m);
+      rows = await this.db.query<EntryRow>(
+        `SELECT e.doc, e.sources, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`,
+        [orgId, id], m);
     }
-    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version), doc: rows[0].doc } : null;
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /**
@@ -111,15 +134,18 @@ export class EntryStore {
 
   /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */
   async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
-    const rows = await this.db.query<{ doc: string; version: number }>(`SELECT doc, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
-    return rows[0] ? { entry: JSON.parse(rows[0].doc) as TitleEntry, version: Number(rows[0].version) } : null;
+    const rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   async insert(m: EntityManager, orgId: string, entry: TitleEntry): Promise<void> {
     const now = entry.last_modified;
+    const { doc, sources } = toColumns(entry);
     await this.db.exec(
-      'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)',
-      [entry.entryId, orgId, entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, Date.parse(entry.createdAt), now, JSON.stringify(entry)], m);
+      'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc, sources) '
+      + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
+      [entry.entryId, orgId, entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status,
+        Date.parse(entry.createdAt), now, doc, sources ?? null], m);
     await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.job_status.${entry.job_status}`, payload: { field: 'job_status', from: null, to: entry.job_status } }, now);
   }
 
@@ -134,9 +160,14 @@ export class EntryStore {
   /** `save`, returning what it stored: the new version and the JSON text written (with `entry`, the object given). */
   async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
     entry.last_modified = Date.now();
-    const doc = JSON.stringify(entry);
-    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc, orgId, entry.entryId];
-    let sql = 'UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?, version = version + 1 WHERE "orgId" = ? AND id = ?';
+    const { doc, sources } = toColumns(entry);
+    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc];
+    // an entry read without its sources (a list item) leaves the stored sources as they are
+    const setSources = sources !== undefined ? ', sources = ?' : '';
+    if (sources !== undefined) params.push(sources);
+    params.push(orgId, entry.entryId);
+    let sql = `UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?${setSources}, `
+      + 'version = version + 1 WHERE "orgId" = ? AND id = ?';
     if (expectedVersion !== undefined) {
       sql += ' AND version = ?';
       params.push(expectedVersion);
@@ -144,7 +175,7 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    return { entry, version: Number(rows[0]!.version), doc };
+    return { entry, version: Number(rows[0]!.version), doc: withSources(doc, sources ?? null) };
   }
 
   async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {

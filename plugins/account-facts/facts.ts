@@ -5,8 +5,7 @@
  * submitted borrowers or the reconciled title). Names are compared with the
  * tolerant matching of plugins/enrichment-common/names.ts.
  */
-import type { TitleEntry } from '../../core/model/entry.js';
-import { namesMatch, personName } from '../enrichment-common/names.js';
+import { type TitleEntry, namesMatch, personName } from '../../core/plugin-api.js';
 
 export interface FactReference { field_path: string; value: unknown; from: { kind: 'submitted_borrower' | 'reconciled_title'; ref_id?: string } }
 export interface Fact { value: boolean; summary: string; references: FactReference[] }

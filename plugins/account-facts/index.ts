@@ -1,7 +1,5 @@
 import { injectable } from 'tsyringe';
-import type { Organization } from '../../core/auth/organizations.js';
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { EnginePlugin } from '../../core/pipeline/stage.js';
+import type { Organization, TitleEntry, EnginePlugin } from '../../core/plugin-api.js';
 import { computeAccountFacts } from './facts.js';
 
 /**

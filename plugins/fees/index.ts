@@ -1,10 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import type { TitledConfig } from '../../core/config.js';
-import { PermanentStageFailure } from '../../core/errors.js';
-import type { JobInput } from '../../core/jobs/job-queue.js';
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { StageContext, StagePlugin } from '../../core/pipeline/stage.js';
-import { TOKENS } from '../../core/tokens.js';
+import { type TitledConfig, PermanentStageFailure, type JobInput, type TitleEntry, type StageContext, type StagePlugin, TOKENS } from '../../core/plugin-api.js';
 import { estimateFees } from './calculator.js';
 import { feeInputFromEntry, feeState } from './input.js';
 import { isStateCode } from './schedules.js';

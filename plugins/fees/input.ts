@@ -1,7 +1,7 @@
 /**
  * From a title entry to the calculator's input (docs/fees.md, "From an entry").
  */
-import type { TitleEntry } from '../../core/model/entry.js';
+import type { TitleEntry } from '../../core/plugin-api.js';
 import type { FeeTransaction } from '../../states/fee-schema.js';
 import { isStateCode } from './schedules.js';
 import type { FeeInput, FuelKind, HistoryItem, VehicleType } from './types.js';

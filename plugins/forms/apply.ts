@@ -5,8 +5,7 @@
  * regeneration) and the `form_downloads` counters of new keys.
  */
 import { createHash } from 'node:crypto';
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { EntryObjects } from '../../core/storage/object-store.js';
+import type { TitleEntry, EntryObjects } from '../../core/plugin-api.js';
 import { FORM_KEYS, SIGNER_FORM_KEYS, type FormKind } from '../../states/types.js';
 import type { FormPlan } from './select.js';
 import type { RenderResult, RenderedFile } from './render.js';

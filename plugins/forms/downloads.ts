@@ -5,9 +5,7 @@
  * (`forms_poa`), whichever variant was read; metadata files do not count.
  */
 import type { Logger } from 'pino';
-import type { Database } from '../../core/db/database.js';
-import { TitledError } from '../../core/errors.js';
-import type { EntryStore } from '../../core/store/entry-store.js';
+import { type Database, TitledError, type Entries } from '../../core/plugin-api.js';
 
 const SINGLE = /^(form_[a-z_]+)\.pdf$/;
 const PER_SIGNER = /^(forms_(?:poa|name_oats|non_obligor))\/[^/]+\.pdf$/;
@@ -24,7 +22,7 @@ export function formOfObjectKey(key: string): { orgId: string; entryId: string; 
 export class DownloadCounter {
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly db: Database, private readonly store: EntryStore, private readonly log: Logger) {}
+  constructor(private readonly db: Database, private readonly entries: Entries, private readonly log: Logger) {}
 
   /** Read listener: counts the read in the background (the download is already served). */
   readonly onRead = (key: string): void => {
@@ -45,12 +43,12 @@ export class DownloadCounter {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.db.tx(async (m) => {
-          const found = await this.store.load(orgId, entryId, m);
+          const found = await this.entries.load(orgId, entryId, m);
           if (!found || found.entry.storeIndex !== `${orgId}/${entryId}`) return;
           const counts = { ...(found.entry.form_downloads as Record<string, number> | undefined) };
           counts[formKey] = (counts[formKey] ?? 0) + 1;
           found.entry.form_downloads = counts;
-          await this.store.save(m, orgId, found.entry, found.version);
+          await this.entries.save(m, orgId, found.entry, found.version);
         });
         return;
       } catch (e) {

@@ -8,26 +8,19 @@
  */
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { TitledConfig } from '../../core/config.js';
-import { Database } from '../../core/db/database.js';
-import { EngineConfigError } from '../../core/errors.js';
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { StageContext, StagePlugin } from '../../core/pipeline/stage.js';
-import type { FormsStatus } from '../../core/status.js';
-import { EntryStore } from '../../core/store/entry-store.js';
-import { ObjectStore } from '../../core/storage/object-store.js';
-import { TOKENS } from '../../core/tokens.js';
+import { type TitledConfig, Database, EngineConfigError, type TitleEntry, type StageContext, type StagePlugin, type FormsStatus, Entries, ObjectStore, TOKENS } from '../../core/plugin-api.js';
 import { loadStatePlugins } from '../../states/registry.js';
 import type { StatePlugin } from '../../states/types.js';
 import { applyRender, OWNED_KEYS } from './apply.js';
 import { DownloadCounter } from './downloads.js';
-import { parseFormsOptions, type FormsOptions } from './options.js';
+import { FormsOptionsSchema, parseFormsOptions, type FormsOptions } from './options.js';
 import { TemplateStore } from './pdf/template.js';
 import { renderPlan } from './render.js';
 import { planForms } from './select.js';
 
 @injectable()
 export class FormsStage implements StagePlugin {
+  static readonly options = FormsOptionsSchema;
   readonly name = 'forms';
   readonly phase = 'generating_forms' as const;
   readonly after = ['intake'];
@@ -43,7 +36,7 @@ export class FormsStage implements StagePlugin {
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
     objects: ObjectStore,
-    store: EntryStore,
+    entries: Entries,
     db: Database,
   ) {
     this.options = parseFormsOptions(config.plugins.forms);
@@ -53,7 +46,7 @@ export class FormsStage implements StagePlugin {
       throw new EngineConfigError((e as Error).message);
     }
     this.templates = new TemplateStore(this.options.templateDirs);
-    this.downloads = new DownloadCounter(db, store, log.child({ plugin: 'forms' }));
+    this.downloads = new DownloadCounter(db, entries, log.child({ plugin: 'forms' }));
     this.stopListening = objects.onRead(this.downloads.onRead);
   }
 

@@ -2,8 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/errors.js';
-import { packageRoot } from '../../core/paths.js';
+import { EngineConfigError, packageRoot } from '../../core/plugin-api.js';
 
 export const FormsOptionsSchema = z.object({
   /**

@@ -2,11 +2,9 @@
  * Deciding an entry's forms: its filing state's plugin, its transactions, the
  * forms the plugin declares for them, and those the entry has data for.
  */
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { FormsStatus } from '../../core/status.js';
+import { type TitleEntry, type FormsStatus, detectTransactions, filingState } from '../../core/plugin-api.js';
 import type { FormKind, FormValues, StatePlugin, Transaction } from '../../states/types.js';
 import { FORM_CATALOG, PACKET_ORDER, type Signer } from './layouts/index.js';
-import { detectTransactions, filingState } from './transactions.js';
 import { buildValues } from './values.js';
 
 export interface FormPlan {

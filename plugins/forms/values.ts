@@ -5,9 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
-import type { TitleEntry } from '../../core/model/entry.js';
-import type { Lien, Lienholder, Person } from '../../core/model/schemas.js';
-import { packageRoot } from '../../core/paths.js';
+import { type TitleEntry, type Lien, type Lienholder, type Person, packageRoot } from '../../core/plugin-api.js';
 import { STATE_PLUGINS } from '../../states/registry.js';
 import type { AddressValues, FormValues, LienValues, PersonValues, StatePlugin, Transaction } from '../../states/types.js';
 import { odometerExempt } from './odometer.js';

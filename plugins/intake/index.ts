@@ -1,18 +1,13 @@
 import { injectable } from 'tsyringe';
-import { PermanentStageFailure, TitledError } from '../../core/errors.js';
-import type { JobInput } from '../../core/jobs/job-queue.js';
-import { applyAccountDataPatch, type TitleEntry } from '../../core/model/entry.js';
-import { AccountDataSchema } from '../../core/model/schemas.js';
-import type { StageContext, StagePlugin } from '../../core/pipeline/stage.js';
-import { describeZodError } from '../../core/service/title-service.js';
+import { checkVin, PermanentStageFailure, TitledError, type JobInput, type StageContext, type StagePlugin, type TitleEntry } from '../../core/plugin-api.js';
 
 /**
- * intake: merges the account data a create or update brought into the entry
- * (RFC 7396: objects merge, null removes, arrays replace), validates the
- * result against the spec's AccountData schema, normalizes the VIN and checks
- * its check digit (a mismatch is accepted and flagged:
- * `vin_check_digit_valid: false`), and fills VIN, state, Borrower,
- * lenderLoanId and loanData from the account data.
+ * intake: takes the account data a create or update brought into the
+ * client's record of the entry (RFC 7396: objects merge, null removes,
+ * arrays replace). Core merges the client's record with the other sources at
+ * the checkpoint, validates the result, normalizes the VIN and checks its
+ * check digit (a mismatch is accepted and flagged: `vin_check_digit_valid:
+ * false`), and fills VIN, state, Borrower, lenderLoanId and loanData.
  */
 @injectable()
 export class IntakeStage implements StagePlugin {
@@ -26,13 +21,12 @@ export class IntakeStage implements StagePlugin {
 
   async run(ctx: StageContext): Promise<void> {
     try {
-      applyAccountDataPatch(ctx.entry, ctx.job.account_data);
+      ctx.account.patchClient(ctx.job.account_data ?? {});
     } catch (e) {
       if (e instanceof TitledError) throw new PermanentStageFailure(e.message);
       throw e;
     }
-    const check = AccountDataSchema.safeParse(ctx.entry.account_data);
-    if (!check.success) throw new PermanentStageFailure(`merged account_data is invalid: ${describeZodError(check.error, 'account_data')}`);
-    if (ctx.entry.vin_check_digit_valid === false) ctx.log.warn({ code: 'VIN_CHECK_DIGIT_MISMATCH' }, 'VIN check digit does not match; accepted and flagged');
+    const vin = ctx.account.preview().account_data.vehicle?.vin;
+    if (vin && checkVin(vin).checkDigitValid === false) ctx.log.warn({ code: 'VIN_CHECK_DIGIT_MISMATCH' }, 'VIN check digit does not match; accepted and flagged');
   }
 }

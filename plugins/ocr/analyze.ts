@@ -6,7 +6,7 @@
  * type.
  */
 import sharp from 'sharp';
-import type { AccountData } from '../../core/model/schemas.js';
+import type { AccountData } from '../../core/plugin-api.js';
 import { classifyDocument, classifyPage, type Classification, type DocumentType } from './classify.js';
 import { parseAamva, type AamvaRecord } from './extract/aamva.js';
 import type { Fields } from './extract/common.js';

@@ -6,7 +6,7 @@
  * stops too). One retry on a network error, a timeout or a 5xx.
  */
 import got, { type Got } from 'got';
-import { UrlBlockedError, type UrlGuard } from '../../core/net/url-guard.js';
+import { UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 
 export type FetchFailure = 'BLOCKED' | 'TOO_LARGE' | 'HTTP_STATUS' | 'TIMEOUT' | 'NETWORK' | 'TOO_MANY_REDIRECTS';
 

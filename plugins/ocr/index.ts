@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import { inject, injectable } from 'tsyringe';
-import type { TitledConfig } from '../../core/config.js';
-import type { JobInput } from '../../core/jobs/job-queue.js';
-import { deriveEntryFields, type DocumentUpload, type TitleEntry } from '../../core/model/entry.js';
-import { AccountDataSchema, type AccountData } from '../../core/model/schemas.js';
-import { UrlGuard } from '../../core/net/url-guard.js';
-import type { StageContext, StagePlugin } from '../../core/pipeline/stage.js';
-import { EntryStore } from '../../core/store/entry-store.js';
-import { TOKENS } from '../../core/tokens.js';
-import { checkVin } from '../../core/vin.js';
-import { deleteAt } from '../enrichment-common/pointer.js';
+import {
+  type TitledConfig, type JobInput, type DocumentUpload, type TitleEntry, type AccountData, UrlGuard, type StageContext, type StagePlugin,
+  Entries, TOKENS, checkVin,
+} from '../../core/plugin-api.js';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
 import { DocumentFetcher, FetchRejected } from './fetch.js';
-import { mergeDocuments, type DocRecord, type Provenance } from './merge.js';
-import { parseOcrOptions, type OcrOptions } from './options.js';
+import { OcrOptionsSchema, parseOcrOptions, type OcrOptions } from './options.js';
 
 /** A document that could not be taken in (beyond the spec: `attachment_errors`, docs/ocr.md). */
 export interface AttachmentError { doc_id: string; url: string; code: string; reason: string; at: string }
+
+/** One document's extraction, as the stage contributes it to the entry's account data. */
+interface DocRecord { doc_id: string; store_key: string; document_type: DocumentUpload['document_type']; analyzed_at: string; account_data: AccountData }
 
 type Outcome =
   | { doc_id: string; status: 'complete'; uploads: DocumentUpload[]; records: DocRecord[] }
@@ -95,6 +91,7 @@ class ProgressReporter {
  */
 @injectable()
 export class OcrStage implements StagePlugin {
+  static readonly options = OcrOptionsSchema;
   readonly name = 'ocr';
   readonly phase = 'input_parsing' as const;
   readonly after = ['intake'];
@@ -102,7 +99,7 @@ export class OcrStage implements StagePlugin {
   private readonly options: OcrOptions;
   private readonly fetcher: DocumentFetcher;
 
-  constructor(@inject(TOKENS.Config) config: TitledConfig) {
+  constructor(@inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries) {
     this.options = parseOcrOptions(config.plugins.ocr);
     this.timeoutMs = this.options.stageTimeoutMs;
     this.fetcher = new DocumentFetcher(new UrlGuard(config.allowHosts), {
@@ -175,7 +172,7 @@ export class OcrStage implements StagePlugin {
     }
     if (errors.length) entry.attachment_errors = errors;
     else delete entry.attachment_errors;
-    await this.merge(ctx, fresh);
+    await this.contribute(ctx, fresh);
   }
 
   /** The job failed for good in this stage: documents it showed as queued or processing were not read. */
@@ -234,52 +231,62 @@ export class OcrStage implements StagePlugin {
     return { doc_id: t.doc_id, status: 'complete', uploads, records };
   }
 
-  /** Merges every document of the entry into account_data (merge.ts), then the VIN rule (docs/decisions.md, Documents). */
-  private async merge(ctx: StageContext, fresh: Map<string, DocRecord>): Promise<void> {
+  /**
+   * Contributes every document of the entry to its account data (fresh
+   * records, and stored extractions not yet contributed), withdraws
+   * documents no longer attached, then applies the VIN rule (docs/decisions.md, Documents).
+   */
+  private async contribute(ctx: StageContext, fresh: Map<string, DocRecord>): Promise<void> {
     const entry = ctx.entry;
-    const documents: DocRecord[] = [];
+    delete entry.ocr_meta;
+    const attached = new Set<string>();
     for (const a of entry.attachment) {
       const id = partId(a.doc_id as string, a.part as number | undefined);
-      const mine = fresh.get(id);
-      if (mine) {
-        documents.push(mine);
-        continue;
+      attached.add(`document:${id}`);
+      let rec = fresh.get(id);
+      if (!rec && !ctx.account.source(`document:${id}`)) rec = await this.storedRecord(ctx, id, a) ?? undefined;
+      if (!rec) continue;
+      try {
+        ctx.account.contribute({ id: `document:${id}`, kind: 'document', type: rec.document_type, ref_id: rec.store_key, at: rec.analyzed_at, record: rec.account_data });
+      } catch (e) {
+        ctx.log.error({ code: 'EXTRACTED_DATA_INVALID', docId: id, reason: (e as Error).message.slice(0, 200) }, 'extracted account data failed validation; not merged');
       }
-      const bytes = a.json_path ? await ctx.objects.get(a.json_path).catch(() => null) : null;
-      if (!bytes) continue;
-      const j = JSON.parse(bytes.toString('utf8')) as { account_data?: AccountData; analyzed_at?: string };
-      documents.push({ doc_id: id, store_key: a.store_key, document_type: a.document_type, analyzed_at: j.analyzed_at ?? '', account_data: j.account_data ?? {} });
     }
-    if (!documents.length) return;
-    const meta = (entry.ocr_meta ?? {}) as { provenance?: Provenance };
-    const enrichment = (entry.enrichment_meta as { provenance?: Record<string, { value: unknown }> } | undefined)?.provenance;
-    const r = mergeDocuments({ account_data: entry.account_data, submitted: ctx.job.account_data, previous: meta.provenance, enrichment, documents });
+    for (const s of ctx.account.sources()) if (s.kind === 'document' && !attached.has(s.id)) ctx.account.withdraw(s.id);
+    await this.vinRule(ctx);
+  }
 
-    // a VIN a document revealed: the entry takes it unless another entry of the organization has it
+  /** A document's stored extraction, read back. */
+  private async storedRecord(ctx: StageContext, id: string, a: DocumentUpload): Promise<DocRecord | null> {
+    const bytes = a.json_path ? await ctx.objects.get(a.json_path).catch(() => null) : null;
+    if (!bytes) return null;
+    const j = JSON.parse(bytes.toString('utf8')) as { account_data?: AccountData; analyzed_at?: string };
+    return { doc_id: id, store_key: a.store_key, document_type: a.document_type, analyzed_at: j.analyzed_at ?? '', account_data: j.account_data ?? {} };
+  }
+
+  /** A VIN a document revealed: the entry takes it unless another entry of the organization has it (then no document gives it). */
+  private async vinRule(ctx: StageContext): Promise<void> {
+    const entry = ctx.entry;
     delete entry.vin_conflict;
-    const vin = r.provenance['/vehicle/vin'] ? r.account_data.vehicle?.vin : undefined;
-    if (vin && vin !== entry.VIN) {
+    for (let guard = 0; guard < 50; guard++) {
+      const merged = ctx.account.preview();
+      const from = merged.provenance['/vehicle/vin'];
+      const vin = from ? merged.account_data.vehicle?.vin : undefined;
+      if (!from || !vin || vin === entry.VIN) return;
       const check = checkVin(vin);
-      const other = check.valid ? await ctx.container.resolve(EntryStore).findByVin(ctx.org.id, check.vin) : null;
-      if (!check.valid || (other && other.entry.entryId !== entry.entryId)) {
-        deleteAt(r.account_data, '/vehicle/vin');
-        const source = r.provenance['/vehicle/vin']!.doc_id;
-        delete r.provenance['/vehicle/vin'];
-        if (other) {
-          entry.vin_conflict = { vin: check.vin, existing_entry_id: other.entry.entryId, doc_id: source, reason: 'another entry of this organization has this VIN; this entry keeps no VIN until one of the two is changed or deleted', at: new Date().toISOString() };
-          ctx.log.warn({ code: 'VIN_CONFLICT', docId: source, existingEntryId: other.entry.entryId }, 'a document shows a VIN another entry of the organization has');
-        }
+      const other = check.valid ? await this.entries.findByVin(ctx.org.id, check.vin) : null;
+      if (check.valid && (!other || other.entry.entryId === entry.entryId)) return;
+      const source = ctx.account.source(from)!;
+      delete source.record.vehicle!.vin;
+      ctx.account.contribute(source);
+      if (other) {
+        const docId = from.replace(/^document:/, '');
+        entry.vin_conflict = {
+          vin: check.vin, existing_entry_id: other.entry.entryId, doc_id: docId, at: new Date().toISOString(),
+          reason: 'another entry of this organization has this VIN; this entry keeps no VIN until one of the two is changed or deleted',
+        };
+        ctx.log.warn({ code: 'VIN_CONFLICT', docId, existingEntryId: other.entry.entryId }, 'a document shows a VIN another entry of the organization has');
       }
     }
-    const valid = AccountDataSchema.safeParse(r.account_data);
-    if (!valid.success) {
-      ctx.log.error({ code: 'EXTRACTED_DATA_INVALID', issues: valid.error.issues.slice(0, 5).map((i) => i.path.join('.')) }, 'extracted account data failed validation; not merged');
-      return;
-    }
-    entry.account_data = r.account_data;
-    deriveEntryFields(entry);
-    entry.account_discrepancies = { items: r.discrepancies };
-    entry.account_matches = { items: r.matches };
-    entry.ocr_meta = { provenance: r.provenance };
   }
 }

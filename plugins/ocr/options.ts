@@ -3,7 +3,7 @@
  * stage is built. Every limit has a default; docs/ocr.md lists them.
  */
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/errors.js';
+import { EngineConfigError } from '../../core/plugin-api.js';
 
 export const OcrOptionsSchema = z.object({
   /** Largest document fetched, in bytes (the download stops there). */

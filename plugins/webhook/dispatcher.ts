@@ -14,9 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { Database } from '../../core/db/database.js';
-import type { Logger } from '../../core/logger.js';
-import { toEvent, type OutboxEvent } from '../../core/store/outbox.js';
+import { type Database, type Logger, toEvent, type OutboxEvent } from '../../core/plugin-api.js';
 import { splitStatusEvent, subscribes, toWebhookEvent, type MapContext } from './events.js';
 import type { WebhookOptions } from './options.js';
 import type { WebhookProfiles } from './profiles.js';

@@ -2,8 +2,7 @@
  * The spec's webhook events: their names, what a profile may subscribe to,
  * and how the outbox's status events become webhook events.
  */
-import { ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES } from '../../core/status.js';
-import type { OutboxEvent } from '../../core/store/outbox.js';
+import { ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, type OutboxEvent } from '../../core/plugin-api.js';
 
 export const ACCOUNT_STATUS_WILDCARD = 'title.account_status.*';
 export const DATA_FOUND = 'title.data.found';

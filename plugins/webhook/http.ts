@@ -7,7 +7,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got } from 'got';
-import { UrlBlockedError, type UrlGuard } from '../../core/net/url-guard.js';
+import { UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 
 export type PostOutcome =
   | { kind: 'response'; statusCode: number; body: string }

@@ -12,20 +12,10 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import { Organizations } from '../../core/auth/organizations.js';
-import type { TitledConfig } from '../../core/config.js';
-import { Database } from '../../core/db/database.js';
-import { EngineConfigError, TitledError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import { UrlGuard } from '../../core/net/url-guard.js';
-import type { EnginePlugin } from '../../core/pipeline/stage.js';
-import { TitleService } from '../../core/service/title-service.js';
-import { EntryStore } from '../../core/store/entry-store.js';
-import { Outbox } from '../../core/store/outbox.js';
-import { TOKENS } from '../../core/tokens.js';
+import { Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin, Entries, Outbox, TOKENS } from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
 import { WebhookClient } from './http.js';
-import { parseWebhookOptions, type WebhookOptions } from './options.js';
+import { parseWebhookOptions, WebhookOptionsSchema, type WebhookOptions } from './options.js';
 import { WebhookProfiles, summarize, type SetProfileInput, type WebhookProfile, type WebhookProfileSummary } from './profiles.js';
 import { pluginSchema } from './schema.js';
 import { DeliverySender, type AttemptResult, type DeliveryStatus } from './sender.js';
@@ -84,6 +74,7 @@ function toDelivery(r: Record<string, unknown>): WebhookDelivery {
 
 @injectable()
 export class WebhookPlugin implements EnginePlugin {
+  static readonly options = WebhookOptionsSchema;
   static readonly schema = pluginSchema;
   readonly name = 'webhook';
   readonly options: WebhookOptions;
@@ -97,8 +88,7 @@ export class WebhookPlugin implements EnginePlugin {
 
   constructor(
     private readonly db: Database,
-    store: EntryStore,
-    service: TitleService,
+    entries: Entries,
     outbox: Outbox,
     private readonly orgs: Organizations,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
@@ -113,7 +103,7 @@ export class WebhookPlugin implements EnginePlugin {
     }
     this.profiles = new WebhookProfiles(db, this.guard);
     this.client = new WebhookClient(this.guard, this.options.timeoutMs, this.options.concurrency, 'titled-webhooks/1');
-    this.sender = new DeliverySender(db, store, service, this.profiles, orgs, this.client, this.options, this.log, this.owner);
+    this.sender = new DeliverySender(db, entries, this.profiles, orgs, this.client, this.options, this.log, this.owner);
     this.dispatcher = new OutboxDispatcher(db, this.profiles, this.options, this.log, this.owner, outbox.events, () => this.sender.wake());
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/errors.js';
+import { EngineConfigError } from '../../core/plugin-api.js';
 
 /**
  * Options of the webhook plugin: config `plugins.webhook`, and the

@@ -6,9 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { isUniqueViolation, type Database } from '../../core/db/database.js';
-import { TitledError } from '../../core/errors.js';
-import { UrlBlockedError, type UrlGuard } from '../../core/net/url-guard.js';
+import { isUniqueViolation, type Database, TitledError, UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 import { parseSubscriptions } from './events.js';
 import { newSigningSecret } from './signature.js';
 

@@ -4,7 +4,7 @@
  *   node dist/core/db/gen-migration.js <Name> dist/plugins/webhook/schema.js plugins/webhook/migrations
  * and list the two files it writes below.
  */
-import type { PluginSchema } from '../../core/db/database.js';
+import type { PluginSchema } from '../../core/plugin-api.js';
 import { WEBHOOK_ENTITIES } from './entities.js';
 import { Webhooks1795214973393 as PostgresWebhooks } from './migrations/postgres/1795214973393-Webhooks.js';
 import { Webhooks1795214973393 as SqliteWebhooks } from './migrations/sqlite/1795214973393-Webhooks.js';

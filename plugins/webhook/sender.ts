@@ -12,11 +12,7 @@
  * without retry; 5xx, timeouts and connection errors retried up to
  * `maxRetries` times with exponential backoff and jitter, then failed.
  */
-import type { Organization, Organizations } from '../../core/auth/organizations.js';
-import type { Database } from '../../core/db/database.js';
-import type { Logger } from '../../core/logger.js';
-import type { TitleService } from '../../core/service/title-service.js';
-import type { EntryStore } from '../../core/store/entry-store.js';
+import type { Organization, Organizations, Database, Logger, Entries } from '../../core/plugin-api.js';
 import type { WebhookClient, PostOutcome } from './http.js';
 import { retryDelayMs, type WebhookOptions } from './options.js';
 import { authHeaders, type WebhookProfiles } from './profiles.js';
@@ -55,8 +51,7 @@ export class DeliverySender {
 
   constructor(
     private readonly db: Database,
-    private readonly store: EntryStore,
-    private readonly service: TitleService,
+    private readonly entries: Entries,
     private readonly profiles: WebhookProfiles,
     private readonly orgs: Organizations,
     private readonly client: WebhookClient,
@@ -165,11 +160,11 @@ export class DeliverySender {
     const profile = await this.profiles.get(d.profileId);
     // a profile belongs to one organization; a delivery never crosses to another
     if (!profile || profile.orgId !== d.orgId) return this.record(d, { attempt, startedAt, outcome: 'canceled', statusCode: null, error: 'profile removed', latencyMs: 0 });
-    const stored = await this.store.load(d.orgId, d.entryId);
+    const stored = await this.entries.load(d.orgId, d.entryId);
     if (!stored) return this.record(d, { attempt, startedAt, outcome: 'canceled', statusCode: null, error: 'entry deleted', latencyMs: 0 });
     const org = await this.org(d.orgId);
     // the entry as GET /title/{id} shows it to its organization now (presign, then the plugins' present hooks)
-    const body = JSON.stringify({ ...this.service.present(stored.entry, this.options.presignTtlSeconds, org ?? undefined), webhook_events: d.events });
+    const body = JSON.stringify({ ...this.entries.present(stored.entry, { ttlSeconds: this.options.presignTtlSeconds, org: org ?? undefined }), webhook_events: d.events });
     const headers = { 'content-type': 'application/json', ...authHeaders(profile.auth), ...signatureHeaders(profile.signingSecret, d.id, body) };
     const t0 = performance.now();
     const res = await this.client.post(profile.url, body, headers);

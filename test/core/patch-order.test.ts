@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { createEngine, computeCheckDigit } from '../../core/index.js';
+import { createEngine, computeCheckDigit } from '../../index.js';
 import { eventually } from '../helpers/engine.js';
 
 const vinWith = (body: string) => body.slice(0, 8) + computeCheckDigit(body.slice(0, 8) + '0' + body.slice(9))! + body.slice(9);

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { AccountDataSchema } from '../../core/index.js';
-import { getAt } from '../../plugins/enrichment-common/pointer.js';
+import { getAt } from '../../core/model/pointer.js';
 import { DIALECTS, startTestEngine } from '../helpers/engine.js';
 import { BORROWER, create, download, events, isPdf, isPng, settled, startEnrichmentEngine, vin, type EnrichmentEngine } from './support.js';
 

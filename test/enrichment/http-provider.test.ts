@@ -1,11 +1,11 @@
 // @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
-import { HttpEnrichmentProvider } from '../../plugins/enrichment-common/http-provider.js';
-import type { EnrichmentRequest } from '../../plugins/enrichment-common/provider.js';
-import { sandboxRecord } from '../../plugins/enrichment-common/sandbox/records.js';
-import { encodeGrayPng } from '../../plugins/enrichment-common/screenshot-png.js';
-import { NmvtisHttpProvider } from '../../plugins/nmvtis/providers/http.js';
+import { HttpEnrichmentProvider } from '../../plugins/enrichment/common/http-provider.js';
+import type { EnrichmentRequest } from '../../plugins/enrichment/common/provider.js';
+import { sandboxRecord } from '../../plugins/enrichment/common/sandbox/records.js';
+import { encodeGrayPng } from '../../plugins/enrichment/common/screenshot-png.js';
+import { NmvtisHttpProvider } from '../../plugins/enrichment/nmvtis/providers/http.js';
 import { BORROWER, create, download, events, QUIET_TIME, sandboxVin, settled, startEnrichmentEngine, startGateway, type EnrichmentEngine, type Gateway, type GatewayAnswer } from './support.js';
 
 const VIN = sandboxVin('000101');

@@ -1,6 +1,6 @@
 // @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
-import { formatLastFirst, namesMatch, parseName } from '../../plugins/enrichment-common/names.js';
+import { formatLastFirst, namesMatch, parseName } from '../../core/model/names.js';
 
 describe('enrichment: name matching (docs/enrichment.md, "Name matching")', () => {
   const same: [string, string][] = [

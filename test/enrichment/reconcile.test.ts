@@ -3,9 +3,8 @@ import { expect } from 'chai';
 import type { AccountData } from '../../core/index.js';
 import type { TitleEntry } from '../../core/model/entry.js';
 import { computeAccountFacts } from '../../plugins/account-facts/facts.js';
-import { fingerprint } from '../../plugins/enrichment-common/pointer.js';
-import { reconcile, type PullRecord } from '../../plugins/enrichment-common/reconcile.js';
-import { applyInsuranceHold } from '../../plugins/insurance/holds.js';
+import { reconcile, type PullRecord } from '../support/merge.js';
+import { applyInsuranceHold } from '../../plugins/enrichment/insurance/holds.js';
 
 const VIN = '1HGCV1F31LA000111';
 const pull = (source: PullRecord['source'], title: Record<string, unknown>, vehicle: Record<string, unknown> = {}): PullRecord =>
@@ -19,58 +18,82 @@ describe('enrichment: reconciliation (precedence, title chain, provenance, discr
       pull('portal', { owners: [{ name: 'OWNER, PORTAL' }], number_of_owners: 1, has_liens: true, active_liens: [{ lienholder: { name: 'PORTAL BANK' } }] }),
       pull('state', { owners: [{ name: 'STATE OWNER' }], has_liens: true, active_liens: [{ lienholder: { name: 'STATE BANK' } }] }),
     ];
-    const r = reconcile({ account_data: { vehicle: { vin: VIN } }, provenance: {}, pulls });
+    const r = reconcile({ account_data: { vehicle: { vin: VIN } }, pulls });
     const t = r.account_data.vehicle!.title!;
     expect(t.owners).to.deep.equal([{ name: 'STATE OWNER' }]);
     expect(t.number_of_owners, 'the group comes from one source: state had no number_of_owners').to.equal(undefined);
     expect(t.active_liens![0]!.lienholder!.name).to.equal('STATE BANK');
-    expect(r.provenance['/vehicle/title/owners']).to.deep.equal({ source: 'state', fp: fingerprint([{ name: 'STATE OWNER' }]) });
+    expect(r.provenance['/vehicle/title/owners']).to.equal('pull:state');
 
-    const client = reconcile({ account_data: { vehicle: { vin: VIN, title: { owners: [{ name: 'CLIENT OWNER' }] } } }, provenance: {}, pulls });
+    const client = reconcile({ account_data: { vehicle: { vin: VIN, title: { owners: [{ name: 'CLIENT OWNER' }] } } }, pulls });
     expect(client.account_data.vehicle!.title!.owners).to.deep.equal([{ name: 'CLIENT OWNER' }]);
     expect(client.provenance).to.not.have.property('/vehicle/title/owners');
     // without private pulls: public, then NMVTIS
-    const lower = reconcile({ account_data: {}, provenance: {}, pulls: pulls.slice(0, 2) });
+    const lower = reconcile({ account_data: {}, pulls: pulls.slice(0, 2) });
     expect(lower.account_data.vehicle!.title!.has_liens).to.equal(true);
     expect(lower.account_data.vehicle!.title!.owners).to.deep.equal([{ name: 'N OWNER' }]);
   });
 
-  it('the newest title issuance date wins the title chain; older titles become previous_title, newest first', () => {
+  it('without a client title, the newest title issuance date wins the title chain; older titles become previous_title, newest first', () => {
     const pulls = [
       pull('state', { issuing_state: 'TX', number: 'TX-2', issuance_date: '2021-05-01', odometer_reading: '40000', previous_title: [{ issuing_state: 'TX', number: 'TX-1', issuance_date: '2019-01-01' }] }),
       pull('nmvtis', { issuing_state: 'GA', number: 'GA-3', issuance_date: '2024-02-02', odometer_reading: '61000', brand: 'SALVAGE', brands: [{ brand: 'SALVAGE', nmvtis_code: '11' }] }),
       pull('public', { issuing_state: 'GA', issuance_date: '2024-02-02', status: 'active' }),
     ];
-    const r = reconcile({ account_data: { vehicle: { vin: VIN, title: { issuing_state: 'TX', number: 'TX-2' } } }, provenance: {}, pulls });
+    const r = reconcile({ account_data: { vehicle: { vin: VIN } }, pulls });
     const t = r.account_data.vehicle!.title!;
     expect(t).to.include({ issuing_state: 'GA', number: 'GA-3', issuance_date: '2024-02-02', odometer_reading: '61000', brand: 'SALVAGE', status: 'active' });
     expect((t.previous_title as { number: string }[]).map((p) => p.number)).to.deep.equal(['TX-2', 'TX-1']);
-    expect(r.provenance['/vehicle/title/status']!.source, 'the public record describes the same title (state and date)').to.equal('public');
+    expect(r.provenance['/vehicle/title/status'], 'the public record describes the same title (state and date)').to.equal('pull:public');
 
     // the client's title is the same as the newest pulled one: the client's values stay, the pulls fill the rest
-    const same = reconcile({ account_data: { vehicle: { title: { issuing_state: 'GA', number: 'GA 3', odometer_reading: '60999' } } }, provenance: {}, pulls });
+    const same = reconcile({ account_data: { vehicle: { title: { issuing_state: 'GA', number: 'GA 3', odometer_reading: '60999' } } }, pulls });
     expect(same.account_data.vehicle!.title).to.include({ number: 'GA 3', odometer_reading: '60999', issuance_date: '2024-02-02', brand: 'SALVAGE' });
   });
 
-  it('provenance: enrichment\'s values are recomputed; a value the client changed since is the client\'s', () => {
+  it('a client title is never replaced: a newer title is reported in the review, the same title fills gaps, older ones go to previous_title', () => {
+    const pulls = [
+      pull('state', { issuing_state: 'TX', number: 'TX-2', issuance_date: '2021-05-01', odometer_reading: '40000', previous_title: [{ issuing_state: 'TX', number: 'TX-1', issuance_date: '2019-01-01' }] }),
+      pull('nmvtis', { issuing_state: 'GA', number: 'GA-3', issuance_date: '2024-02-02', odometer_reading: '61000', brand: 'SALVAGE' }),
+    ];
+    const r = reconcile({ account_data: { vehicle: { vin: VIN, title: { issuing_state: 'TX', number: 'TX-2' } } }, pulls });
+    const t = r.account_data.vehicle!.title!;
+    expect(t).to.include({ issuing_state: 'TX', number: 'TX-2', issuance_date: '2021-05-01', odometer_reading: '40000' });
+    expect(t.brand, 'nothing of the newer title is mixed into the client\'s').to.equal(undefined);
+    expect((t.previous_title as { number: string }[]).map((p) => p.number)).to.deep.equal(['TX-1']);
+    expect(r.review!.other_titles).to.deep.equal([{ source: 'pull:nmvtis', relation: 'newer', title: { issuing_state: 'GA', number: 'GA-3', issuance_date: '2024-02-02', odometer_reading: '61000', brand: 'SALVAGE' } }]);
+    expect(r.review!.summary.join('\n')).to.match(/NMVTIS reports a newer title \(GA title GA-3 issued 2024-02-02\).*submitted title was kept/);
+  });
+
+  it('the odometer case: a client title without a date is kept against a dated NMVTIS title, and the disagreement is recorded', () => {
+    const pulls = [pull('nmvtis', { issuing_state: 'TX', number: '20240001', issuance_date: '2020-03-01', odometer_reading: '20' })];
+    const r = reconcile({ account_data: { vehicle: { vin: VIN, title: { issuing_state: 'TX', number: '99887766', odometer_reading: '61220' } } }, pulls });
+    const t = r.account_data.vehicle!.title!;
+    expect(t).to.include({ number: '99887766', odometer_reading: '61220' });
+    expect(t.previous_title, 'the submitted title is not moved to previous_title').to.equal(undefined);
+    const odo = r.discrepancies.find((d) => d.field_path === '/vehicle/title/odometer_reading')!;
+    expect(odo.observations.map((o) => [o.from.kind, o.value])).to.deep.equal([['submitted_account_data', '61220'], ['nmvtis_pull', '20']]);
+    expect(r.review!.other_titles![0]).to.include({ source: 'pull:nmvtis', relation: 'undated' });
+    expect(r.review!.summary).to.include('vehicle.title.odometer_reading: the submitted account data says 61220; NMVTIS says 20; the submitted value was kept');
+  });
+
+  it('sources are recomputed on each merge; the client\'s values stay; a withdrawn source takes its values with it', () => {
     const pulls = [pull('state', { owners: [{ name: 'A' }] }, { model: 'CIVIC', color: 'RED' })];
-    const first = reconcile({ account_data: { vehicle: { vin: VIN } }, provenance: {}, pulls });
+    const first = reconcile({ account_data: { vehicle: { vin: VIN } }, pulls });
     expect(first.account_data.vehicle).to.include({ model: 'CIVIC', color: 'RED' });
-    const edited = structuredClone(first.account_data);
-    edited.vehicle!.color = 'BLUE';
+    const client: AccountData = { vehicle: { vin: VIN, color: 'BLUE' } };
     const later = [pull('state', { owners: [{ name: 'B' }] }, { model: 'ACCORD', color: 'GREEN' })];
-    const second = reconcile({ account_data: edited, provenance: first.provenance, pulls: later });
+    const second = reconcile({ account_data: client, pulls: later });
     expect(second.account_data.vehicle).to.include({ model: 'ACCORD', color: 'BLUE' });
     expect(second.account_data.vehicle!.title!.owners).to.deep.equal([{ name: 'B' }]);
-    // no pulls any more: enrichment's values are withdrawn, the client's stay
-    const third = reconcile({ account_data: second.account_data, provenance: second.provenance, pulls: [] });
+    const third = reconcile({ account_data: client, pulls: [] });
     expect(third.account_data.vehicle).to.deep.equal({ vin: VIN, color: 'BLUE' });
   });
 
   it('the VIN decode fills last; insurance fills vehicle.insurance only when the client has none', () => {
-    const r = reconcile({ account_data: { vehicle: { vin: VIN } }, provenance: {}, pulls: [pull('nmvtis', {}, { make: 'HONDA' })], decoded: { year: 2020, make: 'HONDA MOTOR', body: 'Sedan' }, insurance: { policy_number: 'P1' } });
+    const r = reconcile({ account_data: { vehicle: { vin: VIN } }, pulls: [pull('nmvtis', {}, { make: 'HONDA' })], decoded: { year: 2020, make: 'HONDA MOTOR', body: 'Sedan' }, insurance: { policy_number: 'P1' } });
     expect(r.account_data.vehicle).to.include({ make: 'HONDA', year: 2020, body: 'Sedan' });
-    expect(r.provenance['/vehicle/year']!.source).to.equal('vin_decode');
+    expect(r.provenance['/vehicle/year']).to.equal('vin_decode');
     expect(r.account_data.vehicle!.insurance).to.deep.equal({ policy_number: 'P1' });
   });
 
@@ -81,7 +104,7 @@ describe('enrichment: reconciliation (precedence, title chain, provenance, discr
       pull('public', { has_liens: false }),
     ];
     const documents = [{ ref_id: 'org/e/docs/title.pdf', doc_type: 'VEHICLE_TITLE', record: { vehicle: { year: 2019, title: { number: '123' } } } as AccountData }];
-    const r = reconcile({ account_data: {}, provenance: {}, pulls, documents });
+    const r = reconcile({ account_data: {}, pulls, documents });
     const d = Object.fromEntries(r.discrepancies.map((x) => [x.field_path, x]));
     expect(Object.keys(d).sort()).to.deep.equal(['/vehicle/title/has_liens', '/vehicle/year']);
     expect(d['/vehicle/year']!.observations).to.deep.equal([

@@ -1,12 +1,12 @@
 // @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { AccountDataSchema } from '../../core/index.js';
-import { reconcile } from '../../plugins/enrichment-common/reconcile.js';
-import { sandboxCoverage, sandboxFate, sandboxHistory, sandboxRecord } from '../../plugins/enrichment-common/sandbox/records.js';
-import { InsuranceSandboxProvider } from '../../plugins/insurance/providers/sandbox.js';
-import { inNmvtisMaintenance, NmvtisSandboxProvider } from '../../plugins/nmvtis/providers/sandbox.js';
-import { PortalSandboxProvider, StateRecordSandboxProvider } from '../../plugins/private-portal/providers/sandbox.js';
-import { PublicDmvSandboxProvider } from '../../plugins/public-dmv/providers/sandbox.js';
+import { reconcile } from '../support/merge.js';
+import { sandboxCoverage, sandboxFate, sandboxHistory, sandboxRecord } from '../../plugins/enrichment/common/sandbox/records.js';
+import { InsuranceSandboxProvider } from '../../plugins/enrichment/insurance/providers/sandbox.js';
+import { inNmvtisMaintenance, NmvtisSandboxProvider } from '../../plugins/enrichment/nmvtis/providers/sandbox.js';
+import { PortalSandboxProvider, StateRecordSandboxProvider } from '../../plugins/enrichment/private-portal/providers/sandbox.js';
+import { PublicDmvSandboxProvider } from '../../plugins/enrichment/public-dmv/providers/sandbox.js';
 import { QUIET_TIME, sandboxVin } from './support.js';
 
 const SOURCES = ['nmvtis', 'state', 'portal', 'public'] as const;
@@ -68,7 +68,7 @@ describe('enrichment: the sandbox (docs/sandbox.md)', () => {
   it('sources agree unless the VIN is in the discrepancy set (scenario 7)', () => {
     for (const v of VINS) {
       const pulls = SOURCES.map((s) => ({ source: s, ref_id: s, record: sandboxRecord(s, req(v, 'TX'), QUIET_TIME) }));
-      const r = reconcile({ account_data: {}, provenance: {}, pulls });
+      const r = reconcile({ account_data: {}, pulls });
       if (v[15] === '7') expect(r.discrepancies.map((d) => d.field_path), v).to.include.members(['/vehicle/title/has_liens', '/vehicle/title/odometer_reading']);
       else expect(r.discrepancies, v).to.deep.equal([]);
       expect(r.matches.length, v).to.be.greaterThan(3);

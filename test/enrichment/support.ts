@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { computeCheckDigit } from '../../core/index.js';
-import { CLOCK, type Clock } from '../../plugins/enrichment-common/provider.js';
+import { CLOCK, type Clock } from '../../plugins/enrichment/common/provider.js';
 import { eventually, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
 
 export const ENRICHMENT_STAGES = ['intake', 'vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance', 'account-facts'];

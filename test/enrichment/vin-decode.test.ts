@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/paths.js';
-import { countryOf, decodeVin, modelYearOf, wmiTable } from '../../plugins/vin-decode/decoder.js';
-import { VpicProvider, VpicOptionsSchema } from '../../plugins/vin-decode/providers/vpic.js';
+import { countryOf, decodeVin, modelYearOf, wmiTable } from '../../core/vin-decode.js';
+import { VpicProvider, VpicOptionsSchema } from '../../plugins/enrichment/vin-decode/providers/vpic.js';
 import { BORROWER, create, settled, startEnrichmentEngine, startGateway, type Gateway } from './support.js';
 
 const FIXTURES = join(packageRoot, 'test', 'enrichment', 'fixtures', 'vpic');
@@ -59,7 +59,7 @@ describe('VIN decoding: the offline decoder', () => {
       expect(w.manufacturer, w.wmi).to.be.a('string').and.not.equal('');
       expect(countryOf(w.wmi), w.wmi).to.be.a('string');
     }
-    const data = JSON.parse(readFileSync(join(packageRoot, 'plugins', 'vin-decode', 'wmi.json'), 'utf8'));
+    const data = JSON.parse(readFileSync(join(packageRoot, 'core', 'wmi.json'), 'utf8'));
     expect(data.source, 'the data file names its source').to.match(/vpic\.nhtsa\.dot\.gov/);
   });
 

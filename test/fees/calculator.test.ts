@@ -4,7 +4,7 @@ import { feeInputFromEntry, feeTransactions, fuelKind, isoDate, parseNumber } fr
 import { applyRate, daysBetween, toCents } from '../../plugins/fees/money.js';
 import type { FeeInput } from '../../plugins/fees/types.js';
 import { newEntry, type TitleEntry } from '../../core/model/entry.js';
-import { checkEstimate } from '../../states/tester-fees.js';
+import { checkEstimate } from '../support/tester-fees.js';
 
 const AS_OF = '2026-11-20';
 const est = (i: Omit<FeeInput, 'as_of'> & { as_of?: string }) => estimateFees({ as_of: AS_OF, ...i });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/paths.js';
-import { BUILTIN_STAGES } from '../../plugins/index.js';
+import { BUILTIN_PLUGINS } from '../../plugins/index.js';
 import { DIALECTS, eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { expectError, makeVin } from '../http/support.js';
 
@@ -28,7 +28,7 @@ async function settled(t: TestEngine, id: string, what: string): Promise<any> {
 
 describe('fees stage: registered and in the default config', () => {
   it('is a built-in stage, listed after the enrichment stages and before forms', async () => {
-    expect(await BUILTIN_STAGES.fees!()).to.be.a('function');
+    expect(await BUILTIN_PLUGINS.fees!.load()).to.be.a('function');
     const stages = (JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }).stages;
     const at = stages.indexOf('fees');
     expect(at, 'fees in config/default.json stages').to.be.greaterThan(stages.indexOf('intake'));

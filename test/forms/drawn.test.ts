@@ -18,10 +18,10 @@ import { sanitize, widthOf } from '../../plugins/forms/pdf/fonts.js';
 import { renderDrawn } from '../../plugins/forms/render.js';
 import { planForms } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
-import { FIXTURE_VIN, fixtureEntry, LONG_NAME } from '../../states/fixtures.js';
+import { FIXTURE_VIN, fixtureEntry, LONG_NAME } from '../support/fixtures.js';
 import { loadStatePlugins } from '../../states/registry.js';
 import { defineState } from '../../states/standard.js';
-import { pageTexts, qpdfCheck } from '../../states/tester.js';
+import { pageTexts, qpdfCheck } from '../support/tester.js';
 import type { FormKind, FormValues } from '../../states/types.js';
 
 const run = promisify(execFile);

@@ -13,9 +13,9 @@ import { PDFDocument } from 'pdf-lib';
 import type { FormsStage } from '../../plugins/forms/index.js';
 import { FORM_CATALOG } from '../../plugins/forms/layouts/index.js';
 import { parseIndices } from '../../plugins/forms/packet.js';
-import { FIXTURE_VIN, fixtureEntry } from '../../states/fixtures.js';
+import { FIXTURE_VIN, fixtureEntry } from '../support/fixtures.js';
 import { FORM_KEYS, SIGNER_FORM_KEYS } from '../../states/types.js';
-import { qpdfCheck } from '../../states/tester.js';
+import { qpdfCheck } from '../support/tester.js';
 import { eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { createEntry, expectError, waitForStatus } from '../http/support.js';
 

@@ -11,9 +11,9 @@ import { formatIndices, parseIndices } from '../../plugins/forms/packet.js';
 import { TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { renderPlan } from '../../plugins/forms/render.js';
 import { planForms } from '../../plugins/forms/select.js';
-import { fixtureEntry } from '../../states/fixtures.js';
+import { fixtureEntry } from '../support/fixtures.js';
 import { loadStatePlugins } from '../../states/registry.js';
-import { qpdfCheck } from '../../states/tester.js';
+import { qpdfCheck } from '../support/tester.js';
 import { FORM_KINDS } from '../../states/types.js';
 
 const states = loadStatePlugins();

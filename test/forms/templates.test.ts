@@ -16,8 +16,8 @@ import { save } from '../../plugins/forms/pdf/document.js';
 import { planForms } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
 import ca from '../../states/ca/forms.js';
-import { FIXTURE_VIN, fixtureEntry, LONG_NAME, type FixtureName } from '../../states/fixtures.js';
-import { checkTemplateFill, qpdfCheck } from '../../states/tester.js';
+import { FIXTURE_VIN, fixtureEntry, LONG_NAME, type FixtureName } from '../support/fixtures.js';
+import { checkTemplateFill, qpdfCheck } from '../support/tester.js';
 import tx from '../../states/tx/forms.js';
 import type { FormKind, StatePlugin } from '../../states/types.js';
 
@@ -162,7 +162,7 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
     const file = join(dir, 'flat-343.pdf');
     writeFileSync(file, flat);
     expect(await qpdfCheck(file)).to.equal('');
-    const { pageTexts } = await import('../../states/tester.js');
+    const { pageTexts } = await import('../support/tester.js');
     expect((await pageTexts(file))[0]).to.include('BORROWER, JANE Q').and.include('ACME AUTO FINANCE LLC');
   });
 

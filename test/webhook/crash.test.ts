@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine } from '../../core/index.js';
+import { createEngine } from '../../index.js';
 import type { WebhookPlugin } from '../../plugins/webhook/index.js';
 import { DIALECTS, PG_URL, dropSchema, eventually } from '../helpers/engine.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';

@@ -1,6 +1,8 @@
 /** Migrations per dialect, in order. Add new ones with core/db/gen-migration.ts. */
 import { Init1795214126610 as SqliteInit } from './sqlite/1795214126610-Init.js';
 import { Init1795214126610 as PostgresInit } from './postgres/1795214126610-Init.js';
+import { AccountSources1795614201470 as SqliteAccountSources } from './sqlite/1795614201470-AccountSources.js';
+import { AccountSources1795614201470 as PostgresAccountSources } from './postgres/1795614201470-AccountSources.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources];

@@ -4,7 +4,7 @@
  * a document was issued by (its header: "STATE OF X", "X CERTIFICATE OF
  * TITLE", "USA X", "COMMONWEALTH OF X").
  */
-import type { Address } from '../../../core/model/schemas.js';
+import type { Address } from '../../../core/plugin-api.js';
 import type { Layout } from '../layout/layout.js';
 import { collapse, digitish, editDistance, isStreetLine, parseCityLine, parseName, STATES, STATE_CODES, type NameParts } from '../layout/text.js';
 

@@ -3,7 +3,7 @@
  * numbers 4d, 1, 2, 3, 4b, 8, 15; unlabelled address and name lines) and
  * back (the AAMVA barcode, the authoritative source when decoded).
  */
-import type { AccountData, Person } from '../../../core/model/schemas.js';
+import type { AccountData, Person } from '../../../core/plugin-api.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, findDates, isStreetLine, parseCityLine, parseDate, parseName, STATES, SUFFIXES } from '../layout/text.js';
 import type { AamvaRecord } from './aamva.js';

@@ -3,7 +3,7 @@
  * account number, payoff amount, per diem and good-through date, from a
  * table of labelled amounts or from the letter's running text.
  */
-import type { AccountData } from '../../../core/model/schemas.js';
+import type { AccountData } from '../../../core/plugin-api.js';
 import type { Layout } from '../layout/layout.js';
 import { collapse, findMoney, isStreetLine, parseCityLine, parseDate, parseMoney } from '../layout/text.js';
 import { addressOf, identifier, parseParty, type Fields } from './common.js';

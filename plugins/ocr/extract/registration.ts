@@ -2,7 +2,7 @@
  * Vehicle registration: VIN, plate, expiration, year, make, registered
  * owners and their address (under the owners or under an address label).
  */
-import type { AccountData } from '../../../core/model/schemas.js';
+import type { AccountData } from '../../../core/plugin-api.js';
 import type { Layout } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
 import { makeText, parseParty, vinText, yearMakeText, type Fields } from './common.js';

@@ -4,7 +4,7 @@
  * owners (names, conjunction, address) and the first and second liens
  * (lienholder, address, lien date).
  */
-import type { AccountData, Lien, Person } from '../../../core/model/schemas.js';
+import type { AccountData, Lien, Person } from '../../../core/plugin-api.js';
 import { candidateScore, candidates, findLabels, valueSide, type FieldSpec, type LabelHit } from '../layout/fields.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';

@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import tesseract from 'node-tesseract-ocr';
-import { packageRoot } from '../../../core/paths.js';
+import { packageRoot } from '../../../core/plugin-api.js';
 import { pgmHeader, toPgm } from './image.js';
 import type { Gray, Word } from './types.js';
 

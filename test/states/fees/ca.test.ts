@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // California golden cases. Figures from states/ca/fees.json and the pages it cites (read 2026-11-20):
 //   sales/use tax 7.25% statewide minimum, district taxes on top: https://legalclarity.org/car-sales-tax-in-california-how-it-works (cites CDTFA);

@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Florida golden cases. Figures from states/fl/fees.json and the pages it cites (read 2026-11-20):
 //   6% on the price less trade-in: https://www.vctaxcollector.org/motorist-services/calculating-tax.html ,

@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Georgia golden cases. Figures from states/ga/fees.json and the pages it cites (read 2026-11-20):
 //   title ad valorem tax (TAVT) 7%; dealer sale: price less trade-in; private sale: DOR fair market value:

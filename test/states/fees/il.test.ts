@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Illinois golden cases. Figures from states/il/fees.json and the pages it cites (read 2026-11-20):
 //   title $165, duplicate $50: 625 ILCS 5/3-821(a) (statute text, d1tvxue8o4w0fl.cloudfront.net copy);

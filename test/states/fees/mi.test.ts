@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Michigan golden cases. Figures from states/mi/fees.json and the pages it cites (read 2026-11-20):
 //   6% use tax, no local tax: https://engineerfix.com/how-much-does-it-cost-to-transfer-a-title-in-michigan ;

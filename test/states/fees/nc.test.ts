@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // North Carolina golden cases. Figures from states/nc/fees.json and the pages it cites (read 2026-11-20):
 //   highway use tax 3% of price less trade-in (G.S. 105-187.3):

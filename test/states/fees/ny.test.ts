@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // New York golden cases. Figures from states/ny/fees.json and the pages it cites (read 2026-11-20):
 //   sales tax 4% state: https://winenfood.com/ny-car-sales-tax-for-a-private-party-vehicle-sale ;

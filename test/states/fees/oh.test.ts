@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Ohio golden cases. Figures from states/oh/fees.json and the pages it cites (read 2026-11-20):
 //   state 5.75% (ORC 5739.02): https://legalclarity.org/how-much-are-car-taxes-and-fees-in-ohio ;

@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Pennsylvania golden cases. Figures from states/pa/fees.json and the pages it cites (read 2026-11-20):
 //   6% + Allegheny 1% / Philadelphia 2%, trade-in reduces the price: https://legalclarity.org/how-is-pa-used-car-sales-tax-calculated ;

@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Texas golden cases. Figures from states/tx/fees.json and the pages it cites (read 2026-11-20):
 //   tax 6.25%: Comptroller text quoted at http://answers.google.com/answers/threadview/id/119915.html;

@@ -1,4 +1,4 @@
-import { testStateFees } from '../../../states/tester-fees.js';
+import { testStateFees } from '../../support/tester-fees.js';
 
 // Generic checks only: golden cases are written for the ten largest states (docs/fees.md).
 testStateFees('VT');

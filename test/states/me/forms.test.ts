@@ -1,4 +1,4 @@
 import plugin from '../../../states/me/forms.js';
-import { testStatePlugin } from '../../../states/tester.js';
+import { testStatePlugin } from '../../support/tester.js';
 
 testStatePlugin(plugin);

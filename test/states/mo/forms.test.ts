@@ -1,4 +1,4 @@
 import plugin from '../../../states/mo/forms.js';
-import { testStatePlugin } from '../../../states/tester.js';
+import { testStatePlugin } from '../../support/tester.js';
 
 testStatePlugin(plugin);

@@ -1,0 +1,58 @@
+/**
+ * The plugin API: everything a plugin author needs from core, in one module.
+ * Built-in plugins import core only through here, as an outside plugin does
+ * (test/core/plugin-api.test.ts fails on any other import of core from
+ * plugins/ or states/). Contracts carry their TSDoc where they are defined.
+ */
+
+// --- contracts: plugins, stages, routes ---------------------------------------
+export type {
+  EnginePlugin, EnginePluginClass, RouteHelpers, StageAction, StageContext, StagePlugin, StagePluginClass,
+} from './pipeline/stage.js';
+export { definePluginOptions, type PluginOptionsSchema } from './pipeline/options.js';
+export type { PluginSchema } from './db/database.js';
+/** tsyringe's decorators, so a plugin and the engine share one container implementation. */
+export { inject, injectable } from 'tsyringe';
+export type { PluginCatalog, PluginCatalogEntry } from './engine.js';
+export type { JobInput } from './jobs/job-queue.js';
+
+// --- the model --------------------------------------------------------------------
+export type { TitleEntry, DocumentUpload } from './model/entry.js';
+export * from './model/schemas.js';
+export type { AccountAccess } from './model/account-book.js';
+export {
+  PRECEDENCE, OWNER_FIELDS, LIEN_FIELDS, TITLE_FIELDS, VEHICLE_FIELDS, REGISTRATION_FIELDS, sameValue,
+  type AccountSource, type AccountSourceKind, type AccountReview, type MergeOutcome, type Discrepancy, type Match, type SourceRef,
+} from './model/account.js';
+export * from './model/domain.js';
+export {
+  namesMatch, firstNamesMatch, parseName, personName, formatName, formatLastFirst, type ParsedName, type PersonName,
+} from './model/names.js';
+export { getAt, setAt, deleteAt, present, deepEqual, fingerprint } from './model/pointer.js';
+export { describeZodError, parseInput } from './model/validate.js';
+export { mergePatch, isPlainObject, clone } from './merge.js';
+export { checkVin, normalizeVin, computeCheckDigit, type VinCheck } from './vin.js';
+export { decodeVin, wmiTable, countryOf, modelYearOf, type DecodedVin, type WmiEntry } from './vin-decode.js';
+
+// --- statuses -----------------------------------------------------------------------
+export {
+  JOB_STATUSES, ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, FOUND_STATUSES, FOUND_STATUS_FIELDS, FORMS_STATUSES,
+  type JobStatus, type AccountStatus, type PhysicalTitleStatus, type FoundStatus, type FoundStatusField, type FormsStatus,
+} from './status.js';
+export type { StatusField } from './store/entry-store.js';
+
+// --- errors -------------------------------------------------------------------------
+export { TitledError, PermanentStageFailure, EngineConfigError, isTitledError, type ErrorCode } from './errors.js';
+
+// --- services a plugin may inject ------------------------------------------------------
+export type { TitledConfig } from './config.js';
+export { TOKENS } from './tokens.js';
+export type { Logger } from './logger.js';
+export { Database, isUniqueViolation, type Dialect } from './db/database.js';
+export { Entries, type EntryPresenter } from './service/entries.js';
+export { Outbox, toEvent, type OutboxEvent } from './store/outbox.js';
+export { Organizations, type Organization } from './auth/organizations.js';
+export type { Principal } from './auth/authenticator.js';
+export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';
+export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
+export { packageRoot } from './paths.js';

@@ -1,0 +1,361 @@
+/**
+ * The shared state plugin tester: every `test/states/<code>/forms.test.ts` is
+ * one call, `testStatePlugin(plugin)`. Like ESLint's RuleTester it checks the
+ * definition itself (unknown forms, mappings to values that do not exist,
+ * missing sources), then renders every form the state declares for the
+ * fixture entries (states/fixtures.ts) and checks the output:
+ *
+ * - every declared form is rendered by some fixture;
+ * - `qpdf --check` passes on every PDF (forms, per-signer variants, packets);
+ * - when an official template is present in the template folders: every
+ *   mapped field is a real AcroForm field of the right type with a widget on
+ *   a page, every mapped text field holds the expected value when read back
+ *   with pdf-lib, every mapped checkbox is set exactly when its flag is, and
+ *   no value is wider (or taller) than its widget;
+ * - drawn forms show their title and the VIN (pdftotext);
+ * - the packet's page count is the sum of its forms' and each index range
+ *   holds exactly that form's pages (pdftotext page by page).
+ *
+ * The check functions are exported for tests of the tester itself.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PDFCheckBox, PDFDocument, PDFRef, PDFTextField } from 'pdf-lib';
+// chai 6 ships no type declarations here (see test/states/fee-data.test.ts).
+// @ts-ignore
+import { expect } from 'chai';
+import { FORM_CATALOG } from '../../plugins/forms/layouts/index.js';
+import { parseFormsOptions } from '../../plugins/forms/options.js';
+import { parseIndices } from '../../plugins/forms/packet.js';
+import { LOAD_OPTIONS, save } from '../../plugins/forms/pdf/document.js';
+import { widthOf } from '../../plugins/forms/pdf/fonts.js';
+import { TemplateStore } from '../../plugins/forms/pdf/template.js';
+import { renderPlan, type RenderedFile, type RenderResult } from '../../plugins/forms/render.js';
+import { mappedText, pathExists, resolveFlag } from '../../plugins/forms/resolve.js';
+import { planForms, type FormPlan } from '../../plugins/forms/select.js';
+import { valuesForSigner } from '../../plugins/forms/values.js';
+import { FIXTURES, fixtureEntry, type FixtureName } from './fixtures.js';
+import { FORM_KINDS, TRANSACTIONS, type FormKind, type FormValues, type StatePlugin, type TemplateSpec } from '../../states/types.js';
+
+const run = promisify(execFile);
+
+// ---------------------------------------------------------------------------
+// Checks (pure; each returns the problems it found)
+// ---------------------------------------------------------------------------
+
+/** Problems with a plugin's definition: names, forms, mappings, rules, sources. */
+export function checkDefinition(plugin: StatePlugin, sample: FormValues): string[] {
+  const out: string[] = [];
+  if (!/^[A-Z]{2}$/.test(plugin.code)) out.push(`code '${plugin.code}' is not two upper-case letters`);
+  if (!plugin.name.trim()) out.push('name is empty');
+  if (!plugin.agency.trim()) out.push('agency is empty');
+  const kinds = new Set<string>(FORM_KINDS);
+  const declared = new Set<string>();
+  for (const [txn, forms] of Object.entries(plugin.forms)) {
+    if (txn !== 'always' && !(TRANSACTIONS as readonly string[]).includes(txn)) out.push(`forms: unknown transaction '${txn}'`);
+    for (const f of forms ?? []) {
+      if (!kinds.has(f)) out.push(`forms.${txn}: unknown form '${f}'`);
+      declared.add(f);
+    }
+  }
+  if (plugin.rules.untitledTypes.length) declared.add('form_ucc1');
+  for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
+    if (!kinds.has(kind)) out.push(`templates: unknown form '${kind}'`);
+    else if (!declared.has(kind)) out.push(`templates.${kind}: the state never declares this form`);
+    if (!/^[a-z0-9][a-z0-9._/-]*\.pdf$/i.test(spec.file) || spec.file.includes('..')) out.push(`templates.${kind}.file '${spec.file}' is not a relative .pdf path`);
+    if (!spec.name.trim()) out.push(`templates.${kind}.name is empty`);
+    if (!spec.fields.length) out.push(`templates.${kind} maps no fields`);
+    const seen = new Set<string>();
+    for (const m of spec.fields) {
+      const names = 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : [m.field];
+      for (const n of names) {
+        if (seen.has(n)) out.push(`templates.${kind}: field '${n}' is mapped twice`);
+        seen.add(n);
+      }
+      const paths: string[] = 'check' in m ? (typeof m.when === 'string' ? [m.when] : [...m.when]) : typeof m.value === 'string' ? [m.value] : [...m.value];
+      if (!('check' in m) && m.if) paths.push(m.if);
+      for (const p of paths) if (!pathExists(sample, p)) out.push(`templates.${kind}: '${p}' is not a value path`);
+    }
+  }
+  for (const [kind, spec] of Object.entries(plugin.drawn)) {
+    if (!kinds.has(kind)) out.push(`drawn: unknown form '${kind}'`);
+    for (const f of spec?.extraFields ?? []) if (!pathExists(sample, f.value)) out.push(`drawn.${kind}: '${f.value}' is not a value path`);
+  }
+  if (!plugin.rules.sources.length) out.push('rules.sources is empty: say where the rules come from (or that they are unsourced)');
+  return out;
+}
+
+/** Widget references on pages, for "does this field show anywhere". */
+function widgetRefsOnPages(doc: PDFDocument): Set<string> {
+  const out = new Set<string>();
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    for (let i = 0; i < (annots?.size() ?? 0); i++) {
+      const r = annots!.get(i);
+      if (r instanceof PDFRef) out.add(r.toString());
+    }
+  }
+  return out;
+}
+
+/** Problems with a template's mappings: each must name a real field of its type with a widget on a page. */
+export async function checkTemplateFields(spec: TemplateSpec, bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
+  const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
+  const shown = widgetRefsOnPages(doc);
+  const out: string[] = [];
+  const check = (name: string, kind: 'text' | 'checkbox') => {
+    const f = fields.get(name);
+    if (!f) return void out.push(`'${name}' is not a field of ${spec.file}`);
+    if (kind === 'text' && !(f instanceof PDFTextField)) out.push(`'${name}' is a ${f.constructor.name}, not a text field`);
+    if (kind === 'checkbox' && !(f instanceof PDFCheckBox)) out.push(`'${name}' is a ${f.constructor.name}, not a checkbox`);
+    const visible = f.acroField.getWidgets().some((w) => shown.has(doc.context.getObjectRef(w.dict)?.toString() ?? ''));
+    if (!visible) out.push(`'${name}' has no widget on any page of ${spec.file} (a hidden duplicate field?)`);
+  };
+  for (const m of spec.fields) {
+    if ('check' in m) check(m.check, 'checkbox');
+    else if ('chars' in m) m.chars.forEach((n) => check(n, 'text'));
+    else check(m.field, 'text');
+  }
+  return out;
+}
+
+/** Problems reading a filled template back: values, checkboxes, and fit (font size x width vs the widget). */
+export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, values: FormValues): Promise<string[]> {
+  const doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
+  const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
+  const out: string[] = [];
+  const textOf = (name: string) => {
+    const f = fields.get(name);
+    return f instanceof PDFTextField ? f : null;
+  };
+  const expectText = (name: string, want: string) => {
+    const f = textOf(name);
+    if (!f) return void out.push(`'${name}' is missing from the filled form`);
+    const max = f.getMaxLength();
+    const expected = max !== undefined ? want.slice(0, max) : want;
+    const got = f.getText() ?? '';
+    if (got !== expected) out.push(`'${name}' holds ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    if (got) out.push(...fitProblems(f, got));
+  };
+  for (const m of spec.fields) {
+    if ('check' in m) {
+      const f = fields.get(m.check);
+      const want = resolveFlag(values, m.when);
+      if (!(f instanceof PDFCheckBox)) out.push(`'${m.check}' is missing from the filled form`);
+      else if (f.isChecked() !== want) out.push(`checkbox '${m.check}' is ${f.isChecked() ? 'checked' : 'unchecked'}, expected ${want ? 'checked' : 'unchecked'}`);
+    } else if ('chars' in m) {
+      const chars = [...mappedText(values, m)];
+      m.chars.forEach((n, i) => expectText(n, (chars[i] ?? '').trim()));
+    } else {
+      expectText(m.field, mappedText(values, m));
+    }
+  }
+  return out;
+}
+
+/** Whether a filled text field's value fits its smallest widget at the field's font size (wrapped when multiline). */
+function fitProblems(f: PDFTextField, value: string): string[] {
+  const m = /(\d+(?:\.\d+)?)\s+Tf/.exec(f.acroField.getDefaultAppearance() ?? '');
+  const size = m ? Number(m[1]) : 0;
+  if (!size) return [`'${f.getName()}' has no explicit font size (auto size cannot be checked)`];
+  const rects = f.acroField.getWidgets().map((w) => w.getRectangle());
+  const width = Math.min(...rects.map((r) => r.width));
+  const height = Math.min(...rects.map((r) => r.height));
+  if (!f.isMultiline()) {
+    const w = widthOf(value, 'regular', size);
+    return w <= width - 2 + 0.01 ? [] : [`'${f.getName()}': ${JSON.stringify(value)} is ${w.toFixed(1)} pt wide at ${size} pt, the field ${width.toFixed(1)} pt`];
+  }
+  const words = value.split(/\s+/);
+  let lines = 1;
+  let line = '';
+  for (const word of words) {
+    const cand = line ? `${line} ${word}` : word;
+    if (widthOf(cand, 'regular', size) > width - 4 && line) {
+      lines++;
+      line = word;
+    } else line = cand;
+  }
+  return lines * size * 1.2 <= height + 1.5 ? [] : [`'${f.getName()}': ${lines} lines at ${size} pt do not fit ${height.toFixed(1)} pt`];
+}
+
+/** Runs `qpdf --check` on a file; resolves to '' when it passes, else qpdf's complaint. */
+export async function qpdfCheck(file: string): Promise<string> {
+  try {
+    await run('qpdf', ['--check', file]);
+    return '';
+  } catch (e) {
+    const err = e as { code?: number | string; stdout?: string; stderr?: string; message: string };
+    // exit code 3: warnings only (qpdf recovered); still a problem for us
+    return `${file}: qpdf --check failed (${err.code}): ${(err.stderr || err.stdout || err.message).slice(0, 500)}`;
+  }
+}
+
+/** The text of each page (pdftotext separates pages with form feeds). Throws when poppler reports a syntax error. */
+export async function pageTexts(file: string): Promise<string[]> {
+  const { stdout, stderr } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  // "Syntax Warning"s come from some official templates' colour profiles; an error is ours
+  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l));
+  if (errors.length) throw new Error(`${file}: pdftotext reports ${errors.slice(0, 3).join('; ')}`);
+  const pages = stdout.split('\f');
+  if (pages.length && pages[pages.length - 1]!.trim() === '') pages.pop();
+  return pages;
+}
+
+/** Runs `fn` over items with at most `n` at a time. */
+async function pool<T, R>(items: readonly T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The mocha suite
+// ---------------------------------------------------------------------------
+
+export interface StateTestOptions {
+  /** Template folders (default: as the forms plugin resolves them: `../shared/forms` when present). */
+  templateDirs?: string[];
+  /** Fixtures to render (default: all of states/fixtures.ts). */
+  fixtures?: readonly FixtureName[];
+}
+
+interface Rendered { fixture: FixtureName; plan: FormPlan; result: RenderResult; dir: string; packetText?: string[] }
+
+/** The values a rendered file was filled from (per-signer forms: the signer's). */
+function valuesOf(r: Rendered, f: RenderedFile): FormValues {
+  if (!f.signer) return r.plan.values!;
+  const signers = FORM_CATALOG[f.kind].signers!(r.plan.signers);
+  return valuesForSigner(r.plan.values!, signers[f.signer.index]!);
+}
+
+const fileName = (f: RenderedFile) => `${f.kind}${f.signer ? `-${f.signer.index}` : ''}-${f.variant}.pdf`;
+
+export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): void {
+  const states = new Map([[plugin.code, plugin]]);
+  const store = new TemplateStore(o.templateDirs ?? parseFormsOptions({}).templateDirs);
+  const fixtures = o.fixtures ?? FIXTURES;
+
+  describe(`state plugin ${plugin.code} (${plugin.name})`, function () {
+    this.timeout(120_000);
+    const rendered: Rendered[] = [];
+    let root = '';
+
+    before(async () => {
+      root = mkdtempSync(join(tmpdir(), `titled-state-${plugin.code.toLowerCase()}-`));
+      for (const fixture of fixtures) {
+        const plan = planForms(fixtureEntry(plugin.code, fixture), states);
+        const result = await renderPlan(plan, store);
+        const dir = join(root, fixture);
+        rendered.push({ fixture, plan, result, dir });
+        mkdirSync(dir, { recursive: true });
+        for (const f of result.files) writeFileSync(join(dir, fileName(f)), f.pdf);
+        if (result.packet) writeFileSync(join(dir, 'packet.pdf'), result.packet.pdf);
+      }
+    });
+    after(() => {
+      if (root && !process.env.TITLED_KEEP_FORMS) rmSync(root, { recursive: true, force: true });
+    });
+
+    it('has a well-formed definition', () => {
+      const sample = planForms(fixtureEntry(plugin.code, 'full'), states).values!;
+      expect(checkDefinition(plugin, sample)).to.deep.equal([]);
+    });
+
+    for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
+      it(`maps real AcroForm fields of ${spec.file} (${kind})`, async function () {
+        const found = store.locate(spec.file);
+        if (!found) return this.skip(); // the template is not in the configured folders: drawn instead, nothing to check
+        expect(await checkTemplateFields(spec, readFileSync(found))).to.deep.equal([]);
+      });
+    }
+
+    it('renders every form it declares, without errors', () => {
+      const made = new Set(rendered.flatMap((r) => r.result.files.map((f) => f.kind)));
+      const declared = new Set(Object.values(plugin.forms).flat());
+      if (plugin.rules.untitledTypes.length) declared.add('form_ucc1');
+      expect([...declared].filter((k) => !made.has(k as FormKind)), 'declared forms no fixture rendered').to.deep.equal([]);
+      for (const r of rendered) {
+        expect(r.plan.skipped, `${r.fixture}: ${r.plan.reason}`).to.equal(undefined);
+        expect(r.result.errors, r.fixture).to.deep.equal([]);
+        expect(r.result.files.filter((f) => f.templateError).map((f) => `${f.kind}: ${f.templateError}`), r.fixture).to.deep.equal([]);
+      }
+    });
+
+    it('passes qpdf --check on every PDF', async () => {
+      const files = rendered.flatMap((r) => [...r.result.files.map((f) => join(r.dir, fileName(f))), ...(r.result.packet ? [join(r.dir, 'packet.pdf')] : [])]);
+      const problems = (await pool(files, 8, qpdfCheck)).filter(Boolean);
+      expect(problems).to.deep.equal([]);
+    });
+
+    it('fills its official templates: every mapped field holds its value, fits, and checkboxes match', async () => {
+      let checked = 0;
+      for (const r of rendered) {
+        for (const f of r.result.files.filter((x) => x.source === 'template')) {
+          expect(await checkTemplateFill(plugin.templates[f.kind]!, f.pdf, valuesOf(r, f)), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+          checked++;
+        }
+      }
+      const present = Object.values(plugin.templates).some((t) => store.locate(t!.file));
+      if (present) expect(checked, 'template-filled files').to.be.greaterThan(0);
+    });
+
+    it('draws legible forms: each page shows its title, and the VIN is on the form (pdftotext)', async () => {
+      for (const r of rendered) {
+        const packetPages = await pageTexts(join(r.dir, 'packet.pdf'));
+        r.packetText = packetPages;
+        const ranges = parseIndices(r.result.packet!.indices);
+        // drawn forms in the packet are read from the packet (the same content streams as their files)
+        const inPacket = r.result.files.filter((f) => f.variant === 'state');
+        const generic = r.result.files.filter((f) => f.variant === 'generic');
+        const genericTexts = await pool(generic, 4, (f) => pageTexts(join(r.dir, fileName(f))));
+        const check = (f: RenderedFile, pages: string[]) => {
+          const where = `${r.fixture} ${fileName(f)}`;
+          expect(pages.length, `${where} pages`).to.equal(f.pages);
+          pages.forEach((p, i) => expect(p.replace(/\s+/g, ' '), `${where} page ${i + 1}`).to.include(f.title));
+          if (f.kind !== 'form_instructions') expect(pages.join(' ').replace(/\s+/g, ' '), where).to.include(r.plan.values!.vehicle.vin);
+        };
+        inPacket.forEach((f, i) => {
+          if (f.source === 'drawn') check(f, packetPages.slice(ranges[i]!.first - 1, ranges[i]!.last));
+        });
+        generic.forEach((f, i) => check(f, genericTexts[i]!));
+      }
+    });
+
+    it('packs every form into the packet in order: page count and indices', async () => {
+      for (const r of rendered) {
+        const packet = r.result.packet!;
+        const parts = r.result.files.filter((f) => f.variant === 'state');
+        expect(packet.pages, `${r.fixture} packet pages`).to.equal(parts.reduce((n, f) => n + ('drawn' in f.packet ? f.packet.drawn.length : f.packet.pages.length), 0));
+        const ranges = parseIndices(packet.indices);
+        expect(ranges.map((x) => x.key)).to.deep.equal(parts.map((f) => (f.signer ? `${f.kind}[${f.signer.index}]` : f.kind)));
+        expect(ranges.map((x) => x.last - x.first + 1), `${r.fixture} range lengths`).to.deep.equal(parts.map((f) => f.pages));
+        const packetPages = r.packetText ?? (await pageTexts(join(r.dir, 'packet.pdf')));
+        expect(packetPages.length, `${r.fixture} pdftotext pages`).to.equal(packet.pages);
+        for (const [i, f] of parts.entries()) {
+          const range = ranges[i]!;
+          const got = packetPages.slice(range.first - 1, range.last);
+          if ('drawn' in f.packet) {
+            // each page of a drawn form carries its title and its own page footer
+            got.forEach((p, k) => expect(p.replace(/\s+/g, ' '), `${r.fixture}: packet page ${range.first + k} is ${range.key}`).to.include(`${f.title}`).and.include(`Page ${k + 1} of ${f.pages}`));
+          } else {
+            // a template's pages: the packet holds exactly the flattened form's pages
+            const ownFile = join(r.dir, `flat-${fileName(f)}`);
+            writeFileSync(ownFile, await save(f.packet.doc));
+            const own = await pageTexts(ownFile);
+            expect(got, `${r.fixture}: pages ${range.first}-${range.last} hold ${range.key}`).to.deep.equal(f.packet.pages.map((p) => own[p]!));
+          }
+        }
+      }
+    });
+  });
+}
