@@ -8,6 +8,8 @@ import { PermanentStageFailure } from '../errors.js';
 import { changedKeys } from '../merge.js';
 import { AccountBook } from '../model/account-book.js';
 import type { TitleEntry } from '../model/entry.js';
+import type { EntityManager } from 'typeorm';
+import type { StoredEntry, StoredEntryDoc } from '../store/entry-store.js';
 import { moveStatus } from '../store/entry-store.js';
 import type { StageContext, StagePlugin } from './stage.js';
 
@@ -105,4 +107,73 @@ export function mergeStageChanges(snapshot: TitleEntry, draft: TitleEntry, curre
     else delete current[k];
   }
   return current;
+}
+
+/** How a caller reads and writes the entry around a stage's checkpoint (the runner's job, or a synchronous action). */
+export interface CheckpointIO<R> {
+  /** The entry to run the stage on (as last held, or read now). */
+  read(): Promise<StoredEntryDoc>;
+  /** Runs `fn` in one transaction. */
+  tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T>;
+  /** In the transaction: the stored version of the entry now (null: it is gone). */
+  versionOf(m: EntityManager): Promise<number | null>;
+  /** In the transaction: the entry as stored now (null: it is gone). */
+  load(m: EntityManager): Promise<StoredEntry | null>;
+  /** The entry is gone (deleted meanwhile): throws the caller's error. */
+  gone(): never;
+  /** In the transaction: writes `entry` (the stage's draft, merged with others' changes) and the stage's events. */
+  commit(m: EntityManager, entry: TitleEntry, events: StageEvent[], changed: readonly string[]): Promise<R>;
+}
+
+/**
+ * The one stage executor: runs `stage[method]` on the entry and writes its
+ * checkpoint once. If someone else wrote the entry while the stage ran, the
+ * top-level members the stage changed are laid over the fresh entry; if the
+ * other writer changed one of them too, the stage runs again on the fresh
+ * entry (after `maxReplays` replays, the stage's changes win). Used by the
+ * pipeline runner and by synchronous actions (POST /title/{id}/forms).
+ */
+export async function runToCheckpoint<R>(
+  stage: StagePlugin, method: 'run' | 'runNow', io: CheckpointIO<R>,
+  o: { parts(snapshot: TitleEntry): StageContextParts; timeoutMs: number; stopSignal?: AbortSignal; maxReplays: number;
+    /** Writes a stage's progress; gets the version it read, returns the version it wrote when nobody else wrote between. */
+    progress?: (patch: Partial<TitleEntry>, version: number) => Promise<number>;
+    /** Wraps what the stage threw (the runner names the stage and entry). */
+    failed?: (e: unknown) => unknown;
+    /** Told when the stage runs again on the fresh entry. */
+    onReplay?: () => void; },
+): Promise<{ result: R; changed: string[] }> {
+  for (let replay = 0; ; replay++) {
+    const base = await io.read();
+    const snapshot = base.entry;
+    let version = base.version;
+    const writeProgress: ProgressWriter | undefined = o.progress && (async (patch) => {
+      version = await o.progress!(patch, version);
+      Object.assign(snapshot, JSON.parse(JSON.stringify(patch)));
+    });
+    let draft: TitleEntry;
+    let events: StageEvent[];
+    try {
+      ({ draft, events } = await executeStage(stage, method, base.doc, o.parts(snapshot), { timeoutMs: o.timeoutMs, stopSignal: o.stopSignal, writeProgress }));
+    } catch (e) {
+      throw o.failed ? o.failed(e) : e;
+    }
+    const changed = changedKeys(snapshot, draft);
+    const saved = await io.tx(async (m): Promise<{ result: R } | null> => {
+      // the document is read again only when someone else wrote the entry since the stage's snapshot
+      const stored = await io.versionOf(m);
+      if (stored === null) io.gone();
+      let target = draft;
+      if (stored !== version) {
+        const current = await io.load(m);
+        if (!current) io.gone();
+        const merged = mergeStageChanges(snapshot, draft, current.entry, changed, replay >= o.maxReplays);
+        if (!merged) return null;
+        target = merged;
+      }
+      return { result: await io.commit(m, target, events, changed) };
+    });
+    if (saved) return { result: saved.result, changed };
+    o.onReplay?.();
+  }
 }

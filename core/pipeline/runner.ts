@@ -9,14 +9,13 @@ import type { TitledConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { PermanentStageFailure, PluginError, StageError } from '../errors.js';
 import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
-import { changedKeys } from '../merge.js';
 import type { TitleEntry } from '../model/entry.js';
 import { JOB_PHASE_ORDER } from '../status.js';
 import type { EntryStore, StoredEntryDoc } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
-import { executeStage, mergeStageChanges, type StageEvent } from './execute.js';
+import { runToCheckpoint, type CheckpointIO, type StageEvent } from './execute.js';
 
 /** The job was taken over by another worker (its lease expired) or its entry was deleted: stop quietly. */
 class JobGone extends Error {}
@@ -240,89 +239,87 @@ export class PipelineRunner {
   }
 
   /**
-   * Runs one stage on a draft of the entry and checkpoints it. If someone else
-   * changed the same top-level members meanwhile (a PATCH, say), the stage
-   * runs again on the fresh entry; changes to other members are kept.
-   * `held` is the entry as last read or written (null: read it).
+   * Runs one stage on a draft of the entry and checkpoints it (the one stage
+   * executor, execute.ts). The checkpoint also asks the stages after this one
+   * whether they apply, and moves job_status or completes the job, in the
+   * same transaction. `held` is the entry as last read or written (null: read it).
    */
   private async runStage(
     stage: StagePlugin, index: number, job: ClaimedJob, org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, log: Logger,
     held: StoredEntryDoc | null, done: ReadonlySet<string>, startedAt: number,
   ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
-    for (let replay = 0; ; replay++) {
-      const base = held ?? await this.loadOrGone(job);
-      held = null;
-      const snapshot = base.entry;
-      let version = base.version;
-      const stageLog = log.child({ stage: stage.name });
-      /**
-       * A stage's progress (ctx.progress): written now, and taken into the
-       * snapshot, so the checkpoint neither counts it as someone else's
-       * change nor reads the entry again when nobody else wrote it.
-       */
-      const writeProgress = async (patch: Partial<TitleEntry>) => {
+    const stageLog = log.child({ stage: stage.name });
+    let first = held;
+    const gone: () => never = () => { throw new JobGone(`entry ${job.entryId} was deleted`); };
+    const io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }> = {
+      read: async () => {
+        const b = first ?? await this.loadOrGone(job);
+        first = null;
+        return b;
+      },
+      tx: (fn) => this.db.tx(fn),
+      versionOf: (m) => this.store.versionOf(job.orgId, job.entryId, m),
+      load: (m) => this.store.load(job.orgId, job.entryId, m),
+      gone,
+      commit: (m, target, events) => this.checkpoint(m, stage, index, job, target, events, done, startedAt),
+    };
+    const { result, changed } = await runToCheckpoint(stage, 'run', io, {
+      parts: (snapshot) => ({
+        job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
+        options: this.config.plugins[stage.name], log: stageLog,
+        objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
+      }),
+      timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs,
+      stopSignal: this.stopController.signal,
+      maxReplays: MAX_STAGE_REPLAYS,
+      // a stage's progress (ctx.progress) is written now; the version it wrote is the checkpoint's "mine" when nobody else wrote
+      progress: async (patch, version) => {
+        let mine = version;
         await this.db.tx(async (m) => {
           const current = await this.store.load(job.orgId, job.entryId, m);
-          if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
+          if (!current) return gone();
           Object.assign(current.entry, patch);
           const written = await this.store.write(m, job.orgId, current.entry);
-          if (current.version === version) version = written.version;
+          if (current.version === version) mine = written.version;
         });
-        Object.assign(snapshot, JSON.parse(JSON.stringify(patch)));
-      };
-      let draft: TitleEntry;
-      let events: StageEvent[];
-      try {
-        ({ draft, events } = await executeStage(stage, 'run', base.doc, {
-          job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
-          options: this.config.plugins[stage.name], log: stageLog,
-          objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
-        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs, stopSignal: this.stopController.signal, writeProgress }));
-      } catch (e) {
-        throw new StageError(stage.name, job.entryId, e, !(e instanceof PermanentStageFailure));
-      }
-      const mine = changedKeys(snapshot, draft);
-      const saved = await this.db.tx(async (m) => {
-        // the document is read again only when someone else wrote the entry since the stage's snapshot
-        const stored = await this.store.versionOf(job.orgId, job.entryId, m);
-        if (stored === null) throw new JobGone(`entry ${job.entryId} was deleted`);
-        let target = draft;
-        if (stored !== version) {
-          const current = await this.store.load(job.orgId, job.entryId, m);
-          if (!current) throw new JobGone(`entry ${job.entryId} was deleted`);
-          const merged = mergeStageChanges(snapshot, draft, current.entry, mine, replay >= MAX_STAGE_REPLAYS);
-          if (!merged) return null;
-          target = merged;
-        }
-        for (const ev of events) await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
-        // the entry as a reload would show it: the stages after this one are asked about it
-        const entry = JSON.parse(JSON.stringify(target)) as TitleEntry;
-        const found = this.lookAhead(index, new Set(done).add(stage.name), entry, job);
-        let ahead: Ahead;
-        if (!found) {
-          ahead = { complete: true, nextQueued: await this.complete(m, job, entry, startedAt) };
-        } else {
-          const next = this.stages[found.next]!;
-          if (!found.error && JOB_PHASE_ORDER[next.phase] > JOB_PHASE_ORDER[entry.job_status]) {
-            await this.store.setJobStatus(m, job.orgId, entry, next.phase, { stage: next.name });
-          }
-          ahead = { complete: false, ...found };
-        }
-        const written = await this.store.write(m, job.orgId, entry);
-        if (ahead.complete) {
-          if (!(await this.queue.finish(m, job.id, this.owner))) throw new JobGone('lease lost before finishing');
-        } else if (!(await this.queue.checkpoint(m, job.id, this.owner, [...job.stagesDone, stage.name]))) {
-          throw new JobGone('lease lost to another worker');
-        }
-        job.stagesDone = [...job.stagesDone, stage.name];
-        return { held: written, ahead };
-      });
-      if (saved) {
-        stageLog.debug({ code: 'STAGE_DONE', changed: mine }, 'stage done');
-        return saved;
-      }
-      stageLog.info({ code: 'STAGE_REPLAY' }, 'entry changed meanwhile; running the stage again');
+        return mine;
+      },
+      failed: (e) => new StageError(stage.name, job.entryId, e, !(e instanceof PermanentStageFailure)),
+      onReplay: () => stageLog.info({ code: 'STAGE_REPLAY' }, 'entry changed meanwhile; running the stage again'),
+    });
+    stageLog.debug({ code: 'STAGE_DONE', changed }, 'stage done');
+    return result;
+  }
+
+  /** A stage's checkpoint, in its transaction: the events, the look ahead, the entry, and the job's progress. */
+  private async checkpoint(
+    m: EntityManager, stage: StagePlugin, index: number, job: ClaimedJob, target: TitleEntry, events: StageEvent[],
+    done: ReadonlySet<string>, startedAt: number,
+  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
+    for (const ev of events) {
+      await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
     }
+    // the entry as a reload would show it: the stages after this one are asked about it
+    const entry = JSON.parse(JSON.stringify(target)) as TitleEntry;
+    const found = this.lookAhead(index, new Set(done).add(stage.name), entry, job);
+    let ahead: Ahead;
+    if (!found) {
+      ahead = { complete: true, nextQueued: await this.complete(m, job, entry, startedAt) };
+    } else {
+      const next = this.stages[found.next]!;
+      if (!found.error && JOB_PHASE_ORDER[next.phase] > JOB_PHASE_ORDER[entry.job_status]) {
+        await this.store.setJobStatus(m, job.orgId, entry, next.phase, { stage: next.name });
+      }
+      ahead = { complete: false, ...found };
+    }
+    const written = await this.store.write(m, job.orgId, entry);
+    if (ahead.complete) {
+      if (!(await this.queue.finish(m, job.id, this.owner))) throw new JobGone('lease lost before finishing');
+    } else if (!(await this.queue.checkpoint(m, job.id, this.owner, [...job.stagesDone, stage.name]))) {
+      throw new JobGone('lease lost to another worker');
+    }
+    job.stagesDone = [...job.stagesDone, stage.name];
+    return { held: written, ahead };
   }
 
   /** Moves job_status forward to a stage's phase, in its own transaction, so clients see it while the stage runs; returns the entry written. */

@@ -19,8 +19,7 @@ import { mayHoldObjectKeys, presignEntry, type ObjectStore } from '../storage/ob
 import { checkVin } from '../vin.js';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from '../logger.js';
-import { changedKeys } from '../merge.js';
-import { executeStage, mergeStageChanges, type StageEvent } from '../pipeline/execute.js';
+import { runToCheckpoint, type CheckpointIO } from '../pipeline/execute.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects } from '../storage/object-store.js';
 
@@ -306,32 +305,40 @@ export class TitleService {
     const stage = this.stages.list().find((s) => s.handles?.includes(action) && typeof s.runNow === 'function');
     const { log, outbox, container } = this.sync;
     if (!stage || !log || !outbox || !container) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
-    for (let replay = 0; ; replay++) {
-      const { entry: snapshot, version } = await this.mustLoad(p, id);
-      let draft: TitleEntry;
-      let events: StageEvent[];
-      try {
-        ({ draft, events } = await executeStage(stage, 'runNow', JSON.stringify(snapshot), {
-          job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
-          options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
-          objects: new EntryObjects(this.objects, snapshot.storeIndex), container,
-        }, { timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs }));
-      } catch (e) {
-        if (e instanceof TitledError) throw e;
-        log.error({ err: e, code: 'STAGE_FAILED', stage: stage.name, entryId: snapshot.entryId, action }, 'synchronous action failed');
-        throw new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
-      }
-      const mine = changedKeys(snapshot, draft);
-      const saved = await this.db.tx(async (m) => {
-        const current = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
-        const target = current.version === version ? draft : mergeStageChanges(snapshot, draft, current.entry, mine, replay >= 3);
-        if (!target) return false;
+    const gone: () => never = () => { throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`); };
+    let entryId = id;
+    const io: CheckpointIO<void> = {
+      read: async () => {
+        const { entry, version } = await this.mustLoad(p, id);
+        entryId = entry.entryId;
+        return { entry, version, doc: JSON.stringify(entry) };
+      },
+      tx: (fn) => this.db.tx(fn),
+      versionOf: async (m) => (await this.store.load(p.org.id, id, m))?.version ?? null,
+      load: (m) => this.store.load(p.org.id, id, m),
+      gone,
+      commit: async (m, target, events) => {
         await this.store.save(m, p.org.id, target);
-        for (const ev of events) await outbox.append(m, { orgId: p.org.id, entryId: snapshot.entryId, name: ev.name, payload: { stage: stage.name, action, ...ev.payload } });
-        return true;
-      });
-      if (saved) return { entryId: snapshot.entryId };
-    }
+        for (const ev of events) {
+          await outbox.append(m, { orgId: p.org.id, entryId: target.entryId, name: ev.name, payload: { stage: stage.name, action, ...ev.payload } });
+        }
+      },
+    };
+    await runToCheckpoint(stage, 'runNow', io, {
+      parts: (snapshot) => ({
+        job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
+        options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
+        objects: new EntryObjects(this.objects, snapshot.storeIndex), container,
+      }),
+      timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs,
+      maxReplays: 3,
+      failed: (e) => {
+        if (e instanceof TitledError) return e;
+        log.error({ err: e, code: 'STAGE_FAILED', stage: stage.name, hook: 'runNow', entryId, action }, 'synchronous action failed');
+        return new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
+      },
+    });
+    return { entryId };
   }
 
   /** Actions whose stage is not built in this engine answer 501 after the entry is found. */
