@@ -4,6 +4,7 @@
  * (test/core/plugin-api.test.ts fails on any other import of core from
  * plugins/ or states/). Contracts carry their TSDoc where they are defined.
  */
+import 'reflect-metadata';
 
 // --- contracts: plugins, stages, routes ---------------------------------------
 export type {

@@ -3,9 +3,8 @@
  * (states/types.ts documents each member). Strings are '' when unknown, dates
  * MM/DD/YYYY, money 1,234.56.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join as joinPath } from 'node:path';
-import { type TitleEntry, type Lien, type Lienholder, type Person, packageRoot } from '../../core/plugin-api.js';
+import { type TitleEntry, type Lien, type Lienholder, type Person } from '../../core/plugin-api.js';
+import { loadStateFeeSchedule } from '../../states/fee-schema.js';
 import { STATE_PLUGINS } from '../../states/registry.js';
 import type { AddressValues, FormValues, LienValues, PersonValues, StatePlugin, Transaction } from '../../states/types.js';
 import { odometerExempt } from './odometer.js';
@@ -116,24 +115,38 @@ const TYPE_LABELS: Record<string, string> = {
   TRAILER: 'Trailer', BOAT: 'Vessel', LOW_SPEED: 'Low-speed vehicle',
 };
 
-/** Where a state's packet is mailed and who is paid, from its fee data (states/<code>/fees.json) when present. */
+type SubmissionInstructions = { payable_to?: string | null; address?: (Addr & { recipient_name?: string | null }) | null };
+const fromInstructions = (si: SubmissionInstructions) => ({
+  submit_to: join([si.address?.recipient_name, addressValues(si.address ?? undefined).one_line], ', '), payable_to: s(si.payable_to),
+});
+
+/** The state's own filing office and payee (its fee data, read through the validated loader), by state. */
 const submissionCache = new Map<string, { submit_to: string; payable_to: string }>();
-export function submissionOf(code: string): { submit_to: string; payable_to: string } {
+function stateSubmission(code: string): { submit_to: string; payable_to: string } {
   let hit = submissionCache.get(code);
   if (hit) return hit;
-  hit = { submit_to: '', payable_to: '' };
-  const file = joinPath(packageRoot, 'states', code.toLowerCase(), 'fees.json');
   try {
-    if (existsSync(file)) {
-      const si = (JSON.parse(readFileSync(file, 'utf8')) as { submission_instructions?: { payable_to?: string; address?: Addr & { recipient_name?: string } } }).submission_instructions;
-      if (si) hit = { submit_to: join([si.address?.recipient_name, addressValues(si.address).one_line], ', '), payable_to: s(si.payable_to) };
-    }
+    hit = fromInstructions(loadStateFeeSchedule(code).submission_instructions as SubmissionInstructions);
   } catch {
-    // fee data is optional for forms; a file being edited is read again next time
-    return hit;
+    // fee data is optional for forms
+    hit = { submit_to: '', payable_to: '' };
   }
   submissionCache.set(code, hit);
   return hit;
+}
+
+/**
+ * Where the packet is mailed and who is paid: the entry's fee estimate when
+ * it has one for this state (the fees stage picks the office of the entry's
+ * county where a state files by county), else the state's own office.
+ */
+export function submissionOf(code: string, entry?: Readonly<TitleEntry>): { submit_to: string; payable_to: string } {
+  const est = entry?.fee_estimate as { state?: string; submission_instructions?: SubmissionInstructions } | undefined;
+  if (est?.submission_instructions && (!est.state || est.state.toUpperCase() === code.toUpperCase())) {
+    const mine = fromInstructions(est.submission_instructions);
+    if (mine.submit_to || mine.payable_to) return mine;
+  }
+  return stateSubmission(code);
 }
 
 const stateNames = new Map(STATE_PLUGINS.map((p) => [p.code, p.name]));
@@ -190,7 +203,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   const owners = applicants.map(pv);
   const conj = s(t.conjunction).toUpperCase();
   const ownersOr = t.is_or === true || conj === 'OR';
-  const submission = submissionOf(state.code);
+  const submission = submissionOf(state.code, entry);
   const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date }, loan.loan_amount);
 
   const values: FormValues = {
