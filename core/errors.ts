@@ -27,6 +27,56 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+/** Errors of the engine itself (never a client's body): their codes, as log lines and `job_error` carry them. */
+export const ENGINE_ERRORS = {
+  ENGINE_CONFIG: 'start-up refused: bad configuration, a missing plugin or dependency, a plugin that cannot be built',
+  STAGE_FAILED: 'a stage\'s run threw (the job is retried, or fails for good after the last try)',
+  PERMANENT_STAGE_FAILURE: 'a stage said retrying cannot help (the job fails at once)',
+  PLUGIN_FAILED: 'a plugin hook other than run threw (appliesTo, present, requested, abandoned, routes, start, stop)',
+} as const;
+export type EngineErrorCode = keyof typeof ENGINE_ERRORS;
+
+/** The `code` of every log line the engine and its plugins write. docs/errors.md lists the same (a test keeps them equal). */
+export const LOG_CODES = {
+  INTERNAL: 'a request failed with an unexpected error (the client got 500)',
+  QUEUE_POLL_FAILED: 'claiming jobs failed (the next poll tries again)',
+  JOB_COMPLETE: 'a job ran every stage that applied',
+  JOB_FAILED: 'a job failed for good (job_status error)',
+  JOB_GONE: 'a job stopped because its entry was deleted or its lease went to another worker',
+  STAGE_DONE: 'a stage checkpointed (debug)',
+  STAGE_REPLAY: 'a stage runs again: someone changed the same members meanwhile',
+  STAGE_FAILED: 'a synchronous action\'s stage failed',
+  STAGE_FAILED_RETRY: 'a stage (or a hook) failed; the job will be retried',
+  PROGRESS_NOT_WRITTEN: 'a stage\'s progress could not be written (the checkpoint still is)',
+  STOP_TIMEOUT: 'a plugin did not stop in time',
+  VIN_CHECK_DIGIT_MISMATCH: 'a VIN\'s check digit does not match (accepted and flagged)',
+  VIN_CONFLICT: 'a document shows a VIN another entry of the organization has',
+  DOCUMENT_READ: 'a document was read',
+  DOCUMENT_REJECTED: 'a document was refused (fetch refused, not a supported format, too many documents)',
+  DOCUMENT_FAILED: 'a document could not be read',
+  DOCUMENT_ANALYSIS_FAILED: 'document analysis threw',
+  EXTRACTED_DATA_INVALID: 'a document\'s extracted data does not fit the schema; it is not merged',
+  ENRICHMENT_PULL: 'an enrichment pull ended (found, not_found, error, unavailable, skipped)',
+  VPIC_DECODE_FAILED: 'the vPIC decode gave nothing; offline decode only',
+  FEES_ESTIMATED: 'a fee estimate was written',
+  FORMS_ERROR: 'forms could not be generated (forms_status error)',
+  FORM_TEMPLATE_FALLBACK: 'an official template was missing or unusable; the drawn layout was used',
+  FORM_DOWNLOAD_NOT_COUNTED: 'a form download could not be counted',
+  ODOMETER_CHECKED: 'the example odometer-check plugin checked an entry',
+  WEBHOOKS_STARTED: 'webhook delivery started',
+  WEBHOOK_DISPATCHED: 'outbox events were turned into deliveries',
+  WEBHOOK_DISPATCH_FAILED: 'dispatching outbox events failed (retried)',
+  WEBHOOK_CLAIM_FAILED: 'claiming deliveries failed (retried)',
+  WEBHOOK_DELIVERED: 'a delivery was answered 2xx',
+  WEBHOOK_RETRY: 'a delivery failed and will be retried',
+  WEBHOOK_FAILED: 'a delivery failed for good',
+  WEBHOOK_ATTEMPT_CRASHED: 'a delivery attempt threw unexpectedly',
+  WEBHOOK_REPLAY: 'an operator replayed a delivery',
+  WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
+  WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+} as const;
+export type LogCode = keyof typeof LOG_CODES;
+
 export class TitledError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -49,6 +99,7 @@ export const isTitledError = (e: unknown): e is TitledError => e instanceof Titl
 
 /** A failure inside a stage plugin, wrapped with the stage's name (the log line names it). */
 export class StageError extends Error {
+  readonly code: EngineErrorCode = 'STAGE_FAILED';
   constructor(readonly stage: string, readonly entryId: string, cause: unknown, readonly retryable = true) {
     super(`stage '${stage}' failed for entry ${entryId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'StageError';
@@ -61,6 +112,7 @@ export class StageError extends Error {
  * log shows its message once (pino appends causes' messages).
  */
 export class PluginError extends Error {
+  readonly code: EngineErrorCode = 'PLUGIN_FAILED';
   readonly original: unknown;
   constructor(readonly plugin: string, readonly hook: string, original: unknown) {
     super(`plugin '${plugin}' failed in ${hook}: ${original instanceof Error ? original.message : String(original)}`);
@@ -72,6 +124,7 @@ export class PluginError extends Error {
 
 /** Thrown by a stage to say: do not retry, the entry itself is the problem. */
 export class PermanentStageFailure extends Error {
+  readonly code: EngineErrorCode = 'PERMANENT_STAGE_FAILURE';
   constructor(message: string) {
     super(message);
     this.name = 'PermanentStageFailure';
@@ -80,6 +133,7 @@ export class PermanentStageFailure extends Error {
 
 /** Errors at start-up: bad config, missing stage dependencies, registering after start. */
 export class EngineConfigError extends Error {
+  readonly code: EngineErrorCode = 'ENGINE_CONFIG';
   constructor(message: string) {
     super(message);
     this.name = 'EngineConfigError';
