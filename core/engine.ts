@@ -156,14 +156,29 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const config = resolveConfig(configInput);
   const log = createLogger(config.log.level, options.logDestination);
   const catalog = await loadPlugins(config, options);
+  const db = await openDatabase(config, catalog, options.migrate !== false);
+  const parts = buildCore(config, log, db);
+  for (const name of config.stages) parts.registry.register(buildPlugin(parts.container, name, catalog[name]!));
+  return assemble(parts);
+}
+
+/** Opens the database with the core's and the enabled plugins' tables, and migrates it (unless told not to). */
+async function openDatabase(config: TitledConfig, catalog: Record<string, EnginePluginClass>, migrate: boolean): Promise<Database> {
   const schemas = config.stages.map((n) => catalog[n]!.schema).filter((s): s is PluginSchema => !!s);
   const db = await Database.open(config, schemas);
   try {
-    if (options.migrate !== false) await db.migrate();
+    if (migrate) await db.migrate();
   } catch (e) {
     await db.close();
     throw e;
   }
+  return db;
+}
+
+type CoreParts = ReturnType<typeof buildCore>;
+
+/** The core services, and the container plugins are built from (each service registered by type). */
+function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const secret = loadSecret(config);
   const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
   const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
@@ -174,7 +189,6 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret);
   const registry = new StageRegistry();
-
   const container = rootContainer.createChildContainer();
   container.registerInstance(TOKENS.Config, config);
   container.registerInstance(TOKENS.Logger, log);
@@ -184,13 +198,17 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   container.registerInstance(Outbox, outbox);
   container.registerInstance(JobQueue, queue);
   container.registerInstance(Organizations, orgs);
-
-  const service = new TitleService(db, store, queue, registry, objects, config, createHash('sha256').update(`cursor:${secret}`).digest(), { log, outbox, container });
+  const cursorKey = createHash('sha256').update(`cursor:${secret}`).digest();
+  const service = new TitleService(db, store, queue, registry, objects, config, cursorKey, { log, outbox, container });
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  for (const name of config.stages) registry.register(buildPlugin(container, name, catalog[name]!));
+  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service };
+}
 
+/** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
+function assemble(parts: CoreParts): Engine {
+  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service } = parts;
   let runner: PipelineRunner | undefined;
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   let app: Koa | undefined;

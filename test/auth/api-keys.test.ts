@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';

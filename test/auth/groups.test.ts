@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { startTestEngine, type TestEngine, type TestOrg } from '../helpers/engine.js';
 import { accountData, createEntry, expectError, makeVin, storedRow, waitForIdle, CORE_ONLY } from '../http/support.js';

@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { accountData, basic, createEntry, expectError, makeVin, CORE_ONLY } from '../http/support.js';

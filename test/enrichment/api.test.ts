@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { AccountDataSchema } from '../../core/index.js';

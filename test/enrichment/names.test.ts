@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { formatLastFirst, namesMatch, parseName } from '../../core/model/names.js';
 

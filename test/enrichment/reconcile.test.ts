@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import type { AccountData } from '../../core/index.js';
 import type { TitleEntry } from '../../core/model/entry.js';

@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { AccountDataSchema } from '../../core/index.js';
 import { reconcile } from '../support/merge.js';

@@ -4,7 +4,6 @@
  * scenarios, waiting for a job, downloading presigned files, the outbox, and
  * a local gateway (HTTP server on 127.0.0.1) for the http providers.
  */
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { computeCheckDigit } from '../../core/index.js';

@@ -4,7 +4,6 @@
  * boxes (pdftotext -bbox: every word inside the page's margins); text a
  * standard font cannot show is transliterated.
  */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,6 @@
  * downloads a PDF; POST /title/{id}/forms regenerates synchronously and bumps
  * `form_updates`; downloads through presigned URLs are counted.
  */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,4 @@
 /** The final packet: documented order, indices format, page counts, and both ways of assembling it. */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,4 @@
 /** Which forms an entry gets: transactions, statuses, the odometer exemption, UCC-1 for untitled types. */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import type { TitleEntry } from '../../core/model/entry.js';
 import { odometerExempt } from '../../plugins/forms/odometer.js';

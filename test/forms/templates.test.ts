@@ -4,7 +4,6 @@
  * pdf-lib, field by field; long names shrink or wrap inside their fields;
  * qpdf --check passes.
  */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import type { JobInput, StageContext, StagePlugin, TitleEntry } from '../../core/index.js';
 import { DIALECTS, startTestEngine, VALID_VIN, type TestEngine } from '../helpers/engine.js';

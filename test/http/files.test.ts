@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import type { StageContext, StagePlugin } from '../../core/index.js';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';

@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { EntryStore } from '../../core/store/entry-store.js';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';

@@ -1,4 +1,3 @@
-// @ts-ignore chai 6 ships no type declarations
 import { expect } from 'chai';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { accountData, createEntry, expectError, makeVin, storedRow, waitForIdle, waitForStatus, CORE_ONLY } from './support.js';

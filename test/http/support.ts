@@ -3,7 +3,6 @@
  * data, exact assertions on the spec's error body, and waiting for a job.
  */
 // chai 6 ships no type declarations (see test/states/fee-data.test.ts).
-// @ts-ignore
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { computeCheckDigit } from '../../core/index.js';

@@ -1,5 +1,4 @@
 // chai 6 ships no type declarations and @types/chai is not installed.
-// @ts-ignore
 import { expect } from 'chai';
 import { TitledError } from '../../core/errors.js';
 import { JOB_PHASE_ORDER, JOB_STATUSES, JOB_STATUS_MOVES, assertJobStatusMove, canMoveJobStatus, type JobStatus } from '../../core/status.js';

@@ -1,6 +1,5 @@
 // chai 6 ships no type declarations and @types/chai is not installed; the import is
 // untyped until one is added (ts-ignore rather than ts-expect-error so it keeps compiling then).
-// @ts-ignore
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,6 @@
  * and the explicit registry lists them all, sorted. docs/forms.md's per-state
  * table is the registry's.
  */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,6 @@
  * must flag a broken definition, a mapping to a field the template does not
  * have (or only hides), and a fill that does not hold the expected values.
  */
-// @ts-ignore chai 6 ships no type declarations (see test/states/fee-data.test.ts)
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';

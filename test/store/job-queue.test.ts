@@ -1,5 +1,4 @@
 // chai 6 ships no type declarations and @types/chai is not installed.
-// @ts-ignore
 import { expect } from 'chai';
 import { mergeJobInput, type JobInput } from '../../core/jobs/job-queue.js';
 import { DIALECTS, eventually, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';

@@ -25,7 +25,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFCheckBox, PDFDocument, PDFRef, PDFTextField } from 'pdf-lib';
 // chai 6 ships no type declarations here (see test/states/fee-data.test.ts).
-// @ts-ignore
 import { expect } from 'chai';
 import { FORM_CATALOG } from '../../plugins/forms/layouts/index.js';
 import { parseFormsOptions } from '../../plugins/forms/options.js';

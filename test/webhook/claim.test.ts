@@ -1,5 +1,4 @@
 // chai 6 ships no type declarations and @types/chai is not installed.
-// @ts-ignore
 import { expect } from 'chai';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';

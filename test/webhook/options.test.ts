@@ -1,5 +1,4 @@
 // chai 6 ships no type declarations and @types/chai is not installed.
-// @ts-ignore
 import { expect } from 'chai';
 import { EngineConfigError } from '../../core/errors.js';
 import { parseWebhookOptions, retryDelayMs } from '../../plugins/webhook/options.js';
