@@ -92,7 +92,7 @@ function resolveCommand(argv: string[]): { command: Command; path: string; rest:
   return { command, path: `${entry.name} ${command.name}`, rest: subRest };
 }
 
-export async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number> {
   let path = '';
   try {
     const found = resolveCommand(argv);

@@ -7,10 +7,10 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Engine, TitledConfigInput } from '../core/index.js';
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-export interface CommandInput {
+interface CommandInput {
   /** Parsed option values (`--data-dir` is `values['data-dir']`). */
   values: Values;
   /** Positional arguments after the command name. */

@@ -18,3 +18,4 @@ export { TOKENS } from './tokens.js';
 export { checkVin, normalizeVin, computeCheckDigit } from './vin.js';
 export { mergePatch } from './merge.js';
 export { Entries } from './service/entries.js';
+export type { IssuedKey, ApiKeyInfo } from './auth/api-keys.js';

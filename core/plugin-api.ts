@@ -23,7 +23,7 @@ export * from './model/schemas.js';
 export type { AccountAccess } from './model/account-book.js';
 export {
   PRECEDENCE, OWNER_FIELDS, LIEN_FIELDS, TITLE_FIELDS, VEHICLE_FIELDS, REGISTRATION_FIELDS, sameValue,
-  type AccountSource, type AccountSourceKind, type AccountReview, type MergeOutcome, type Discrepancy, type Match, type SourceRef,
+  type AccountSource, type AccountSourceKind, type AccountReview, type MergeOutcome, type Discrepancy, type Match, type SourceRef, type Observation, type OtherTitle,
 } from './model/account.js';
 export * from './model/domain.js';
 export {
@@ -43,7 +43,10 @@ export {
 export type { StatusField } from './store/entry-store.js';
 
 // --- errors -------------------------------------------------------------------------
-export { TitledError, PermanentStageFailure, EngineConfigError, isTitledError, type ErrorCode } from './errors.js';
+export {
+  TitledError, PermanentStageFailure, EngineConfigError, PluginError, isTitledError, ENGINE_ERRORS, LOG_CODES,
+  type ErrorCode, type EngineErrorCode, type LogCode,
+} from './errors.js';
 
 // --- services a plugin may inject ------------------------------------------------------
 export type { TitledConfig } from './config.js';

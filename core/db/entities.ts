@@ -10,7 +10,7 @@ import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'ty
 const epoch = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)) };
 
 @Entity('organizations')
-export class OrganizationRecord {
+class OrganizationRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Index('uq_organizations_name', { unique: true })
   @Column('varchar', { length: 200 }) name!: string;
@@ -20,7 +20,7 @@ export class OrganizationRecord {
 }
 
 @Entity('api_keys')
-export class ApiKeyRecord {
+class ApiKeyRecord {
   @PrimaryColumn('varchar', { length: 40 }) id!: string;
   @Index('ix_api_keys_org')
   @Column('varchar', { length: 36 }) orgId!: string;
@@ -40,7 +40,7 @@ export class ApiKeyRecord {
 @Index('ix_entries_org_job_status', ['orgId', 'jobStatus'])
 @Index('ix_entries_org_account_status', ['orgId', 'accountStatus'])
 @Index('ix_entries_org_group', ['orgId', 'groupId'])
-export class EntryRecord {
+class EntryRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   /** Normalized VIN; null until known (a documents-only entry before extraction). */
@@ -64,7 +64,7 @@ export class EntryRecord {
 
 /** A duplicate pointer entry: a create for a VIN the organization already had. */
 @Entity('duplicate_pointers')
-export class DuplicatePointerRecord {
+class DuplicatePointerRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   @Index('ix_duplicate_pointers_canonical')
@@ -76,7 +76,7 @@ export class DuplicatePointerRecord {
 @Entity('jobs')
 @Index('ix_jobs_claim', ['status', 'runAfter'])
 @Index('ix_jobs_entry', ['entryId', 'status'])
-export class JobRecord {
+class JobRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) entryId!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
@@ -101,7 +101,7 @@ export class JobRecord {
 @Entity('outbox')
 @Index('ix_outbox_pending', ['dispatchedAt', 'id'])
 @Index('ix_outbox_entry', ['entryId', 'id'])
-export class OutboxRecord {
+class OutboxRecord {
   /** integer (SQLite allows AUTOINCREMENT only on INTEGER): 2^31 events per database. */
   @PrimaryGeneratedColumn('increment', { type: 'integer' }) id!: number;
   @Column('varchar', { length: 36 }) orgId!: string;

@@ -34,7 +34,7 @@ export interface AccountAccess {
 }
 
 /** The sources stored with an entry (`account_sources`, never shown to clients). */
-export function sourcesOf(entry: TitleEntry): AccountSource[] {
+function sourcesOf(entry: TitleEntry): AccountSource[] {
   const stored = entry.account_sources as AccountSource[] | undefined;
   if (stored) return stored;
   // an entry written before sources were kept: what it holds is the client's

@@ -97,7 +97,7 @@ function rank(s: AccountSource): number {
 }
 
 /** Sources in precedence order (documents of one type: newest first). */
-export function byPrecedence(sources: readonly AccountSource[]): AccountSource[] {
+function byPrecedence(sources: readonly AccountSource[]): AccountSource[] {
   return [...sources].sort((a, b) => rank(a) - rank(b) || (b.at ?? '').localeCompare(a.at ?? '') || a.id.localeCompare(b.id));
 }
 
@@ -143,7 +143,7 @@ function refOf(s: AccountSource): SourceRef {
 }
 
 /** A source's name in sentences of the review. */
-export function describeSource(s: AccountSource): string {
+function describeSource(s: AccountSource): string {
   if (s.kind === 'client') return 'the submitted account data';
   if (s.kind === 'document') return `the ${(s.type ?? 'UNKNOWN').toLowerCase().replace(/_/g, ' ')} document`;
   if (s.kind === 'pull') return { nmvtis: 'NMVTIS', state: 'the state record', portal: 'the DMV portal', public: 'the public DMV record' }[s.type ?? ''] ?? String(s.type);

@@ -51,7 +51,7 @@ export interface TitleEntry {
   [member: string]: unknown;
 }
 
-export interface NewEntryInput {
+interface NewEntryInput {
   orgId: string;
   orgName: string;
   userId: string;

@@ -57,7 +57,7 @@ export class UrlBlockedError extends Error {
 export type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
 /** got's `dnsLookup` / node's `lookup` signature. */
-export type LookupFunction = (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: (...args: any[]) => void) => void;
+type LookupFunction = (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: (...args: any[]) => void) => void;
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 

@@ -16,17 +16,17 @@ import type { StageContext, StagePlugin } from './stage.js';
 export interface StageEvent { name: string; payload?: Record<string, unknown> }
 
 /** The parts of a StageContext the caller supplies (the draft, its account, events, status moves and progress are made here). */
-export type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
+type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
 
 /** Writes a stage's progress to the stored entry (the runner's; absent in synchronous actions). */
-export type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
+type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
 
 /**
  * Runs `stage[method]` on a draft parsed from `doc`, aborting its signal and
  * rejecting at `timeoutMs` or when `stopSignal` aborts. Returns the draft and
  * the events the stage emitted (status moves included); the caller writes them.
  */
-export async function executeStage(
+async function executeStage(
   stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
   const draft = JSON.parse(doc) as TitleEntry;
@@ -100,7 +100,7 @@ function settleAccount(stage: StagePlugin, draft: TitleEntry, account: AccountBo
  * `draft`; or null when the other writer changed one of those members too
  * (the caller then runs the stage again on the fresh entry).
  */
-export function mergeStageChanges(snapshot: TitleEntry, draft: TitleEntry, current: TitleEntry, mine: readonly string[], allowConflict: boolean): TitleEntry | null {
+function mergeStageChanges(snapshot: TitleEntry, draft: TitleEntry, current: TitleEntry, mine: readonly string[], allowConflict: boolean): TitleEntry | null {
   if (!allowConflict && changedKeys(snapshot, current).some((k) => mine.includes(k))) return null;
   for (const k of mine) {
     if (k in draft) current[k] = draft[k];

@@ -37,7 +37,7 @@ export function definePluginOptions<S extends z.ZodRawShape>(name: string, shape
 }
 
 /** Parses `raw` (absent = `{}`) with `schema`; an EngineConfigError naming `path` and each bad member when it does not fit. */
-export function parseOptions<T>(path: string, schema: z.ZodType<T>, raw: unknown): T {
+function parseOptions<T>(path: string, schema: z.ZodType<T>, raw: unknown): T {
   const r = schema.safeParse(raw ?? {});
   if (r.success) return r.data;
   const detail = r.error.issues.map((i) => {

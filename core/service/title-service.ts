@@ -23,9 +23,9 @@ import { runToCheckpoint, type CheckpointIO } from '../pipeline/execute.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects } from '../storage/object-store.js';
 
-export interface ActionResult { entryId: string; job_status: JobStatus }
-export interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
-export interface DeleteResult { statusCode: 200; message: string; entryId: string; deletedCount: number }
+interface ActionResult { entryId: string; job_status: JobStatus }
+interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
+interface DeleteResult { statusCode: 200; message: string; entryId: string; deletedCount: number }
 
 const ListQuerySchema = z.object({
   vin: z.string().optional(),

@@ -6,11 +6,11 @@ import { TitledError } from '../errors.js';
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._\-/]*$/;
 
 /** Whether `key` is a well-formed object key (no empty, `.` or `..` segments; at most 1024 characters). */
-export function isObjectKey(key: string): boolean {
+function isObjectKey(key: string): boolean {
   return KEY_RE.test(key) && !key.split('/').some((p) => p === '' || p === '.' || p === '..') && key.length <= 1024;
 }
 
-export function assertKey(key: string): void {
+function assertKey(key: string): void {
   if (!isObjectKey(key)) throw new TitledError('INVALID_INPUT', `invalid object key '${key}'`);
 }
 

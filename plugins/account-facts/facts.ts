@@ -7,9 +7,9 @@
  */
 import { type TitleEntry, namesMatch, personName } from '../../core/plugin-api.js';
 
-export interface FactReference { field_path: string; value: unknown; from: { kind: 'submitted_borrower' | 'reconciled_title'; ref_id?: string } }
-export interface Fact { value: boolean; summary: string; references: FactReference[] }
-export interface AccountFacts {
+interface FactReference { field_path: string; value: unknown; from: { kind: 'submitted_borrower' | 'reconciled_title'; ref_id?: string } }
+interface Fact { value: boolean; summary: string; references: FactReference[] }
+interface AccountFacts {
   computed_at: string;
   source: 'reconcile';
   borrower_on_title: Fact;
@@ -19,8 +19,8 @@ export interface AccountFacts {
 }
 
 /** Title brands that impair the collateral (by name and by NMVTIS code: flood, fire, hail, junk, rebuilt, reconstructed, salvage, totaled). */
-export const PROBLEM_BRANDS = new Set(['SALVAGE', 'JUNK', 'TOTALED', 'FLOODED', 'REBUILT', 'LEMON']);
-export const PROBLEM_NMVTIS_CODES = new Set(['01', '02', '03', '08', '09', '10', '11', '31']);
+const PROBLEM_BRANDS = new Set(['SALVAGE', 'JUNK', 'TOTALED', 'FLOODED', 'REBUILT', 'LEMON']);
+const PROBLEM_NMVTIS_CODES = new Set(['01', '02', '03', '08', '09', '10', '11', '31']);
 
 interface Named { name: string; ref: FactReference }
 const TITLE = '/account_data/vehicle/title';

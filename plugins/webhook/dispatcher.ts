@@ -30,7 +30,7 @@ const isStageEvent = (e: OutboxEvent) => !isJobStatus(e) && jobIdOf(e) !== null;
 const isJobEnd = (e: OutboxEvent) => isJobStatus(e) && jobIdOf(e) !== null;
 const fieldOf = (e: OutboxEvent) => splitStatusEvent(e.name)?.field ?? e.name;
 
-export interface DeliveryDraft {
+interface DeliveryDraft {
   profileId: string;
   orgId: string;
   entryId: string;

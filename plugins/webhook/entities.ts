@@ -10,7 +10,7 @@ const epoch = { to: (v: number | null | undefined) => v, from: (v: string | numb
 /** The spec's `webhook_profile`: an organization's endpoint, its subscriptions and outbound authentication. */
 @Entity('webhook_profiles')
 @Index('uq_webhook_profiles_org_url', ['orgId', 'url'], { unique: true })
-export class WebhookProfileRecord {
+class WebhookProfileRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   @Column('varchar', { length: 2048 }) url!: string;
@@ -34,7 +34,7 @@ export class WebhookProfileRecord {
 @Index('ix_webhook_deliveries_claim', ['status', 'nextAttemptAt'])
 @Index('ix_webhook_deliveries_order', ['profileId', 'entryId', 'seq'])
 @Index('ix_webhook_deliveries_org', ['orgId', 'createdAt'])
-export class WebhookDeliveryRecord {
+class WebhookDeliveryRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) profileId!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
@@ -63,7 +63,7 @@ export class WebhookDeliveryRecord {
 /** Every attempt of a delivery: status code, latency, error, and when the next one is due. */
 @Entity('webhook_attempts')
 @Index('ix_webhook_attempts_delivery', ['deliveryId', 'attempt'])
-export class WebhookAttemptRecord {
+class WebhookAttemptRecord {
   @PrimaryGeneratedColumn('increment', { type: 'integer' }) id!: number;
   @Column('varchar', { length: 36 }) deliveryId!: string;
   @Column('integer') attempt!: number;
@@ -87,7 +87,7 @@ export class WebhookAttemptRecord {
  * event handled) say who dispatched last and how far.
  */
 @Entity('webhook_dispatcher')
-export class WebhookDispatcherRecord {
+class WebhookDispatcherRecord {
   @PrimaryColumn('varchar', { length: 32 }) name!: string;
   @Column('varchar', { length: 100, nullable: true }) owner!: string | null;
   @Column('integer', { default: 0 }) lastOutboxId!: number;

@@ -5,9 +5,9 @@
 import { ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, type OutboxEvent } from '../../core/plugin-api.js';
 
 export const ACCOUNT_STATUS_WILDCARD = 'title.account_status.*';
-export const DATA_FOUND = 'title.data.found';
+const DATA_FOUND = 'title.data.found';
 /** Reserved by the spec; a profile may subscribe to it, and it never fires. */
-export const DATA_NOT_FOUND = 'title.data.not_found';
+const DATA_NOT_FOUND = 'title.data.not_found';
 
 /** Every event name the service delivers (the spec's Events table, wildcard expanded). */
 export const WEBHOOK_EVENTS: readonly string[] = [
@@ -20,7 +20,7 @@ export const WEBHOOK_EVENTS: readonly string[] = [
 ];
 
 /** What a profile may list in its events: every event name, and `title.account_status.*`. */
-export const SUBSCRIBABLE: ReadonlySet<string> = new Set([...WEBHOOK_EVENTS, ACCOUNT_STATUS_WILDCARD]);
+const SUBSCRIBABLE: ReadonlySet<string> = new Set([...WEBHOOK_EVENTS, ACCOUNT_STATUS_WILDCARD]);
 
 /** Checks and normalizes a subscription list (trimmed, de-duplicated, order kept); throws naming the unknown ones. */
 export function parseSubscriptions(events: readonly string[]): string[] {

@@ -46,7 +46,7 @@ export interface SetProfileInput {
 }
 
 /** Checks an auth input: Basic needs both parts; Bearer a token and/or a partner key; none nothing. */
-export function checkAuth(auth: WebhookAuth): WebhookAuth {
+function checkAuth(auth: WebhookAuth): WebhookAuth {
   const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
   switch (auth.scheme) {
     case 'basic':

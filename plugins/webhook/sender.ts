@@ -20,7 +20,7 @@ import { signatureHeaders } from './signature.js';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'canceled';
 
-export interface ClaimedDelivery {
+interface ClaimedDelivery {
   id: string;
   profileId: string;
   orgId: string;

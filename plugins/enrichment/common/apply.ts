@@ -18,7 +18,7 @@ const nameOnly = (p: PersonName & Record<string, unknown>): PersonName => {
 };
 
 /** The names sent to providers: borrowers first, then the owners on the title (names only). */
-export function ownersOf(entry: TitleEntry): PersonName[] {
+function ownersOf(entry: TitleEntry): PersonName[] {
   const ad = entry.account_data;
   return [...(ad.loan?.borrower ?? []), ...(ad.vehicle?.title?.owners ?? [])]
     .map((p) => nameOnly(p as PersonName & Record<string, unknown>))

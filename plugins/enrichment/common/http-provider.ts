@@ -23,7 +23,7 @@ const CoverageSchema = z.looseObject({
 });
 
 /** The gateway's answer (docs/providers.md). */
-export const GatewayResponseSchema = z.discriminatedUnion('outcome', [
+const GatewayResponseSchema = z.discriminatedUnion('outcome', [
   z.looseObject({
     outcome: z.literal('found'),
     txn_id: z.string().min(1).max(200),

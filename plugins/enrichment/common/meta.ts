@@ -8,7 +8,7 @@
 import type { TitleEntry, FoundStatus } from '../../../core/plugin-api.js';
 import type { RecordSource } from './provider.js';
 
-export interface PullRef {
+interface PullRef {
   /** Object key of the `.json` file holding the AccountData that was found. */
   key: string;
   txn_id: string;

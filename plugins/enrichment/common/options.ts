@@ -37,9 +37,9 @@ export const HttpOptionsSchema = z.object({
   states: z.array(z.enum(US_STATES)).optional(),
 }).strict();
 
-export const NoneOptionsSchema = z.object({ provider: z.literal('none') }).strict();
+const NoneOptionsSchema = z.object({ provider: z.literal('none') }).strict();
 
-export const ProviderOptionsSchema = z.discriminatedUnion('provider', [SandboxOptionsSchema, HttpOptionsSchema, NoneOptionsSchema]);
+const ProviderOptionsSchema = z.discriminatedUnion('provider', [SandboxOptionsSchema, HttpOptionsSchema, NoneOptionsSchema]);
 export type SandboxOptions = z.infer<typeof SandboxOptionsSchema>;
 export type HttpOptions = z.infer<typeof HttpOptionsSchema>;
 export type ProviderOptions = z.infer<typeof ProviderOptionsSchema>;

@@ -8,7 +8,7 @@
 import type { AccountData, PersonName } from '../../../core/plugin-api.js';
 
 /** Sources of title records; each has a found status (`<source>_found_status`) on the entry. */
-export const RECORD_SOURCES = ['nmvtis', 'state', 'portal', 'public'] as const;
+const RECORD_SOURCES = ['nmvtis', 'state', 'portal', 'public'] as const;
 export type RecordSource = (typeof RECORD_SOURCES)[number];
 /** Every source a provider can serve. */
 export type EnrichmentSource = RecordSource | 'insurance';
@@ -51,7 +51,7 @@ export interface InsuranceCoverage {
 }
 
 /** The record was found. */
-export interface FoundOutcome {
+interface FoundOutcome {
   outcome: 'found';
   /** The source's transaction (search) id. */
   txn_id: string;

@@ -17,10 +17,10 @@ import { renderReportPdf } from './report-pdf.js';
 import { renderPortalScreenshot } from './screenshot-png.js';
 
 type Settled = EnrichmentOutcome | { outcome: 'skipped'; message: string };
-export type SyncFlag = 'sync_nmvtis' | 'sync_public' | 'sync_private';
+type SyncFlag = 'sync_nmvtis' | 'sync_public' | 'sync_private';
 
 /** Builds the provider of a source from its validated options; null = switched off (`provider: none`). */
-export type ProviderFactory = (source: RecordSource, options: ProviderOptions, config: Readonly<TitledConfig>) => EnrichmentProvider | null;
+type ProviderFactory = (source: RecordSource, options: ProviderOptions, config: Readonly<TitledConfig>) => EnrichmentProvider | null;
 
 export abstract class RecordPullStage implements StagePlugin {
   abstract readonly name: string;

@@ -17,7 +17,7 @@ export function sandboxFate(vin: string): 'found' | 'not_found' | 'error' | 'una
 }
 
 /** Record scenarios by the VIN's 16th character (docs/sandbox.md). */
-export const SANDBOX_SCENARIOS: Record<string, string> = {
+const SANDBOX_SCENARIOS: Record<string, string> = {
   '1': 'branded title chain: clean original, SALVAGE, then REBUILT',
   '2': 'no active liens',
   '3': 'a co-owner who is not the borrower, joined by AND',
@@ -26,11 +26,11 @@ export const SANDBOX_SCENARIOS: Record<string, string> = {
   '6': 'FLOODED brand, odometer NOT_ACTUAL',
   '7': 'discrepancy set: NMVTIS lags one title behind the state (older issuance date, lower odometer), and the public site does not show the lien',
 };
-export function scenarioOf(vin: string): string {
+function scenarioOf(vin: string): string {
   return SANDBOX_SCENARIOS[vin[15] ?? ''] ? vin[15]! : 'default';
 }
 /** Insurance coverage has lapsed when the VIN's 15th character is 9. */
-export const coverageLapsed = (vin: string) => vin[14] === '9';
+const coverageLapsed = (vin: string) => vin[14] === '9';
 
 /** A small deterministic generator (sfc32 seeded by SHA-256), one stream per VIN and topic. */
 class Rng {
@@ -119,7 +119,7 @@ interface SandboxTitle {
 }
 
 /** The whole sandbox history of a VIN, newest title first. */
-export interface SandboxHistory {
+interface SandboxHistory {
   vehicle: { vin: string; year: number; make: string; model: string; body: string; color: string; fuel_type: string; type: 'AUTO' };
   titles: SandboxTitle[];
   owners: ParsedName[];

@@ -10,7 +10,7 @@ export function inNmvtisMaintenance(now: Date): boolean {
 export const MAINTENANCE_MESSAGE = 'NMVTIS is in scheduled maintenance (daily 06:00-07:00 UTC, Sundays 06:00-10:00 UTC)';
 
 /** Whether maintenance windows apply: config `maintenance` (default true), and not TITLED_SANDBOX_MAINTENANCE=off. */
-export function maintenanceEnabled(option: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+function maintenanceEnabled(option: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   return option && env.TITLED_SANDBOX_MAINTENANCE?.toLowerCase() !== 'off';
 }
 

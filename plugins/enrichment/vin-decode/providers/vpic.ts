@@ -25,7 +25,7 @@ export const VpicOptionsSchema = z.object({
   /** vPIC asks callers to be gentle; requests started per second at most (0 = no limit). */
   ratePerSecond: z.number().min(0).default(5),
 }).strict();
-export type VpicOptions = z.infer<typeof VpicOptionsSchema>;
+type VpicOptions = z.infer<typeof VpicOptionsSchema>;
 
 export function parseVpicOptions(raw: unknown): VpicOptions {
   const r = VpicOptionsSchema.safeParse(raw ?? {});
@@ -39,11 +39,11 @@ const ResponseSchema = z.looseObject({
 });
 
 /** What titled takes from a vPIC decode (AccountData.vehicle members). */
-export interface VpicVehicle {
+interface VpicVehicle {
   year?: number; make?: string; model?: string; body?: string; fuel_type?: string; weight_rating?: string;
   number_of_cylinders?: string; type?: 'AUTO' | 'MOTORCYCLE' | 'TRAILER' | 'LOW_SPEED' | 'ORV';
 }
-export type VpicResult =
+type VpicResult =
   | { outcome: 'found'; vehicle: VpicVehicle; error_code: string; error_text: string }
   | { outcome: 'not_found'; error_code: string; error_text: string }
   | { outcome: 'error'; message: string };
@@ -54,7 +54,7 @@ const TYPES: [RegExp, VpicVehicle['type']][] = [
 ];
 
 /** Maps one vPIC result row to vehicle members (empty strings are absent). */
-export function vehicleFromVpic(row: Record<string, string | number | null>): VpicVehicle {
+function vehicleFromVpic(row: Record<string, string | number | null>): VpicVehicle {
   const s = (k: string) => (row[k] === null || row[k] === undefined ? '' : String(row[k]).trim());
   const v: VpicVehicle = {};
   if (/^\d{4}$/.test(s('ModelYear'))) v.year = Number(s('ModelYear'));
