@@ -51,7 +51,7 @@ describe('AAMVA barcodes from the field', function () {
   it('keeps a field that lies past a miscounted subfile length, and the jurisdiction subfile', () => {
     const r = parseAamva(payloadFor(holder, 9, 'DCS/DAC/DAD', { offsets: 'short-length', sexLast: true, zSubfile: 'after' }))!;
     expect(r).to.deep.include({ sex: 'F', name_first: 'MARY ANN', name_middle: 'LEE', name_last: 'DE LA CRUZ', name_suffix: 'III', height: '5-05', weight_lb: '140' });
-    expect(r.elements.ZVB).to.equal('N');
+    expect(r.jurisdiction_elements).to.deep.equal({ ZVA: '015', ZVB: 'N', ZVC: '20210302' });
   });
 
   it('reads a barcode whose subfile designator is missing and whose offsets point nowhere', () => {

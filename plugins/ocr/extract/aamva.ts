@@ -49,7 +49,9 @@ export interface AamvaRecord {
   /** Height as feet-inches ("5-09") and weight in pounds, '' when absent. */
   height: string;
   weight_lb: string;
-  /** Every element by its code, as read: the DL/ID subfile's and the jurisdiction subfiles' (Z?). */
+  /** The jurisdiction-specific subfiles' elements (Z?), as read (reported with the record). */
+  jurisdiction_elements: Record<string, string>;
+  /** Every element by its code, as read: the DL/ID subfile's and the jurisdiction subfiles' (never reported: it holds every personal detail). */
   elements: Record<string, string>;
 }
 
@@ -130,6 +132,7 @@ export function parseAamva(raw: string): AamvaRecord | null {
     street: [value(e.DAG) || value(e.DAL), value(e.DAH) || value(e.DAM)].filter(Boolean).join(' '), city: value(e.DAI) || value(e.DAN), state,
     zip: postalCode(e.DAK ?? e.DAP), country,
     height: inches ? `${Math.floor(inches / 12)}-${String(inches % 12).padStart(2, '0')}` : '', weight_lb: lb ? String(lb) : '',
+    jurisdiction_elements: Object.fromEntries(Object.entries(e).filter(([k]) => k.startsWith('Z')).map(([k, v]) => [k, v.trim()])),
     elements: e,
   };
 }
