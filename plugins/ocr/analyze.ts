@@ -20,11 +20,13 @@ import type { SpecResult } from './extract/run.js';
 import { buildLayout, type Layout } from './layout/layout.js';
 import { readPdf417 } from './read/barcode.js';
 import { decodeImage, ocrScale, prepareForOcr } from './read/image.js';
-import { pageCount, rasterizePage, readTextLayer } from './read/pdf.js';
+import { ToolError } from './read/exec.js';
+import { pageCount, rasterizePage, readTextLayer, type TextLayerPage } from './read/pdf.js';
 import { openPdf, pageImages, pageScanImage } from './read/pdf-image.js';
 import { ocrVinLine, ocrWords, type OcrOptions } from './read/tesseract.js';
 import { PX_PER_PT, type Gray, type PageText, type Word } from './read/types.js';
 import { sniff, type DocumentFormat } from './sniff.js';
+import { readingPool } from './worker/pool.js';
 
 export interface AnalyzeOptions {
   /** Raster resolution for scanned PDF pages (default 300). */
@@ -39,6 +41,29 @@ export interface AnalyzeOptions {
   /** Tesseract processes at once in this process (default: the number of cores). */
   ocrConcurrency?: number;
   signal?: AbortSignal;
+  /**
+   * PDFs are read in a worker thread (worker/pool.ts), so the event loop
+   * stays free while a text-layer document is parsed and extracted; a PDF
+   * with a page to OCR comes back and is read here. False reads everything
+   * in this thread.
+   */
+  offThread?: boolean;
+}
+
+/** What the worker thread passes to analyzeInThisThread besides the public options. */
+interface ThreadOptions extends AnalyzeOptions {
+  /** Stop with NeedsOcr at the first page without a text layer (a worker must not run OCR: the OCR queue is the process's). */
+  textLayerOnly?: boolean;
+  /** The text layer a worker already read (a document it handed back). */
+  textLayer?: TextLayerPage[];
+}
+
+/** A page of the PDF has no text layer: the document goes back to the thread that runs OCR, with the text layer read so far. */
+export class NeedsOcr extends Error {
+  constructor(readonly layer: TextLayerPage[]) {
+    super('a page needs OCR');
+    this.name = 'NeedsOcr';
+  }
 }
 
 export interface PageReport { page: number; source: PageText['source']; words: number; mean_conf?: number; rotated?: number; document_type: DocumentType; confidence: number; barcode?: boolean }
@@ -87,8 +112,8 @@ export class DocumentRejected extends Error {
 
 type Step = 'decode' | 'image_from_pdf' | 'rasterize' | 'prepare' | 'ocr' | 'orientation' | 'barcode' | 'vin_reread';
 
-const defaults = (o: AnalyzeOptions) => ({
-  steps: {} as Partial<Record<Step, number>>,
+const defaults = (o: ThreadOptions) => ({
+  steps: {} as Partial<Record<Step, number>>, textLayerOnly: o.textLayerOnly ?? false, textLayer: o.textLayer,
   dpi: o.dpi ?? 300, maxPages: o.maxPages ?? 10, maxPixels: o.maxPixels ?? 40_000_000,
   toolTimeoutMs: o.toolTimeoutMs ?? 60_000, ocrTimeoutMs: o.ocrTimeoutMs ?? 120_000, concurrency: o.ocrConcurrency, signal: o.signal,
 });
@@ -196,22 +221,27 @@ async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warning
     }
     return { pages: [await ocrPage(1, decoded.gray, ocrScale(decoded.gray, decoded.density), o)] };
   }
-  let layer;
+  let layer = o.textLayer;
   try {
-    layer = await readTextLayer(bytes, o);
+    layer ??= await readTextLayer(bytes, o);
   } catch (e) {
     throw new DocumentRejected(`the PDF cannot be read: ${(e as Error).message}`, 'UNREADABLE');
   }
   if (!layer.length) throw new DocumentRejected('the PDF has no pages', 'UNREADABLE');
+  if (o.textLayerOnly && layer.some((lp) => !hasTextLayer(lp))) throw new NeedsOcr(layer);
   if (layer.length >= o.maxPages && (await pageCount(bytes, o).catch(() => 0)) > o.maxPages) warnings.push(`only the first ${o.maxPages} pages were read`);
   const pdf: PdfSource = { bytes };
   const pages = await Promise.all(layer.map(async (lp, i): Promise<PageText> => {
-    const chars = lp.words.reduce((n, w) => n + w.text.replace(/[^A-Za-z0-9]/g, '').length, 0);
-    if (lp.words.length >= 5 && chars >= 20) return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
+    if (hasTextLayer(lp)) return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
     const r = await scanPage(pdf, i, lp, o);
     return ocrPage(i + 1, r.gray, ocrScale(r.gray, r.dpi), o);
   }));
   return { pages, pdf };
+}
+
+/** A page has a text layer when it holds 5 words and 20 letters and digits or more (fewer: a scan with a stamp or a page number). */
+function hasTextLayer(lp: TextLayerPage): boolean {
+  return lp.words.length >= 5 && lp.words.reduce((n, w) => n + w.text.replace(/[^A-Za-z0-9]/g, '').length, 0) >= 20;
 }
 
 const MAYBE_LICENSE = new Set<DocumentType>(['DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'UNKNOWN']);
@@ -366,7 +396,25 @@ const barcodeReport = (b: AamvaRecord | null) => {
   return rest;
 };
 
+/**
+ * Reads a document: a PDF in a worker thread (unless `offThread` is false),
+ * handed back to this thread when a page needs OCR; an image here (its OCR
+ * runs in tesseract processes).
+ */
 export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {}): Promise<DocumentAnalysis> {
+  if (options.offThread === false || sniff(bytes).format !== 'pdf') return analyzeInThisThread(bytes, options);
+  const { signal, offThread: _t, ...plain } = options;
+  const answer = await readingPool<DocumentAnalysis>(options.ocrConcurrency).run({ bytes, options: plain }, signal);
+  if ('ok' in answer) return answer.ok;
+  if ('needsOcr' in answer) return analyzeInThisThread(bytes, { ...options, textLayer: answer.needsOcr });
+  const { name, message, code } = answer.error;
+  if (name === 'DocumentRejected') throw new DocumentRejected(message, code as DocumentRejected['code']);
+  if (name === 'ToolError') throw new ToolError(message, code as ToolError['code']);
+  throw Object.assign(new Error(message), { name });
+}
+
+/** Reads a document in this thread (the worker's entry, and every document that needs OCR). */
+export async function analyzeInThisThread(bytes: Buffer, options: ThreadOptions = {}): Promise<DocumentAnalysis> {
   const o = defaults(options);
   const s = sniff(bytes);
   if (!s.format) throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');

@@ -172,7 +172,7 @@ export function barcodeFields(b: AamvaRecord): Fields {
   return {
     name_first: b.name_first, name_middle: b.name_middle, name_last: b.name_last, name_suffix: b.name_suffix, license_number: b.license_number,
     license_state: b.jurisdiction, dob: b.dob, expiration: b.expiration, issued: b.issued, street: b.street, city: b.city, addr_state: b.state,
-    zip: b.zip, sex: b.sex, barcode: 'AAMVA',
+    zip: b.zip, sex: b.sex, height: b.height, weight_lb: b.weight_lb, barcode: 'AAMVA',
   };
 }
 

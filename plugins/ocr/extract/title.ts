@@ -5,7 +5,7 @@
  * (lienholder, address, lien date).
  */
 import type { AccountData, Lien, Person } from '../../../core/plugin-api.js';
-import { candidateScore, candidates, findLabels, valueSide, type FieldSpec, type LabelHit } from '../layout/fields.js';
+import { blockAbove, blockUnder, candidateScore, candidates, findLabels, valueSide, type FieldSpec, type LabelHit } from '../layout/fields.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
 import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, yearMakeText, type Fields, type Party } from './common.js';
@@ -96,12 +96,15 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   const owners = ownerLines ? parseParty(ownerLines) : null;
   partyFields('owner', owners, f);
   f.conjunction = owners && owners.names.length > 1 ? owners.conjunction : '';
-  const lienLines = blockLines(pages, r.blocks, 'lienholder');
-  const lien2Lines = blockLines(pages, r.blocks, 'lienholder_2');
+  let lienLines = blockLines(pages, r.blocks, 'lienholder');
+  let lien2Lines = blockLines(pages, r.blocks, 'lienholder_2');
+  // no second lien's label: two lien boxes may both be labelled plainly ("LIENHOLDER", "LIENHOLDER")
+  const pair = lien2Lines ? null : plainLienPair(pages);
+  if (pair) [lienLines, lien2Lines] = [pair.blocks[0].lines, pair.blocks[1].lines];
   const lien = lienLines ? parseParty(lienLines) : null;
   const lien2 = lien2Lines ? parseParty(lien2Lines) : null;
   // without a second lien every date label both liens use is the first's (runSpecs's values)
-  const dates = (lien2 && lienDates(pages)) || { 1: v.lien_date, 2: v.lien_2_date };
+  const dates = (lien2 && lienDates(pages, pair)) || { 1: v.lien_date, 2: v.lien_2_date };
   lienFields('lienholder', 'lien_date', lien, dates[1], f);
   lienFields('lienholder_2', 'lien_2_date', lien2, dates[2], f);
 
@@ -231,6 +234,53 @@ function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, 
   return null;
 }
 
+const labelText = (h: LabelHit) => h.phrase.words.slice(h.start, h.end).map((w) => w.text.toUpperCase().replace(/[^A-Z0-9#]/g, '')).join(' ');
+
+/** The lines of a block at one of its labels: under it, above it on a page that prints values above labels (when they read as well), else right of it. */
+function linesAt(l: Layout, hit: LabelHit, hits: LabelHit[], side: 'below' | 'above' | null): string[] {
+  const under = blockUnder(l, hit, hits);
+  const above = side === 'above' ? blockAbove(l, hit, hits, new Set(BLOCKS.map((b) => b.key))) : [];
+  const lines = above.length && (!under.length || partyScore(above) >= partyScore(under)) ? above : under;
+  return lines.length ? lines : blockRight(l, hit, hits);
+}
+const partyScore = (lines: string[]) => {
+  const p = parseParty(lines);
+  return (p?.city ? 2 : 0) + (p?.street ? 1 : 0);
+};
+
+export interface LienPair { page: Layout; blocks: [{ hit: LabelHit; lines: string[] }, { hit: LabelHit; lines: string[] }] }
+
+/**
+ * Two lien boxes printed with the same plain label ("LIENHOLDER" over each):
+ * the first in reading order (top to bottom; left to right on one row) is
+ * the first lien, the next the second. Both must read as a party (a name
+ * and a "CITY, ST ZIP" line; a box reading NONE is no lien), so a label
+ * repeated elsewhere (a release section) does not make a second lien.
+ */
+export function plainLienPair(pages: readonly Layout[]): LienPair | null {
+  for (const l of pages) {
+    const hits = titleHits(l);
+    const plain = hits.filter((h) => h.key === 'lienholder');
+    if (plain.length < 2) continue;
+    const side = valueSide(l, hits, SPECS);
+    const byLabel = new Map<string, { hit: LabelHit; lines: string[] }[]>();
+    for (const hit of plain) {
+      const lines = linesAt(l, hit, hits, side);
+      if (!lines.length || /^\s*(NONE|N\/A)\b/i.test(lines[0]!) || partyScore(lines) < 2) continue;
+      const k = labelText(hit);
+      byLabel.set(k, [...(byLabel.get(k) ?? []), { hit, lines }]);
+    }
+    for (const found of byLabel.values()) {
+      if (found.length < 2) continue;
+      const u = l.h;
+      found.sort((a, b) => (Math.abs(a.hit.y0 - b.hit.y0) < u ? a.hit.x0 - b.hit.x0 : a.hit.y0 - b.hit.y0));
+      if (found[0]!.lines.join('\n') === found[1]!.lines.join('\n')) continue;
+      return { page: l, blocks: [found[0]!, found[1]!] };
+    }
+  }
+  return null;
+}
+
 /**
  * Which lien a date label belongs to. '2ND LIEN DATE' and the like: the
  * second; '1ST LIEN DATE': the first. A label both liens use ('LIEN DATE'):
@@ -257,18 +307,21 @@ function lienOf(d: LabelHit, liens: readonly LabelHit[], explicit2: boolean): 1 
  * The lien dates of a title with a second lien's label: each date label's
  * value (scored as extractFields scores candidates) goes to its lien
  * (lienOf); the first page that has a date for a lien gives it. Null when no
- * page has a second lien's label (runSpecs's values stand).
+ * page has a second lien's label (runSpecs's values stand). With two plainly
+ * labelled lien boxes (`pair`), their page, the second box's label taken as
+ * the second lien's.
  */
-function lienDates(pages: readonly Layout[]): { 1?: string; 2?: string } | null {
+function lienDates(pages: readonly Layout[], pair: LienPair | null = null): { 1?: string; 2?: string } | null {
   const out: { 1?: string; 2?: string } = {};
   let seen = false;
-  for (const l of pages) {
-    if (!mayHaveLien2(l)) continue;
+  for (const l of pair ? [pair.page] : pages) {
+    if (!pair && !mayHaveLien2(l)) continue;
     const hits = titleHits(l);
-    if (!hits.some((h) => h.key === 'lienholder_2')) continue;
+    if (!pair && !hits.some((h) => h.key === 'lienholder_2')) continue;
     seen = true;
     const side = valueSide(l, hits, SPECS);
-    const liens = hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
+    // two plain lien labels: the second box's label counts as the second lien's
+    const liens = pair ? [pair.blocks[0].hit, { ...pair.blocks[1].hit, key: 'lienholder_2' }] : hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
     const explicit2 = hits.some((h) => h.key === 'lien_2_date');
     const best: Record<1 | 2, { v: string; score: number } | undefined> = { 1: undefined, 2: undefined };
     for (const d of hits.filter((h) => h.key === 'lien_date' || h.key === 'lien_2_date')) {

@@ -58,7 +58,7 @@ export interface Box { x: number; y: number; width: number; height: number }
  * printed (null when the page is blank). Specks, and large shapes touching
  * the image's edge (a scanner's dark border, a shadow), are left out.
  */
-export function surveyInk(small: Gray, factor: number, threshold: number): { glyph: number | null; content: Box | null } {
+export function surveyInk(small: Gray, factor: number, threshold: number): { glyph: number | null; content: Box | null; heights: number[] } {
   const { data, width, height } = small;
   const label = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
@@ -106,11 +106,34 @@ export function surveyInk(small: Gray, factor: number, threshold: number): { gly
   heights.sort((a, b) => a - b);
   const glyph = heights.length >= 20 ? heights[Math.floor(heights.length / 2)]! / factor : null;
   const content = bx1 < 0 ? null : { x: bx0 / factor, y: by0 / factor, width: (bx1 - bx0 + 1) / factor, height: (by1 - by0 + 1) / factor };
-  return { glyph, content };
+  return { glyph, content, heights: heights.map((h) => h / factor) };
 }
 
 /** Glyph height below which an image of unknown resolution is enlarged (tesseract loses small print under about 20 px). */
 const SMALL_GLYPH = 18;
+
+/**
+ * Small print: the smallest labels of a card (4.5-5 pt: about 13 px of
+ * capital height at 300 dpi) lose their one-letter values (a SEX of M) in
+ * tesseract, even where the median glyph is big enough. The smallest print
+ * is the 10th percentile of the glyph heights; under SMALL_PRINT it is
+ * enlarged to SMALL_PRINT_TO, when the area read stays under
+ * SMALL_PRINT_AREA once enlarged (a card, a card cropped from a page: a
+ * full page's fine print is left alone, where enlarging would double the
+ * OCR time of every page).
+ */
+const SMALL_PRINT = 15;
+const SMALL_PRINT_TO = 20;
+const SMALL_PRINT_AREA = 4_000_000;
+
+/** The scale that brings the smallest print to a size tesseract reads well, or `scale` when it is large enough or the area too big. */
+export function smallPrintScale(heights: readonly number[], scale: number, area: number): number {
+  if (heights.length < 20) return scale;
+  const fine = heights[Math.floor(0.1 * (heights.length - 1))]! * scale;
+  if (fine >= SMALL_PRINT) return scale;
+  const up = Math.min(2 / scale, SMALL_PRINT_TO / fine);
+  return up > 1.05 && area * (scale * up) ** 2 <= SMALL_PRINT_AREA ? scale * up : scale;
+}
 
 /** A page whose print covers less than this share of it is cropped to the print before OCR. */
 const CROP_BELOW = 0.6;
@@ -169,15 +192,15 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
     else scale = Math.max(g.width, g.height) < 1400 ? Math.min(2, 2000 / Math.max(g.width, g.height)) : 1;
   }
   let src = g;
-  let origin = { x: 0, y: 0 };
+  let at = { x: 0, y: 0 };
   const c = ink.content;
   if (c && c.width * c.height < CROP_BELOW * g.width * g.height) {
     const margin = Math.max(40, 0.03 * Math.max(g.width, g.height));
-    const x = Math.max(0, Math.floor(c.x - margin));
-    const y = Math.max(0, Math.floor(c.y - margin));
-    src = cropGray(g, { x, y, width: Math.min(g.width - x, c.width + 2 * margin), height: Math.min(g.height - y, c.height + 2 * margin) });
-    origin = { x: Math.round(x * scale), y: Math.round(y * scale) };
+    at = { x: Math.max(0, Math.floor(c.x - margin)), y: Math.max(0, Math.floor(c.y - margin)) };
+    src = cropGray(g, { ...at, width: Math.min(g.width - at.x, c.width + 2 * margin), height: Math.min(g.height - at.y, c.height + 2 * margin) });
   }
+  scale = smallPrintScale(ink.heights, scale, src.width * src.height);
+  const origin = { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
   // measured on the whole page, so a crop changes nothing but the area read (a card's tinted background is not paper grain)
   const hist = histogram(g);
   // grainy scans (noise on the paper) lose whole text blocks in tesseract's layout analysis: a median filter keeps the strokes

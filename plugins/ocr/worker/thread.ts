@@ -1,0 +1,19 @@
+/**
+ * The reading worker's entry point (see pool.ts): reads a PDF while every
+ * page has a text layer, answers the analysis, or the text layer when a page
+ * needs OCR, or the error.
+ */
+import { parentPort } from 'node:worker_threads';
+import { analyzeInThisThread, NeedsOcr } from '../analyze.js';
+import type { WorkerTask } from './pool.js';
+
+parentPort!.on('message', async (m: WorkerTask & { id: number }) => {
+  try {
+    const ok = await analyzeInThisThread(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), { ...m.options, textLayerOnly: true });
+    parentPort!.postMessage({ id: m.id, ok });
+  } catch (e) {
+    if (e instanceof NeedsOcr) return parentPort!.postMessage({ id: m.id, needsOcr: e.layer });
+    const err = e as Error & { code?: string };
+    parentPort!.postMessage({ id: m.id, error: { name: err.name, message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) } });
+  }
+});
