@@ -36,6 +36,12 @@ export const ConfigSchema = z.object({
   /** HMAC secret for presigned URLs and session cookies; generated into dataDir when absent. */
   secret: z.string().min(16).optional(),
   bodyLimitBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Shape limits of JSON request bodies, checked before parsing (docs/errors.md, Limits). */
+  limits: z.object({
+    jsonMaxDepth: z.number().int().min(4).max(1000).default(64),
+    jsonMaxMembers: z.number().int().min(1).default(10_000),
+    jsonMaxStringLength: z.number().int().min(1).default(100_000),
+  }).prefault({}),
   /** Enabled stage plugins, in pipeline order. */
   stages: z.array(z.string()).default(['intake']),
   /** Enabled state plugins (two-letter codes); empty = all registered. */

@@ -8,6 +8,7 @@ import type Router from '@koa/router';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { DestinationStream } from 'pino';
 import { ApiKeys } from './auth/api-keys.js';
+import { Sessions } from './auth/sessions.js';
 import { Authenticator, type Principal } from './auth/authenticator.js';
 import { Organizations } from './auth/organizations.js';
 import { resolveConfig, type TitledConfig, type TitledConfigInput } from './config.js';
@@ -119,7 +120,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const queue = new JobQueue(db);
   const orgs = new Organizations(db);
   const keys = new ApiKeys(db);
-  const auth = new Authenticator(config, orgs, keys, secret);
+  const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
 
   const container = rootContainer.createChildContainer();

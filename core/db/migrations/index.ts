@@ -1,6 +1,8 @@
 /** Migrations per dialect, in order. Add new ones with core/db/gen-migration.ts. */
 import { Init1795214126610 as SqliteInit } from './sqlite/1795214126610-Init.js';
 import { Init1795214126610 as PostgresInit } from './postgres/1795214126610-Init.js';
+import { Sessions1795620000000 as SqliteSessions } from './sqlite/1795620000000-Sessions.js';
+import { Sessions1795620000000 as PostgresSessions } from './postgres/1795620000000-Sessions.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteSessions];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresSessions];
