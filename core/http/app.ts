@@ -129,11 +129,14 @@ export function createApp(d: HttpDeps): Koa {
     if (typeof store.verify !== 'function' || !store.verify(key, ctx.query.expires as string | undefined, ctx.query.signature as string | undefined)) {
       throw new TitledError('FORBIDDEN', 'invalid or expired signature');
     }
-    const data = await d.objects.get(key);
-    if (!data) throw new TitledError('NOT_FOUND', 'no such object');
+    // streamed in bounded chunks: a buffer per download of a large document kept the daemon's RSS up long after
+    const file = await d.objects.openRead(key);
+    if (!file) throw new TitledError('NOT_FOUND', 'no such object');
     ctx.type = contentTypeOf(key);
     ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = data;
+    ctx.body = file.size === 0 ? Buffer.alloc(0) : file.stream;
+    ctx.length = file.size;
+    if (file.size === 0) file.stream.destroy();
     d.objects.notifyRead(key);
   });
 

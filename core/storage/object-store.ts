@@ -1,5 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { dirname, join, resolve, sep } from 'node:path';
 import { TitledError } from '../errors.js';
 
@@ -29,6 +30,15 @@ export abstract class ObjectStore {
   abstract put(key: string, data: Buffer | string): Promise<void>;
   /** The object's bytes, or null when absent. */
   abstract get(key: string): Promise<Buffer | null>;
+  /**
+   * The object as a stream and its size, or null when absent: what serves a
+   * download, so a large object passes through in bounded chunks instead of
+   * one buffer per request. The default reads it whole (override it).
+   */
+  async openRead(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const data = await this.get(key);
+    return data ? { stream: Readable.from([data]), size: data.length } : null;
+  }
   /** Removes every object under `prefix/`. */
   abstract deletePrefix(prefix: string): Promise<void>;
   /** A URL that reads the object until `ttlSeconds` from now. */
@@ -102,6 +112,29 @@ export class LocalObjectStore extends ObjectStore {
       return await readFile(this.path(key));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw e;
+    }
+  }
+
+  /** Reads the file in 64 KB chunks from one open descriptor (a rename that replaces it meanwhile does not change what is read). */
+  override async openRead(key: string): Promise<{ stream: Readable; size: number } | null> {
+    let fh;
+    try {
+      fh = await open(this.path(key), 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw e;
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) {
+        await fh.close();
+        return null;
+      }
+      // the stream owns the handle from here and closes it when it ends or is destroyed
+      return { stream: fh.createReadStream({ highWaterMark: 64 * 1024, start: 0, end: Math.max(st.size - 1, 0) }), size: st.size };
+    } catch (e) {
+      await fh.close();
       throw e;
     }
   }

@@ -4,7 +4,16 @@
  * on every redirect target, a redirect limit, time limits, and a size limit
  * enforced while the bytes arrive (decompressed bytes count, so a gzip bomb
  * stops too). One retry on a network error, a timeout or a 5xx.
+ * The bytes go to a temporary file as they arrive (bounded buffers, with
+ * backpressure), and are read back in one piece at the end: holding every
+ * chunk of a large download until it ended, then copying them into one
+ * buffer, doubled the peak and left the heap fragmented long after.
  */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import got, { type Got } from 'got';
 import { UrlBlockedError, type UrlGuard } from '../../core/net/url-guard.js';
 
@@ -61,7 +70,8 @@ export class DocumentFetcher {
     const { maxBytes } = this.limits;
     return new Promise<Fetched>((resolve, reject) => {
       const stream = this.got.stream(url, { signal });
-      const chunks: Buffer[] = [];
+      const path = join(tmpdir(), `titled-fetch-${randomUUID()}.part`);
+      const file = createWriteStream(path, { highWaterMark: 64 * 1024 });
       let size = 0;
       let done = false;
       let status = 0;
@@ -71,8 +81,19 @@ export class DocumentFetcher {
         if (done) return;
         done = true;
         stream.destroy();
+        file.destroy();
+        void rm(path, { force: true });
         reject(e);
       };
+      file.on('error', (e: Error) => fail(new FetchRejected('NETWORK', `cannot write the download to a temporary file: ${e.message}`, true)));
+      file.on('finish', () => {
+        if (done) return;
+        done = true;
+        readFile(path).then(
+          (bytes) => rm(path, { force: true }).then(() => resolve({ bytes, finalUrl, contentType })),
+          (e: Error) => rm(path, { force: true }).then(() => reject(e)));
+      });
+      stream.pipe(file);
       stream.on('response', (res: { statusCode: number; url: string; headers: Record<string, string | string[] | undefined> }) => {
         status = res.statusCode;
         finalUrl = res.url;
@@ -84,12 +105,6 @@ export class DocumentFetcher {
       stream.on('data', (c: Buffer) => {
         size += c.length;
         if (size > maxBytes) return fail(new FetchRejected('TOO_LARGE', `the document is over the ${mb(maxBytes)} limit`));
-        chunks.push(c);
-      });
-      stream.on('end', () => {
-        if (done) return;
-        done = true;
-        resolve({ bytes: Buffer.concat(chunks), finalUrl, contentType });
       });
       stream.on('error', (e: Error & { code?: string }) => {
         const cause = e.cause as { code?: string } | undefined;

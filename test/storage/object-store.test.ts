@@ -22,3 +22,30 @@ describe('storage: LocalObjectStore', () => {
     expect(readdirSync(join(dir, 'org/entry'))).to.deep.equal(['form.pdf']);
   });
 });
+
+describe('storage: large objects are read in bounded chunks (issue 13, item 9)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'titled-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('openRead streams a 3 MB object in chunks of at most 64 KB, whole and in order', async () => {
+    const store = new LocalObjectStore(dir, 'x'.repeat(32), 'http://localhost');
+    const data = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff;
+    await store.put('org/entry/big.pdf', data);
+    const r = (await store.openRead('org/entry/big.pdf'))!;
+    expect(r.size).to.equal(data.length);
+    const chunks: Buffer[] = [];
+    for await (const c of r.stream) chunks.push(c as Buffer);
+    expect(chunks.length).to.be.greaterThan(1);
+    expect(Math.max(...chunks.map((c) => c.length))).to.be.at.most(64 * 1024);
+    expect(Buffer.concat(chunks).equals(data)).to.equal(true);
+    expect(await store.openRead('org/entry/absent.pdf')).to.equal(null);
+    await store.put('org/entry/empty.txt', '');
+    const empty = (await store.openRead('org/entry/empty.txt'))!;
+    expect(empty.size).to.equal(0);
+    empty.stream.destroy();
+  });
+});
