@@ -183,7 +183,7 @@ describe('auth: sessions end with their credential and on logout (issue 13, item
     expectError(await t.request('GET', '/title', withCookie(cookie)), 403);
   });
 
-  it('a session ended in the shared database (another daemon's logout) is refused', async () => {
+  it('a session ended in the shared database (by a logout on another daemon) is refused', async () => {
     const res = await t.request('POST', '/auth/login');
     const cookie = sessionCookie(res.headers).value;
     // what another daemon's logout does: the row is ended in the shared database
