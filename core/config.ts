@@ -50,6 +50,8 @@ export const ConfigSchema = z.object({
   workers: z.object({
     enabled: z.boolean().default(true),
     concurrency: z.number().int().min(1).max(256).default(4),
+    /** Jobs of one organization a daemon runs at once while another organization's jobs wait; default half of `concurrency`, rounded up. */
+    perOrganization: z.number().int().min(1).max(256).optional(),
     pollIntervalMs: z.number().int().min(10).default(250),
     leaseMs: z.number().int().min(1000).default(60_000),
     maxAttempts: z.number().int().min(1).max(20).default(3),

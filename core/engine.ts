@@ -117,7 +117,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
   const outbox = new Outbox(db);
   const store = new EntryStore(db, outbox);
-  const queue = new JobQueue(db);
+  const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2) });
   const orgs = new Organizations(db);
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));

@@ -26,7 +26,14 @@ export class FetchRejected extends Error {
   }
 }
 
-export interface FetchLimits { maxBytes: number; timeoutMs: number; maxRedirects: number }
+export interface FetchLimits {
+  maxBytes: number;
+  /** Time limit of one attempt (got's request timeout). */
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Time budget of the whole fetch, every attempt and the pause between them included (default `timeoutMs`). */
+  totalMs?: number;
+}
 export interface Fetched { bytes: Buffer; finalUrl: string; contentType: string | null }
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
@@ -57,12 +64,21 @@ export class DocumentFetcher {
     } catch (e) {
       throw new FetchRejected('BLOCKED', `the URL is not allowed: ${(e as Error).message}`);
     }
+    // one budget for the whole fetch: a retry never doubles the time a slow or dripping server holds a worker
+    const totalMs = this.limits.totalMs ?? this.limits.timeoutMs;
+    const budget = AbortSignal.timeout(totalMs);
+    const both = signal ? AbortSignal.any([signal, budget]) : budget;
+    const overBudget = (e: unknown) => {
+      if (budget.aborted && !signal?.aborted) return new FetchRejected('TIMEOUT', `no complete document within the ${totalMs} ms budget of this fetch`);
+      return e;
+    };
     try {
-      return await this.once(url, signal);
+      return await this.once(url, both);
     } catch (e) {
-      if (!(e instanceof FetchRejected) || !e.retryable || signal?.aborted) throw e;
+      if (!(e instanceof FetchRejected) || !e.retryable || both.aborted) throw overBudget(e);
       await new Promise((r) => setTimeout(r, 500));
-      return this.once(url, signal);
+      if (both.aborted) throw overBudget(e);
+      return await this.once(url, both).catch((e2: unknown) => Promise.reject(overBudget(e2)));
     }
   }
 
@@ -82,8 +98,8 @@ export class DocumentFetcher {
         done = true;
         stream.destroy();
         file.destroy();
-        void rm(path, { force: true });
-        reject(e);
+        // the temporary file is gone when the fetch has failed
+        void rm(path, { force: true }).finally(() => reject(e));
       };
       file.on('error', (e: Error) => fail(new FetchRejected('NETWORK', `cannot write the download to a temporary file: ${e.message}`, true)));
       file.on('finish', () => {
