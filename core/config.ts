@@ -36,6 +36,12 @@ export const ConfigSchema = z.object({
   /** HMAC secret for presigned URLs and session cookies; generated into dataDir when absent. */
   secret: z.string().min(16).optional(),
   bodyLimitBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Shape limits of JSON request bodies, checked before parsing (docs/errors.md, Limits). */
+  limits: z.object({
+    jsonMaxDepth: z.number().int().min(4).max(1000).default(64),
+    jsonMaxMembers: z.number().int().min(1).default(10_000),
+    jsonMaxStringLength: z.number().int().min(1).default(100_000),
+  }).prefault({}),
   /** Enabled stage plugins, in pipeline order. */
   stages: z.array(z.string()).default(['intake']),
   /** Enabled state plugins (two-letter codes); empty = all registered. */
@@ -44,6 +50,8 @@ export const ConfigSchema = z.object({
   workers: z.object({
     enabled: z.boolean().default(true),
     concurrency: z.number().int().min(1).max(256).default(4),
+    /** Jobs of one organization a daemon runs at once while another organization's jobs wait; default half of `concurrency`, rounded up. */
+    perOrganization: z.number().int().min(1).max(256).optional(),
     pollIntervalMs: z.number().int().min(10).default(250),
     leaseMs: z.number().int().min(1000).default(60_000),
     maxAttempts: z.number().int().min(1).max(20).default(3),

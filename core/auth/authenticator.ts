@@ -5,6 +5,7 @@ import { TitledError } from '../errors.js';
 import type { ApiKeys } from './api-keys.js';
 import { parseApiKey } from './api-keys.js';
 import type { Organization, Organizations } from './organizations.js';
+import type { Sessions } from './sessions.js';
 
 /** Who is calling: resolved from the credential, never from a request body. */
 export interface Principal {
@@ -16,6 +17,8 @@ export interface Principal {
   groups: string[] | null;
   via: 'api_key' | 'basic' | 'jwt' | 'session';
   keyId?: string;
+  /** When the credential stops being valid (epoch ms): a JWT's `exp`, a session's end; absent for API keys. */
+  expiresAt?: number;
 }
 
 const SESSION_ISSUER = 'titled-session';
@@ -43,26 +46,28 @@ function jwtGroups(claim: unknown, name: string): string[] | null {
 
 /**
  * Resolves a Principal from `Authorization: Bearer <API key | JWT>`,
- * `Authorization: Basic <key id:secret>` or the session cookie.
- * Verified credentials are cached for `auth.keyCacheMs` (revocation takes
- * effect within that time).
+ * `Authorization: Basic <key id:secret>` or the session cookie (the session
+ * travels in the cookie only: there is no `Authorization: Session` scheme).
+ * Verified credentials are cached for `auth.keyCacheMs` (revocation and
+ * logout take effect on other daemons within that time).
  */
 export class Authenticator {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
   private jwtKey?: KeyObject | Uint8Array | JWTVerifyGetKey;
   private readonly sessionKey: Uint8Array;
 
-  constructor(private readonly config: Readonly<TitledConfig>, private readonly orgs: Organizations, private readonly keys: ApiKeys, secret: string) {
+  constructor(private readonly config: Readonly<TitledConfig>, private readonly orgs: Organizations, private readonly keys: ApiKeys, secret: string,
+    private readonly sessions: Sessions) {
     this.sessionKey = createHash('sha256').update(`session:${secret}`).digest();
   }
 
   async authenticate(authorization: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
-    const cred = authorization?.trim() || (sessionCookie ? `Session ${sessionCookie}` : '');
-    if (!cred) throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
-    const cacheKey = createHash('sha256').update(cred).digest('base64');
+    const header = authorization?.trim();
+    if (!header && !sessionCookie) throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
+    const cacheKey = header ? cacheKeyOf('header', header) : cacheKeyOf('cookie', sessionCookie!);
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > Date.now()) return hit.principal;
-    const { principal, until } = await this.resolve(cred);
+    const { principal, until } = header ? await this.resolve(header) : await this.fromSession(sessionCookie!);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { principal, until: Math.min(until, Date.now() + this.config.auth.keyCacheMs) });
     return principal;
@@ -88,8 +93,7 @@ export class Authenticator {
       if (colon < 0) throw denied('basic credentials must be base64 of "<key id>:<secret>"');
       return { principal: await this.fromKey(decoded.slice(0, colon), decoded.slice(colon + 1), 'basic'), until: forever };
     }
-    if (scheme === 'session') return this.fromSession(value);
-    throw denied('unsupported authorization scheme');
+    throw denied('unsupported authorization scheme: use Bearer or Basic (a session travels in its cookie)');
   }
 
   private async fromKey(id: string, secret: string, via: 'api_key' | 'basic'): Promise<Principal> {
@@ -131,41 +135,68 @@ export class Authenticator {
     return {
       principal: {
         org, userId: typeof userId === 'string' ? userId : 'jwt', email: typeof email === 'string' ? email : undefined,
-        groups, via: 'jwt',
+        groups, via: 'jwt', expiresAt: payload.exp! * 1000,
       },
-      until: payload.exp ? payload.exp * 1000 : Number.MAX_SAFE_INTEGER,
+      until: payload.exp! * 1000,
     };
   }
 
-  /** A session token for the cookie (HS256 JWT signed with the server secret). */
+  /**
+   * Starts a session for the cookie: a row in `sessions` (so logout ends it on
+   * the server) and an HS256 token naming it, signed with the server secret.
+   * It ends after `auth.sessionTtlSeconds`, or when the credential it was
+   * minted from does (a JWT's `exp`), whichever comes first.
+   */
   async issueSession(p: Principal): Promise<{ token: string; expiresAt: number }> {
-    const expiresAt = Math.floor(Date.now() / 1000) + this.config.auth.sessionTtlSeconds;
+    const expiresAt = Math.min(Date.now() + this.config.auth.sessionTtlSeconds * 1000, p.expiresAt ?? Number.MAX_SAFE_INTEGER);
+    const exp = Math.floor(expiresAt / 1000);
+    if (exp * 1000 <= Date.now()) throw denied('the credential expires too soon to start a session');
+    const id = await this.sessions.create(p.org.id, p.keyId ?? null, exp * 1000);
     const token = await new SignJWT({ org: p.org.id, groups: p.groups, kid: p.keyId, email: p.email, via: p.via })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuer(SESSION_ISSUER).setSubject(p.userId).setIssuedAt().setExpirationTime(expiresAt)
+      .setProtectedHeader({ alg: 'HS256' }).setIssuer(SESSION_ISSUER).setSubject(p.userId).setJti(id).setIssuedAt().setExpirationTime(exp)
       .sign(this.sessionKey);
-    return { token, expiresAt: expiresAt * 1000 };
+    return { token, expiresAt: exp * 1000 };
+  }
+
+  /** Ends the session a cookie holds (logout); a cookie that is not a valid session token is ignored. */
+  async endSession(token: string): Promise<void> {
+    this.cache.delete(cacheKeyOf('cookie', token));
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'] }));
+    } catch {
+      return;
+    }
+    if (typeof payload.jti === 'string') await this.sessions.end(payload.jti);
   }
 
   private async fromSession(token: string): Promise<{ principal: Principal; until: number }> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'] }));
+      ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'], requiredClaims: ['jti', 'exp'] }));
     } catch {
       throw denied('invalid or expired session');
     }
+    const session = await this.sessions.live(String(payload.jti));
+    if (!session || session.orgId !== String(payload.org)) throw denied('the session has ended (logged out or expired)');
     if (typeof payload.kid === 'string') {
       const key = await this.keys.get(payload.kid);
       if (!key || key.revokedAt) throw denied('the session\'s API key was revoked');
     }
-    const org = await this.orgs.byId(String(payload.org));
+    const org = await this.orgs.byId(session.orgId);
     if (!org) throw denied('the session\'s organization no longer exists');
     return {
       principal: {
         org, userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : undefined,
         groups: Array.isArray(payload.groups) ? payload.groups.map(String) : null, via: 'session',
-        keyId: typeof payload.kid === 'string' ? payload.kid : undefined,
+        keyId: typeof payload.kid === 'string' ? payload.kid : undefined, expiresAt: session.expiresAt,
       },
-      until: (payload.exp ?? 0) * 1000,
+      until: session.expiresAt,
     };
   }
+}
+
+/** The credential cache's key: a hash of where the credential came from and its text. */
+function cacheKeyOf(source: 'header' | 'cookie', credential: string): string {
+  return createHash('sha256').update(`${source}\n${credential}`).digest('base64');
 }

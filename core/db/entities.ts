@@ -114,4 +114,21 @@ class OutboxRecord {
   @Column('bigint', { nullable: true, transformer: epoch }) dispatchedAt!: number | null;
 }
 
-export const CORE_ENTITIES = [OrganizationRecord, ApiKeyRecord, EntryRecord, DuplicatePointerRecord, JobRecord, OutboxRecord];
+/**
+ * A login session (the session cookie): the cookie is a signed token naming
+ * this row, which ends it server-side: logout sets `revokedAt`, and a session
+ * never outlives `expiresAt` (at most the credential it was minted from).
+ */
+@Entity('sessions')
+export class SessionRecord {
+  @PrimaryColumn('varchar', { length: 36 }) id!: string;
+  @Column('varchar', { length: 36 }) orgId!: string;
+  /** The API key that logged in (a revoked key ends its sessions); null for a JWT login. */
+  @Column('varchar', { length: 40, nullable: true }) keyId!: string | null;
+  @Index('ix_sessions_expires')
+  @Column('bigint', { transformer: epoch }) expiresAt!: number;
+  @Column('bigint', { nullable: true, transformer: epoch }) revokedAt!: number | null;
+  @Column('bigint', { transformer: epoch }) createdAt!: number;
+}
+
+export const CORE_ENTITIES = [OrganizationRecord, ApiKeyRecord, EntryRecord, DuplicatePointerRecord, JobRecord, OutboxRecord, SessionRecord];

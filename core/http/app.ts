@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -7,6 +8,7 @@ import { TitledError, isTitledError } from '../errors.js';
 import type { TitleService } from '../service/title-service.js';
 import { contentTypeOf, type LocalObjectStore, type ObjectStore } from '../storage/object-store.js';
 import { readJson } from './body.js';
+import { answerClientErrors } from './server.js';
 
 export interface HttpDeps {
   config: Readonly<TitledConfig>;
@@ -35,8 +37,15 @@ export function createApp(d: HttpDeps): Koa {
   const app = new Koa();
   app.proxy = d.config.trustProxy;
   const limit = d.config.bodyLimitBytes;
+  const { jsonMaxDepth: maxDepth, jsonMaxMembers: maxMembers, jsonMaxStringLength: maxStringLength } = d.config.limits;
   const cookieName = d.config.auth.sessionCookieName;
-  const body = (ctx: Context) => readJson(ctx, limit);
+  const body = (ctx: Context) => readJson(ctx, limit, { maxDepth, maxMembers, maxStringLength });
+  // Koa prints errors it catches itself (a failed response stream) as plain text on stderr: log them as JSON instead
+  app.silent = true;
+  app.on('error', (err: unknown, ctx?: Context) => {
+    const e = err as { status?: number; code?: string };
+    d.log[e.status && e.status < 500 ? 'debug' : 'warn']({ err, code: e.code ?? 'INTERNAL', method: ctx?.method, path: ctx?.path }, 'response failed');
+  });
 
   app.use(async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
@@ -45,6 +54,9 @@ export function createApp(d: HttpDeps): Koa {
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
         if (ctx.status === 405) throw new TitledError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`);
+        if (ctx.status === 501) throw new TitledError('NOT_IMPLEMENTED', `method ${ctx.method} is not implemented`);
+        // any other empty error (no handler set a body) would go out as Koa's plain-text status line
+        if (ctx.status >= 400) ctx.body = errorBody(ctx.status, STATUS_CODES[ctx.status] ?? 'error');
       }
     } catch (e) {
       if (isTitledError(e)) {
@@ -79,7 +91,11 @@ export function createApp(d: HttpDeps): Koa {
     await next();
   };
 
-  const router = new Router<State>();
+  // Paths are matched as the spec writes them (`/TITLE` is no route), so no request reaches a handler by a path the
+  // authentication below does not cover; and authentication is part of every /title route itself, not a router-level
+  // `use`, so a handler never runs without a principal however the path was matched.
+  const routerOptions = { sensitive: true } as const;
+  const router = new Router<State>(routerOptions);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -98,7 +114,10 @@ export function createApp(d: HttpDeps): Koa {
     ctx.cookies.set(cookieName, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', expires: new Date(expiresAt), overwrite: true });
     ctx.body = { organization: principal.org.name, expiresAt: new Date(expiresAt).toISOString() };
   });
-  router.post('/auth/logout', (ctx) => {
+  router.post('/auth/logout', async (ctx) => {
+    // the session ends on the server too: its cookie is refused from now on, even if a copy of it was kept
+    const token = ctx.cookies.get(cookieName);
+    if (token) await d.auth.endSession(token);
     ctx.cookies.set(cookieName, '', { httpOnly: true, sameSite: 'lax', path: '/', expires: new Date(0), overwrite: true });
     ctx.body = { statusCode: 200, message: 'logged out' };
   });
@@ -110,54 +129,60 @@ export function createApp(d: HttpDeps): Koa {
     if (typeof store.verify !== 'function' || !store.verify(key, ctx.query.expires as string | undefined, ctx.query.signature as string | undefined)) {
       throw new TitledError('FORBIDDEN', 'invalid or expired signature');
     }
-    const data = await d.objects.get(key);
-    if (!data) throw new TitledError('NOT_FOUND', 'no such object');
+    // streamed in bounded chunks: a buffer per download of a large document kept the daemon's RSS up long after
+    const file = await d.objects.openRead(key);
+    if (!file) throw new TitledError('NOT_FOUND', 'no such object');
     ctx.type = contentTypeOf(key);
     ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = data;
+    ctx.body = file.size === 0 ? Buffer.alloc(0) : file.stream;
+    ctx.length = file.size;
+    if (file.size === 0) file.stream.destroy();
     d.objects.notifyRead(key);
   });
 
-  const title = new Router<State>({ prefix: '/title' });
-  title.use(requireAuth);
-  title.post('/', async (ctx) => {
+  const title = new Router<State>({ prefix: '/title', ...routerOptions });
+  title.post('/', requireAuth, async (ctx) => {
     ctx.body = await d.service.create(ctx.state.principal, await body(ctx));
   });
-  title.get('/', async (ctx) => {
+  title.get('/', requireAuth, async (ctx) => {
     ctx.body = await d.service.list(ctx.state.principal, ctx.query as Record<string, unknown>);
   });
-  title.get('/:id', async (ctx) => {
+  title.get('/:id', requireAuth, async (ctx) => {
     const json = await d.service.getJson(ctx.state.principal, ctx.params.id!);
     ctx.type = 'application/json';
     ctx.body = json;
   });
-  title.patch('/:id', async (ctx) => {
+  title.patch('/:id', requireAuth, async (ctx) => {
     ctx.body = await d.service.patch(ctx.state.principal, ctx.params.id!, (await body(ctx)) ?? {});
   });
-  title.delete('/:id', async (ctx) => {
+  title.delete('/:id', requireAuth, async (ctx) => {
     ctx.body = await d.service.delete(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/data', async (ctx) => {
+  title.post('/:id/data', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestData(ctx.state.principal, ctx.params.id!, await body(ctx));
   });
-  title.post('/:id/fees', async (ctx) => {
+  title.post('/:id/fees', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestFees(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/forms', async (ctx) => {
+  title.post('/:id/forms', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestForms(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/sign', async (ctx) => {
+  title.post('/:id/sign', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'sign');
   });
-  title.post('/:id/submit', async (ctx) => {
+  title.post('/:id/submit', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
-  title.get('/:id/submit/:submissionId', async (ctx) => {
+  title.get('/:id/submit/:submissionId', requireAuth, async (ctx) => {
     ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
 
   for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
   app.use(router.routes()).use(router.allowedMethods({ throw: false }));
   app.use(title.routes()).use(title.allowedMethods({ throw: false }));
+  // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
+  // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) => answerClientErrors(listen(...args), d.log)) as typeof app.listen;
   return app;
 }

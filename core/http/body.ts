@@ -1,12 +1,15 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { TitledError } from '../errors.js';
+import { assertJsonShape, type JsonLimits } from './json-limits.js';
 
 /**
  * Reads a JSON request body: a non-JSON content type is 415, a body over the
- * limit is 413, malformed JSON is 400. An empty body is `undefined`.
+ * limit is 413, malformed JSON is 400, JSON nested too deep, with too many
+ * members in one object or array, or with a too long string is 400 (checked
+ * before parsing). An empty body is `undefined`.
  */
-export async function readJson(ctx: Context, limit: number): Promise<unknown> {
+export async function readJson(ctx: Context, limit: number, shape: JsonLimits): Promise<unknown> {
   const type = ctx.get('content-type');
   const length = ctx.get('content-length');
   if (length && Number(length) > limit) throw new TitledError('PAYLOAD_TOO_LARGE', `request body is over the ${limit}-byte limit`);
@@ -20,6 +23,7 @@ export async function readJson(ctx: Context, limit: number): Promise<unknown> {
   }
   if (!text.trim()) return undefined;
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) throw new TitledError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got '${type}'`);
+  assertJsonShape(text, shape);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

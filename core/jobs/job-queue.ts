@@ -52,7 +52,13 @@ export class JobQueue {
   /** Emits 'enqueued' after the enqueuing transaction commits (callers call `wake`). */
   readonly events = new EventEmitter();
 
-  constructor(private readonly db: Database) {}
+  /**
+   * @param perOrganization jobs of one organization this daemon (one lease
+   *   owner) runs at once while another organization's jobs wait (config
+   *   `workers.perOrganization`); when no other organization waits, an
+   *   organization may use every free worker.
+   */
+  constructor(private readonly db: Database, private readonly opts: { perOrganization?: number } = {}) {}
 
   async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
     const merged = await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
@@ -94,18 +100,70 @@ export class JobQueue {
     this.events.emit('enqueued');
   }
 
-  /** Claims up to `n` runnable jobs for `owner` for `leaseMs`. */
+  /**
+   * Claims up to `n` runnable jobs for `owner` for `leaseMs`, fairly across
+   * organizations: organizations below their share (`perOrganization` jobs
+   * running under this owner) take turns, oldest waiting organization first,
+   * one job each per turn; workers still free after that go to the oldest
+   * remaining jobs of any organization (no worker idles while work waits).
+   * One organization's backlog therefore never holds every worker while
+   * another organization's job waits. PostgreSQL: candidates are locked with
+   * FOR UPDATE SKIP LOCKED, so daemons sharing the database never claim the
+   * same job; SQLite transactions are serialized.
+   */
   async claim(owner: string, n: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (n <= 0) return [];
     const now = Date.now();
-    const pick = `SELECT j.id FROM jobs j
-      WHERE (j.status = 'queued' AND j."runAfter" <= ?
+    const share = this.opts.perOrganization ?? Number.MAX_SAFE_INTEGER;
+    const runnable = `((j.status = 'queued' AND j."runAfter" <= ?
              AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r."entryId" = j."entryId" AND r.status = 'running'))
-         OR (j.status = 'running' AND j."leaseExpiresAt" < ?)
-      ORDER BY j."createdAt", j.id LIMIT ?${this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''}`;
-    const sql = `UPDATE jobs SET status = 'running', "leaseOwner" = ?, "leaseExpiresAt" = ?, attempts = attempts + 1, "updatedAt" = ?
-      WHERE id IN (${pick}) RETURNING id, "entryId", "orgId", input, "stagesDone", attempts, "initialStatus"`;
-    const rows = await this.db.tx((m) => this.db.query<Record<string, unknown>>(sql, [owner, now + leaseMs, now, now, now, n], m));
+         OR (j.status = 'running' AND j."leaseExpiresAt" < ?))`;
+    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const rows = await this.db.tx(async (m) => {
+      const orgs = await this.db.query<{ orgId: string }>(
+        `SELECT j."orgId" AS "orgId", MIN(j."createdAt") AS "firstAt" FROM jobs j WHERE ${runnable} GROUP BY j."orgId" ORDER BY "firstAt", j."orgId" LIMIT ?`, [now, now, 4 * n + 16], m);
+      if (!orgs.length) return [];
+      const mine = await this.db.query<{ orgId: string; n: number }>(
+        'SELECT "orgId" AS "orgId", COUNT(*) AS n FROM jobs WHERE "leaseOwner" = ? AND status = ? AND "leaseExpiresAt" >= ? GROUP BY "orgId"', [owner, 'running', now], m);
+      const room = new Map(orgs.map((o) => [o.orgId, share]));
+      for (const r of mine) if (room.has(r.orgId)) room.set(r.orgId, Math.max(0, share - Number(r.n)));
+      // candidates per organization, oldest first: organizations with room before the others
+      const order = [...orgs.filter((o) => room.get(o.orgId)! > 0), ...orgs.filter((o) => room.get(o.orgId) === 0)];
+      const candidates = new Map<string, { id: string; createdAt: number }[]>();
+      let found = 0;
+      for (const o of order) {
+        if (found >= 2 * n) break;
+        const c = await this.db.query<{ id: string; createdAt: number }>(
+          `SELECT j.id AS id, j."createdAt" AS "createdAt" FROM jobs j WHERE ${runnable} AND j."orgId" = ? ORDER BY j."createdAt", j.id LIMIT ?${lock}`, [now, now, o.orgId, n], m);
+        candidates.set(o.orgId, c.map((r) => ({ id: String(r.id), createdAt: Number(r.createdAt) })));
+        found += c.length;
+      }
+      const chosen: string[] = [];
+      // turns: one job per organization with room, until n are chosen or no organization has room and a job left
+      for (let progress = true; progress && chosen.length < n;) {
+        progress = false;
+        for (const [org, list] of candidates) {
+          if (chosen.length >= n) break;
+          if (room.get(org)! > 0 && list.length) {
+            chosen.push(list.shift()!.id);
+            room.set(org, room.get(org)! - 1);
+            progress = true;
+          }
+        }
+      }
+      // free workers left: the oldest remaining jobs, whatever their organization
+      const rest = [...candidates.values()].flat().sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+      for (const c of rest) {
+        if (chosen.length >= n) break;
+        chosen.push(c.id);
+      }
+      if (!chosen.length) return [];
+      return this.db.query<Record<string, unknown>>(
+        `UPDATE jobs SET status = 'running', "leaseOwner" = ?, "leaseExpiresAt" = ?, attempts = attempts + 1, "updatedAt" = ?
+         WHERE id IN (${chosen.map(() => '?').join(', ')}) AND (status = 'queued' OR (status = 'running' AND "leaseExpiresAt" < ?))
+         RETURNING id, "entryId", "orgId", input, "stagesDone", attempts, "initialStatus"`,
+        [owner, now + leaseMs, now, ...chosen, now], m);
+    });
     return rows.map((r) => ({
       id: String(r.id), entryId: String(r.entryId), orgId: String(r.orgId),
       input: JSON.parse(String(r.input)) as JobInput, stagesDone: JSON.parse(String(r.stagesDone)) as string[],

@@ -7,7 +7,16 @@
 import { z } from 'zod';
 
 const str = z.string().nullish();
-const num = z.number().finite().nullish();
+/**
+ * Largest money amount accepted, in dollars: far above any vehicle, loan or
+ * fee, and small enough that every stage's arithmetic in integer cents stays
+ * exact (a sale price of 1e308 passed `finite()` and then broke the fees stage).
+ */
+export const MAX_MONEY = 1_000_000_000;
+/** A money amount in dollars: finite, 0 to MAX_MONEY. */
+const money = z.number().finite().min(0).max(MAX_MONEY).nullish();
+/** A fee or tax line's amount, which may be a credit. */
+const signedMoney = z.number().finite().min(-MAX_MONEY).max(MAX_MONEY).nullish();
 const bool = z.boolean().nullish();
 const strArr = z.array(z.string()).nullish();
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
@@ -68,9 +77,9 @@ export const LienSchema = loose({
 });
 
 export const FeeItemSchema = loose({
-  feeType: str, value: num, name: str, description: str,
+  feeType: str, value: signedMoney, name: str, description: str,
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  relevant_transactions: strArr, max: num, county: str, city: str, subtract: bool,
+  relevant_transactions: strArr, max: signedMoney, county: str, city: str, subtract: bool,
   src: loose({ url: str, date: str }).nullish(),
   late_conditions: z.array(z.record(z.string(), z.unknown())).nullish(),
   last_updated: str,
@@ -86,7 +95,7 @@ export const VehicleTitleSchema = loose({
   has_liens: bool, active_liens: z.array(LienSchema).nullish(),
   is_electronic: bool, is_and: bool, is_or: bool, is_tod: bool, is_jtwros: bool, is_leased: bool,
   conjunction: str, previous_title: z.unknown().optional(), owner_names_one_line: str,
-  number_of_owners: num, owners: z.array(PersonSchema).nullish(),
+  number_of_owners: z.number().int().min(0).max(100).nullish(), owners: z.array(PersonSchema).nullish(),
   status: str, status_raw_text: str, prev_action: str, prev_action_raw_text: str, prev_action_date: str,
 });
 
@@ -109,15 +118,15 @@ export const VehicleSchema = loose({
 
 export const LoanSchema = loose({
   new_lienholder: LienholderSchema.nullish(), borrower: z.array(PersonSchema).nullish(), loan_id: str,
-  security_agreement_sign_date: str, loan_amount: num, payoff_amount: num, per_diem: num,
+  security_agreement_sign_date: str, loan_amount: money, payoff_amount: money, per_diem: money,
   prior_lien: LienSchema.nullish(), add_owner: z.array(PersonSchema).nullish(), drop_owner: z.array(PersonSchema).nullish(),
   release_title_to_address: AddressSchema.nullish(),
 });
 
 export const SaleSchema = loose({
-  type: str, sale_type: str, sale_price: num, date_of_sale: str, state: stateCode.nullish(),
+  type: str, sale_type: str, sale_price: money, date_of_sale: str, state: stateCode.nullish(),
   additional_dues: loose({
-    fidelity: str, deliveryEstimate: num,
+    fidelity: str, deliveryEstimate: money,
     taxEstimates: z.array(FeeItemSchema).nullish(), feeEstimates: z.array(FeeItemSchema).nullish(),
   }).nullish(),
   seller: PersonSchema.nullish(), buyer: z.array(PersonSchema).nullish(), financed: LienSchema.nullish(),

@@ -4,7 +4,16 @@
  * on every redirect target, a redirect limit, time limits, and a size limit
  * enforced while the bytes arrive (decompressed bytes count, so a gzip bomb
  * stops too). One retry on a network error, a timeout or a 5xx.
+ * The bytes go to a temporary file as they arrive (bounded buffers, with
+ * backpressure), and are read back in one piece at the end: holding every
+ * chunk of a large download until it ended, then copying them into one
+ * buffer, doubled the peak and left the heap fragmented long after.
  */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import got, { type Got } from 'got';
 import { UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 
@@ -17,7 +26,14 @@ export class FetchRejected extends Error {
   }
 }
 
-export interface FetchLimits { maxBytes: number; timeoutMs: number; maxRedirects: number }
+export interface FetchLimits {
+  maxBytes: number;
+  /** Time limit of one attempt (got's request timeout). */
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Time budget of the whole fetch, every attempt and the pause between them included (default `timeoutMs`). */
+  totalMs?: number;
+}
 export interface Fetched { bytes: Buffer; finalUrl: string; contentType: string | null }
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
@@ -48,12 +64,21 @@ export class DocumentFetcher {
     } catch (e) {
       throw new FetchRejected('BLOCKED', `the URL is not allowed: ${(e as Error).message}`);
     }
+    // one budget for the whole fetch: a retry never doubles the time a slow or dripping server holds a worker
+    const totalMs = this.limits.totalMs ?? this.limits.timeoutMs;
+    const budget = AbortSignal.timeout(totalMs);
+    const both = signal ? AbortSignal.any([signal, budget]) : budget;
+    const overBudget = (e: unknown) => {
+      if (budget.aborted && !signal?.aborted) return new FetchRejected('TIMEOUT', `no complete document within the ${totalMs} ms budget of this fetch`);
+      return e;
+    };
     try {
-      return await this.once(url, signal);
+      return await this.once(url, both);
     } catch (e) {
-      if (!(e instanceof FetchRejected) || !e.retryable || signal?.aborted) throw e;
+      if (!(e instanceof FetchRejected) || !e.retryable || both.aborted) throw overBudget(e);
       await new Promise((r) => setTimeout(r, 500));
-      return this.once(url, signal);
+      if (both.aborted) throw overBudget(e);
+      return await this.once(url, both).catch((e2: unknown) => Promise.reject(overBudget(e2)));
     }
   }
 
@@ -61,7 +86,8 @@ export class DocumentFetcher {
     const { maxBytes } = this.limits;
     return new Promise<Fetched>((resolve, reject) => {
       const stream = this.got.stream(url, { signal });
-      const chunks: Buffer[] = [];
+      const path = join(tmpdir(), `titled-fetch-${randomUUID()}.part`);
+      const file = createWriteStream(path, { highWaterMark: 64 * 1024 });
       let size = 0;
       let done = false;
       let status = 0;
@@ -71,8 +97,19 @@ export class DocumentFetcher {
         if (done) return;
         done = true;
         stream.destroy();
-        reject(e);
+        file.destroy();
+        // the temporary file is gone when the fetch has failed
+        void rm(path, { force: true }).finally(() => reject(e));
       };
+      file.on('error', (e: Error) => fail(new FetchRejected('NETWORK', `cannot write the download to a temporary file: ${e.message}`, true)));
+      file.on('finish', () => {
+        if (done) return;
+        done = true;
+        readFile(path).then(
+          (bytes) => rm(path, { force: true }).then(() => resolve({ bytes, finalUrl, contentType })),
+          (e: Error) => rm(path, { force: true }).then(() => reject(e)));
+      });
+      stream.pipe(file);
       stream.on('response', (res: { statusCode: number; url: string; headers: Record<string, string | string[] | undefined> }) => {
         status = res.statusCode;
         finalUrl = res.url;
@@ -84,12 +121,6 @@ export class DocumentFetcher {
       stream.on('data', (c: Buffer) => {
         size += c.length;
         if (size > maxBytes) return fail(new FetchRejected('TOO_LARGE', `the document is over the ${mb(maxBytes)} limit`));
-        chunks.push(c);
-      });
-      stream.on('end', () => {
-        if (done) return;
-        done = true;
-        resolve({ bytes: Buffer.concat(chunks), finalUrl, contentType });
       });
       stream.on('error', (e: Error & { code?: string }) => {
         const cause = e.cause as { code?: string } | undefined;

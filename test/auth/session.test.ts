@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { accountData, basic, createEntry, expectError, makeVin, CORE_ONLY } from '../http/support.js';
 
@@ -137,5 +138,61 @@ describe('auth: session cookie', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe('auth: sessions end with their credential and on logout (issue 13, items 5 and 10)', () => {
+  const ISSUER = 'https://idp.example.test/';
+  const AUDIENCE = 'titled-api';
+  let t: TestEngine;
+  let priv: CryptoKey;
+  let id: string;
+
+  before(async () => {
+    const pair = await generateKeyPair('RS256');
+    priv = pair.privateKey;
+    const publicKey = await exportSPKI(pair.publicKey);
+    t = await startTestEngine({ config: { ...CORE_ONLY, auth: { keyCacheMs: 60_000, jwt: { publicKey, issuer: ISSUER, audience: AUDIENCE, orgClaim: 'org' } } } });
+    id = await createEntry(t, { account_data: accountData(makeVin()) });
+  });
+  after(async () => {
+    await t?.stop();
+  });
+
+  it('a session minted from a JWT ends no later than the JWT', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 120;
+    const jwt = await new SignJWT({ org: t.org.name, sub: 'u-1' }).setProtectedHeader({ alg: 'RS256' })
+      .setIssuedAt().setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime(exp).sign(priv);
+    const res = await t.request('POST', '/auth/login', { key: null, headers: { authorization: `Bearer ${jwt}` } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(Date.parse(res.body.expiresAt)).to.be.at.most(exp * 1000);
+    const c = sessionCookie(res.headers);
+    expect(Date.parse(String(c.attrs.expires))).to.be.at.most(exp * 1000);
+    const [, payload] = c.value.split('.');
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')).exp).to.be.at.most(exp);
+    expect((await t.request('GET', `/title/${id}`, withCookie(c.value))).status).to.equal(200);
+  });
+
+  it('logout ends the session on the server: a kept copy of the cookie is refused afterwards (even while cached)', async () => {
+    const res = await t.request('POST', '/auth/login');
+    const cookie = sessionCookie(res.headers).value;
+    expect((await t.request('GET', `/title/${id}`, withCookie(cookie))).status).to.equal(200);
+    expect((await t.request('POST', '/auth/logout', withCookie(cookie))).status).to.equal(200);
+    expectError(await t.request('GET', `/title/${id}`, withCookie(cookie)), 403);
+    expectError(await t.request('GET', '/title', withCookie(cookie)), 403);
+  });
+
+  it('a session ended in the shared database (by a logout on another daemon) is refused', async () => {
+    const res = await t.request('POST', '/auth/login');
+    const cookie = sessionCookie(res.headers).value;
+    // what another daemon's logout does: the row is ended in the shared database
+    await t.engine.db.exec('UPDATE sessions SET "revokedAt" = ? WHERE "revokedAt" IS NULL', [Date.now()]);
+    expectError(await t.request('GET', `/title/${id}`, withCookie(cookie)), 403);
+  });
+
+  it('Authorization: Session <token> is not a scheme: 403', async () => {
+    const res = await t.request('POST', '/auth/login');
+    const cookie = sessionCookie(res.headers).value;
+    expectError(await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `Session ${cookie}` } }), 403, { match: /scheme/ });
   });
 });

@@ -3,6 +3,8 @@ import { Init1795214126610 as SqliteInit } from './sqlite/1795214126610-Init.js'
 import { Init1795214126610 as PostgresInit } from './postgres/1795214126610-Init.js';
 import { AccountSources1795614201470 as SqliteAccountSources } from './sqlite/1795614201470-AccountSources.js';
 import { AccountSources1795614201470 as PostgresAccountSources } from './postgres/1795614201470-AccountSources.js';
+import { Sessions1795620000000 as SqliteSessions } from './sqlite/1795620000000-Sessions.js';
+import { Sessions1795620000000 as PostgresSessions } from './postgres/1795620000000-Sessions.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions];
