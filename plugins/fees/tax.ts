@@ -11,6 +11,12 @@ import type { FeeItemOut } from './types.js';
 
 const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
 
+/** Why the local tax is unknown: its rates are not modelled at all, the place is not known, or the place has no rate in the data. */
+function localReason(ctx: Ctx): string {
+  if (ctx.s.tax.local?.county_not_modelled) return 'county not modelled: the fee data has no county/city rates for this state, so the local tax is not in the totals';
+  return ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known';
+}
+
 export interface TaxResult { items: FeeItemOut[]; taxableCents: number }
 
 export function taxSection(ctx: Ctx): TaxResult {
@@ -34,7 +40,7 @@ export function taxSection(ctx: Ctx): TaxResult {
     push(makeItem(ctx, {
       feeType: 'LocalTax', name: 'Local sales tax', description: 'Local (city/borough) tax of the buyer\'s residence, where levied',
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city, maxCents: null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county/city is not known',
+      reason: localReason(ctx), meta: t.local.county_not_modelled ? { county_not_modelled: true } : {},
     }));
     return { items, taxableCents: toCents(ctx.input.sale?.price) ?? 0 };
   }
@@ -115,7 +121,7 @@ export function taxSection(ctx: Ctx): TaxResult {
       description: `County/city rate of the buyer's residence${maxRate !== undefined ? `, up to ${pct(maxRate)}` : ''}${cap !== null ? ` on the first ${formatUsd(cap)}` : ''}`,
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city,
       maxCents: maxRate !== undefined ? applyRate(localBase(gross), maxRate) : null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known',
+      reason: localReason(ctx), meta: t.local.county_not_modelled ? { county_not_modelled: true } : {},
     }));
   }
 
