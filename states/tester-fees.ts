@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import { estimateFees } from '../plugins/fees/calculator.js';
 import { applyRate, isMicroRate } from '../plugins/fees/money.js';
 import type { EstFees, FeeInput, FeeItemOut, FeeType } from '../plugins/fees/types.js';
-import { FEE_TRANSACTIONS, loadStateFeeSchedule, type FeeTransaction, type StateFeeSchedule } from './fee-schema.js';
+import { FEE_TRANSACTIONS, loadStateFeeSchedule, STATE_CODES, type FeeTransaction, type StateFeeSchedule } from './fee-schema.js';
 import { prng } from './fixtures.js';
 
 /** The day golden cases and random cases are computed for (the date the fee data was read). */
@@ -182,10 +182,35 @@ function numbersUnder(node: unknown, keys: Set<string>, out: { path: string; v: 
   return out;
 }
 
+/**
+ * What is wrong with a state's golden cases, as RuleTester checks a rule's cases:
+ * a state must have at least one golden case (a suite with none proves nothing
+ * about that state's figures), every case a unique non-empty name and at least
+ * one expectation. Empty when the cases are acceptable.
+ */
+export function goldenCaseProblems(code: string, goldens: readonly GoldenCase[] | undefined): string[] {
+  const problems: string[] = [];
+  if (!(STATE_CODES as readonly string[]).includes(code.toUpperCase())) problems.push(`${code} is not one of the 50 states + DC`);
+  if (!goldens?.length) return [...problems, `${code.toUpperCase()} has no golden case: add cases derived by hand from the cited pages (docs/fees.md, "Tests")`];
+  const seen = new Set<string>();
+  for (const g of goldens) {
+    if (!g.name?.trim()) problems.push('a golden case without a name');
+    else if (seen.has(g.name)) problems.push(`duplicate golden case name '${g.name}'`);
+    seen.add(g.name);
+    const x = g.expect ?? {};
+    const checks = [x.tax?.taxable_amount, x.tax?.total, x.registration?.total, x.title?.total, x.total, x.complete, x.unknown].filter((v) => v !== undefined).length + (x.items?.length ?? 0);
+    if (checks === 0) problems.push(`golden case '${g.name}' expects nothing`);
+  }
+  return problems;
+}
+
 /** Defines the fee suite of one state. */
 export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
   const upper = code.toUpperCase();
   describe(`${upper} fees (state plugin tester)`, () => {
+    it('has acceptable golden cases (at least one; unique names; each expects something)', () => {
+      expect(goldenCaseProblems(upper, o.goldens)).to.deep.equal([]);
+    });
 
     let s: StateFeeSchedule;
     const run = (input: Partial<FeeInput>): EstFees => estimateFees({ state: upper, as_of: GOLDEN_AS_OF, ...input } as FeeInput, s);
