@@ -17,6 +17,7 @@
 export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
   'servicearizona.com': "Arizona Department of Transportation's Motor Vehicle Division online service site (linked from azdot.gov as ADOT MVD's own portal)",
   'nmonesource.com': 'New Mexico Compilation Commission: the official publication of the New Mexico Statutes Annotated (NMSA 1978)',
+  'scdmvonline.com': "the South Carolina Department of Motor Vehicles' own website (SCDMV publishes its services, forms, fees and news there; linked from sc.gov)",
   'kslegislature.org': "the Kansas Legislature's own site (Kansas Statutes Annotated as published by the Revisor of Statutes)",
 };
 

@@ -115,13 +115,13 @@ describe('fees: calculator rules', () => {
   });
 
   it('an unsourced figure is shown but not counted: value null, the amount in metadata.unsourced_cents, listed as unknown', () => {
-    // SC's own data: the 5% rate and the $500 cap are unsourced (no official page found)
-    const e = est({ state: 'SC', transaction: 'transfer', sale: { price: 20_000 } });
-    checkEstimate(e, 'SC unsourced');
-    const [tax, cap] = e.tax.items;
-    expect([tax!.feeType, tax!.value, tax!.metadata.unsourced, tax!.metadata.unsourced_cents, tax!.src]).to.deep.equal(['StateTax', null, true, 100_000, null]);
+    // VA's own data: the 4.15% rate and the $75 minimum are unsourced (no official page found)
+    const e = est({ state: 'VA', transaction: 'transfer', sale: { price: 1_000 } });
+    checkEstimate(e, 'VA unsourced');
+    const [tax, min] = e.tax.items;
+    expect([tax!.feeType, tax!.value, tax!.metadata.unsourced, tax!.metadata.unsourced_cents, tax!.src]).to.deep.equal(['StateTax', null, true, 4_150, null]);
     expect(tax!.metadata.reason).to.match(/not confirmed by an official source/);
-    expect([cap!.feeType, cap!.value], 'the cap of an unconfirmed tax is not counted either').to.deep.equal(['TaxAdjustment', null]);
+    expect([min!.feeType, min!.value], 'the minimum of an unconfirmed tax is not counted either').to.deep.equal(['TaxAdjustment', null]);
     expect(e.tax.total).to.equal(0);
     expect(e.metadata.complete).to.equal(false);
     expect(e.metadata.unknown.some((l) => l.startsWith('tax: State motor vehicle sales tax'))).to.equal(true);

@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// South Carolina golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of South Carolina's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// South Carolina golden cases. Sourced (SCDMV "New Fee Beginning July 1, 2017", S.C. Code 56-3-627): the infrastructure maintenance fee,
+// 5% of the purchase price, no more than $500. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('SC', {
   goldens: [
     {
@@ -16,16 +16,32 @@ testStateFees('SC', {
       },
     },
     {
-      // title $15, registration $40, 5% IMF (and its $500 cap, which applies to $1,000): unsourced -> unknown. Totals $0.
+      // IMF: 5% x $20,000 = $1,000, capped at $500 (a $500 subtract adjustment); title $15 and registration $40 unsourced -> unknown
+      // total $500
       name: "used SC car, $20,000, transfer without a lien",
       input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'SC' }, sale: { price: 20_000 } },
       expect: {
-        tax: { total: 0 },
+        tax: { total: 500 },
         registration: { total: 0 },
         title: { total: 0 },
-        total: 0,
+        total: 500,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 1000 }, { section: 'tax', feeType: 'TaxAdjustment', value: 500 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/, /^tax: State motor vehicle sales tax/, /^tax: Tax maximum/],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/],
+      },
+    },
+    {
+      // IMF: 5% x $8,000 = $400 (under $500: no adjustment); title and registration unknown; total $400
+      name: "used SC car, $8,000: under the cap",
+      input: { transaction: 'transfer', vehicle: { year: 2015, title_state: 'SC' }, sale: { price: 8_000 } },
+      expect: {
+        tax: { total: 400 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 400,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 400 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/],
       },
     },
     {
