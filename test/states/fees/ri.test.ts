@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Rhode Island golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Rhode Island's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Rhode Island golden cases. Sourced (RI DMV "Sales Tax"): 7% of the price less a trade-in (passenger vehicles), 7% of the greater
+// of the NADA clean retail value and the price in a private sale. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('RI', {
   goldens: [
     {
@@ -16,29 +16,33 @@ testStateFees('RI', {
       },
     },
     {
-      // title $53.50, registration by gross weight (none given), 7% tax: unsourced/unknown. Totals $0.
+      // tax 7% x $20,000 = $1,400; title $53.50 and registration (by gross weight, none given) unsourced/unknown
+      // total $1,400
       name: "used RI car, $20,000, transfer without a lien",
       input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'RI' }, sale: { price: 20_000 } },
       expect: {
-        tax: { total: 0 },
+        tax: { total: 1400 },
         registration: { total: 0 },
         title: { total: 0 },
-        total: 0,
+        total: 1400,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 1400 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/, /^tax: State motor vehicle sales tax/],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/],
       },
     },
     {
-      // title $53.50 and lien $52.50 unsourced -> unknown
-      name: "refinance: title and lien fee only",
-      input: { transaction: 'refinance' },
+      // tax: 7% x $30,000 = $2,100, trade-in credit 7% x $10,000 = $700 -> $1,400 on $20,000
+      // title $53.50 and lien $52.50 unsourced -> unknown; registration unknown. Total $1,400
+      name: "new car from a dealer, $30,000 with a $10,000 trade-in, with a lien",
+      input: { transaction: 'new_lien', vehicle: { year: 2026, new: true }, sale: { price: 30_000, trade_in: 10_000 } },
       expect: {
-        tax: { total: 0 },
+        tax: { taxable_amount: 20000, total: 1400 },
         registration: { total: 0 },
         title: { total: 0 },
-        total: 0,
+        total: 1400,
+        items: [{ section: 'tax', feeType: 'TradeInCredit', value: 700 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/],
+        unknown: [/^title: Certificate of title \(original\)/, /^title: Lien recording fee/, /^registration: Registration fee \(by weight\)/],
       },
     },
   ],
