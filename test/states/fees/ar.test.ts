@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Arkansas golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Arkansas's figures could be confirmed.
+// Arkansas golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Arkansas's figures could be confirmed.
 testStateFees('AR', {
   goldens: [
     {

@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Delaware golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of the title, registration or document-fee figures could be confirmed.
+// Delaware golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of the title, registration or document-fee figures could be confirmed.
 testStateFees('DE', {
   goldens: [
     {

@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Iowa golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; the duplicate fee on the Polk County Treasurer FAQ ($25) disagrees with the 2025 fee
+// Iowa golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; the duplicate fee on the Polk County Treasurer FAQ ($25) disagrees with the 2025 fee
 // change (HF 674: $35) and is not counted.
 testStateFees('IA', {
   goldens: [

@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Massachusetts golden cases. Sourced: the 6.25% sales/use tax (MA DOR "Motor Vehicles"). every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// Massachusetts golden cases. Sourced: the 6.25% sales/use tax (MA DOR "Motor Vehicles"). Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('MA', {
   goldens: [
     {

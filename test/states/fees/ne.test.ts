@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Nebraska golden cases. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Nebraska's figures could be confirmed, so every amount is unknown
+// Nebraska golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Nebraska's figures could be confirmed, so every amount is unknown
 // and every total is $0 (a lower bound); the estimate says it is incomplete.
 testStateFees('NE', {
   goldens: [

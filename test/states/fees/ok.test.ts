@@ -1,6 +1,6 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
-// Oklahoma golden cases. Sourced: title transfer fee $11 (Oklahoma Tax Commission "Motor Vehicle Fees"). every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// Oklahoma golden cases. Sourced: title transfer fee $11 (Oklahoma Tax Commission "Motor Vehicle Fees"). Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('OK', {
   goldens: [
     {

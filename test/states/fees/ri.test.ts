@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
 // Rhode Island golden cases. Sourced (RI DMV "Sales Tax"): 7% of the price less a trade-in (passenger vehicles), 7% of the greater
-// of the NADA clean retail value and the price in a private sale. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// of the NADA clean retail value and the price in a private sale. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('RI', {
   goldens: [
     {

@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
 // South Carolina golden cases. Sourced (SCDMV "New Fee Beginning July 1, 2017", S.C. Code 56-3-627): the infrastructure maintenance fee,
-// 5% of the purchase price, no more than $500. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// 5% of the purchase price, no more than $500. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('SC', {
   goldens: [
     {

@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
 // Washington golden cases. Sourced: registration service fee $11 and filing fee $6 (House bill report HB 1519, 2025, on the legislature's
-// site); motor vehicle sales/use tax 0.5% from 2026-01-01 (WA DOR). every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// site); motor vehicle sales/use tax 0.5% from 2026-01-01 (WA DOR). Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('WA', {
   goldens: [
     {

@@ -1,7 +1,7 @@
 import { testStateFees } from '../../../states/tester-fees.js';
 
 // Wyoming golden cases. Sourced (Laramie County "Vehicle registration fees"): county registration fee 3% of 60% of the factory price x the
-// year-of-service rate (100%, 83.33%, 66.67%, 50%, 33.33%, 25% from the 6th year) plus the $30 state fee. every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// year-of-service rate (100%, 83.33%, 66.67%, 50%, 33.33%, 25% from the 6th year) plus the $30 state fee. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('WY', {
   goldens: [
     {
