@@ -356,9 +356,16 @@ export const TaxSchema = z
         max_rate: RateFigureSchema.optional(),
         /** Local rate applies only to this much of the price (e.g. FL surtax: first $5,000). */
         max_taxable_cents: MoneySchema.optional(),
+        /**
+         * `true`: the local (county/city) rates are not in the data at all ("county not
+         * modelled"), so an estimate always shows the local tax as an unknown amount and is
+         * incomplete, even when the county is given. Only with `applies.value: true`.
+         */
+        county_not_modelled: z.literal(true).optional(),
         note: z.string().min(1).optional(),
       })
       .strict()
+      .refine((l) => !l.county_not_modelled || l.applies.value, { message: '`county_not_modelled` only where local taxes apply', path: ['county_not_modelled'] })
       .optional(),
     /** Total or additional rate per county (see `county_overrides_mode`). */
     county_overrides: z.record(z.string().min(1), RateFigureSchema).optional(),

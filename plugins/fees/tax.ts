@@ -11,6 +11,12 @@ import type { FeeItemOut } from './types.js';
 
 const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
 
+/** Why the local tax is unknown: its rates are not modelled at all, the place is not known, or the place has no rate in the data. */
+function localReason(ctx: Ctx): string {
+  if (ctx.s.tax.local?.county_not_modelled) return 'county not modelled: the fee data has no county/city rates for this state, so the local tax is not in the totals';
+  return ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known';
+}
+
 export interface TaxResult { items: FeeItemOut[]; taxableCents: number }
 
 export function taxSection(ctx: Ctx): TaxResult {
@@ -34,7 +40,7 @@ export function taxSection(ctx: Ctx): TaxResult {
     push(makeItem(ctx, {
       feeType: 'LocalTax', name: 'Local sales tax', description: 'Local (city/borough) tax of the buyer\'s residence, where levied',
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city, maxCents: null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county/city is not known',
+      reason: localReason(ctx), meta: t.local.county_not_modelled ? { county_not_modelled: true } : {},
     }));
     return { items, taxableCents: toCents(ctx.input.sale?.price) ?? 0 };
   }
@@ -85,7 +91,7 @@ export function taxSection(ctx: Ctx): TaxResult {
   const rate = combined ? ov.value.rate : t.rate.rate;
   const stateGross = applyRate(gross, rate);
   const stateNet = applyRate(net, rate);
-  push(makeItem(ctx, {
+  const stateItem = push(makeItem(ctx, {
     feeType: 'StateTax',
     name: combined ? `Sales tax, state and local (${ov.key})` : 'State motor vehicle sales tax',
     description: `${pct(rate)} of ${formatUsd(gross)} (${basis}${credited ? ', before the trade-in credit' : ''})`,
@@ -98,15 +104,16 @@ export function taxSection(ctx: Ctx): TaxResult {
   const localBase = (c: number) => (cap === null ? c : Math.min(c, cap));
   let localGross = 0;
   let localNet = 0;
+  let localKnown = true;
   if (ov && !combined) {
     localGross = applyRate(localBase(gross), ov.value.rate);
     localNet = applyRate(localBase(net), ov.value.rate);
-    push(makeItem(ctx, {
+    localKnown = push(makeItem(ctx, {
       feeType: 'LocalTax', name: `Local sales tax (${ov.key})`,
       description: `${pct(ov.value.rate)} of ${formatUsd(localBase(gross))}${cap !== null ? ` (local tax applies to the first ${formatUsd(cap)})` : ''}`,
       cents: localGross, figure: ov.value, dataPath: `tax.county_overrides.${ov.key}`, relevant: PURCHASE, county: ov.key,
       meta: { rate: ov.value.rate, base: localBase(gross) / 100 },
-    }));
+    })).metadata.cents !== null;
   } else if (!combined && t.local?.applies.value) {
     const maxRate = t.local.max_rate?.rate;
     push(makeItem(ctx, {
@@ -114,28 +121,33 @@ export function taxSection(ctx: Ctx): TaxResult {
       description: `County/city rate of the buyer's residence${maxRate !== undefined ? `, up to ${pct(maxRate)}` : ''}${cap !== null ? ` on the first ${formatUsd(cap)}` : ''}`,
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city,
       maxCents: maxRate !== undefined ? applyRate(localBase(gross), maxRate) : null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known',
+      reason: localReason(ctx), meta: t.local.county_not_modelled ? { county_not_modelled: true } : {},
     }));
   }
 
+  // a credit or cap of a tax whose amount is not confirmed (unsourced rate) is not counted either
+  const stateKnown = stateItem.metadata.cents !== null;
+  let creditCounted = false;
   if (credited > 0) {
-    const saved = stateGross - stateNet + (localGross - localNet);
-    push(makeItem(ctx, {
+    const saved = stateGross - stateNet + (localKnown ? localGross - localNet : 0);
+    creditCounted = push(makeItem(ctx, {
       feeType: 'TradeInCredit', name: 'Trade-in credit', subtract: true,
       description: `Trade-in allowance of ${formatUsd(credited)} reduces the taxable amount to ${formatUsd(net)}`,
-      cents: saved, figure: t.trade_in_credit, dataPath: 'tax.trade_in_credit', relevant: PURCHASE,
+      cents: stateKnown ? saved : null, reason: stateKnown ? undefined : 'the tax it reduces is not confirmed', figure: t.trade_in_credit, dataPath: 'tax.trade_in_credit', relevant: PURCHASE,
       meta: { trade_in: credited / 100, ...(tradeIn !== credited ? { trade_in_given: tradeIn / 100 } : {}) },
-    }));
+    })).metadata.cents !== null;
   }
+  // an unconfirmed (unsourced) credit is shown but reduces neither the tax nor the taxable amount
+  const taxable = creditCounted ? net : gross;
 
   // minimum / maximum of the tax
-  const due = stateNet + localNet;
+  const due = (creditCounted ? stateNet : stateGross) + (localKnown ? (creditCounted ? localNet : localGross) : 0);
   const max = t.max_cents?.cents;
   const min = t.min_cents?.cents;
   if (max != null && due > max) {
     push(makeItem(ctx, {
       feeType: 'TaxAdjustment', name: 'Tax maximum', subtract: true, description: `The tax is capped at ${formatUsd(max)}`,
-      cents: due - max, figure: t.max_cents!, dataPath: 'tax.max_cents', relevant: PURCHASE,
+      cents: stateKnown ? due - max : null, reason: stateKnown ? undefined : 'the tax it caps is not confirmed', figure: t.max_cents!, dataPath: 'tax.max_cents', relevant: PURCHASE,
     }));
   } else if (min != null && due < min) {
     push(makeItem(ctx, {
@@ -143,9 +155,9 @@ export function taxSection(ctx: Ctx): TaxResult {
       cents: min - due, figure: t.min_cents!, dataPath: 'tax.min_cents', relevant: PURCHASE,
     }));
   }
-  const taxDue = max != null && due > max ? max : min != null && due < min ? min : due;
+  const taxDue = !stateKnown ? null : max != null && due > max ? max : min != null && due < min ? min : due;
 
-  addNamedFees(ctx, 'tax', t.additional_fees, 'tax.additional_fees', { feeType: 'TaxFee', relevant: PURCHASE, baseCents: net, items });
+  addNamedFees(ctx, 'tax', t.additional_fees, 'tax.additional_fees', { feeType: 'TaxFee', relevant: PURCHASE, baseCents: taxable, items });
   latePenalty(ctx, 'tax', taxDue, items);
-  return { items, taxableCents: net };
+  return { items, taxableCents: taxable };
 }

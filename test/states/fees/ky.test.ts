@@ -1,4 +1,49 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Generic checks only: golden cases are written for the ten largest states (docs/fees.md).
-testStateFees('KY');
+// Kentucky golden cases. Sourced: usage tax 6% (KY Department of Revenue "Motor Vehicle Usage Tax"); the trade-in allowance on
+// used vehicles and no local tax (Boyle County Clerk "Usage Tax"). Unsourced: title $17 transfer, county clerk fee $6, lien $22, registration $21.
+testStateFees('KY', {
+  goldens: [
+    {
+      // duplicate (no amount) and county clerk fee $6 unsourced -> unknown
+      name: "duplicate title",
+      input: { transaction: 'duplicate' },
+      expect: {
+        title: { total: 0 },
+        total: 0,
+        complete: false,
+        unknown: [/^title: Duplicate title/, /^title: County clerk fee/],
+      },
+    },
+    {
+      // tax: 6% x $20,000 = $1,200 (no value given: the price is the retail price)
+      // title, clerk fee and registration unsourced -> unknown; total $1,200
+      name: "used KY car, $20,000, transfer without a lien",
+      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'KY' }, sale: { price: 20_000 } },
+      expect: {
+        tax: { total: 1200 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 1200,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 1200 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^title: County clerk fee/, /^registration: Registration fee \(\$/],
+      },
+    },
+    {
+      // tax: 6% x $15,000 = $900, trade-in credit 6% x $5,000 = $300 -> $600 on $10,000
+      // title, clerk fee and registration unknown; total $600
+      name: "used KY car, $15,000 with a $5,000 trade-in",
+      input: { transaction: 'transfer', vehicle: { year: 2019, title_state: 'KY' }, sale: { price: 15_000, trade_in: 5_000 } },
+      expect: {
+        tax: { taxable_amount: 10000, total: 600 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 600,
+        items: [{ section: 'tax', feeType: 'TradeInCredit', value: 300 }, { section: 'tax', feeType: 'StateTax', value: 900 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^title: County clerk fee/, /^registration: Registration fee \(\$/],
+      },
+    },
+  ],
+});

@@ -1,4 +1,61 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Generic checks only: golden cases are written for the ten largest states (docs/fees.md).
-testStateFees('SC');
+// South Carolina golden cases. Sourced (SCDMV "New Fee Beginning July 1, 2017", S.C. Code 56-3-627): the infrastructure maintenance fee,
+// 5% of the purchase price, no more than $500. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+testStateFees('SC', {
+  goldens: [
+    {
+      // duplicate: no amount, unsourced -> unknown
+      name: "duplicate title",
+      input: { transaction: 'duplicate' },
+      expect: {
+        title: { total: 0 },
+        total: 0,
+        complete: false,
+        unknown: [/^title: Duplicate title/],
+      },
+    },
+    {
+      // IMF: 5% x $20,000 = $1,000, capped at $500 (a $500 subtract adjustment); title $15 and registration $40 unsourced -> unknown
+      // total $500
+      name: "used SC car, $20,000, transfer without a lien",
+      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'SC' }, sale: { price: 20_000 } },
+      expect: {
+        tax: { total: 500 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 500,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 1000 }, { section: 'tax', feeType: 'TaxAdjustment', value: 500 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/],
+      },
+    },
+    {
+      // IMF: 5% x $8,000 = $400 (under $500: no adjustment); title and registration unknown; total $400
+      name: "used SC car, $8,000: under the cap",
+      input: { transaction: 'transfer', vehicle: { year: 2015, title_state: 'SC' }, sale: { price: 8_000 } },
+      expect: {
+        tax: { total: 400 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 400,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 400 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/],
+      },
+    },
+    {
+      // title $15 unsourced, lien no amount -> unknown
+      name: "refinance: title and lien fee only",
+      input: { transaction: 'refinance' },
+      expect: {
+        tax: { total: 0 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 0,
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/],
+      },
+    },
+  ],
+});

@@ -1,0 +1,48 @@
+/**
+ * Which web sites count as a state's own publication for a fee figure's `src.url`
+ * (issue 19): a blog, content farm, aggregator, forum or a private "plate" or
+ * "title service" site is never a source. test/states/fee-sources.test.ts holds
+ * every `src.url` of every `states/<code>/fees.json` to this list.
+ *
+ * - A host under `.gov` (state, county, city and federal governments: registration
+ *   of `.gov` is limited to US government bodies).
+ * - A host in the usTLD locality namespace `<name>.<st>.us` (`co.adams.co.us`,
+ *   `legis.state.xx.us`), which is delegated to state and local governments. A bare
+ *   second-level `.us` name (`feecalculator.us`) is open to anyone and is NOT official.
+ * - The few official sites on other domains listed in {@link OFFICIAL_OTHER_DOMAINS},
+ *   each with why it is the state's own publication.
+ */
+
+/** Official sites outside `.gov` and the locality `.us` namespace, each with the reason it is official. */
+export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
+  'servicearizona.com': "Arizona Department of Transportation's Motor Vehicle Division online service site (linked from azdot.gov as ADOT MVD's own portal)",
+  'nmonesource.com': 'New Mexico Compilation Commission: the official publication of the New Mexico Statutes Annotated (NMSA 1978)',
+  'scdmvonline.com': "the South Carolina Department of Motor Vehicles' own website (SCDMV publishes its services, forms, fees and news there; linked from sc.gov)",
+  'kslegislature.org': "the Kansas Legislature's own site (Kansas Statutes Annotated as published by the Revisor of Statutes)",
+};
+
+/** `.us` hosts of the locality namespace: `<anything>.<two-letter state>.us`. */
+const LOCALITY_US = /\.(?:[a-z0-9-]+\.)?(?:al|ak|az|ar|ca|co|ct|de|dc|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy)\.us$/;
+
+/** The host a URL names, lower-cased, without a leading `www.`; null for an unparsable URL. */
+export function sourceHost(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Why `url` is an official source, or null when it is not one. */
+export function officialReason(url: string): string | null {
+  const host = sourceHost(url);
+  if (!host) return null;
+  if (host.endsWith('.gov')) return '.gov: a US government body';
+  if (LOCALITY_US.test(host)) return 'locality .us namespace: a state or local government';
+  for (const [domain, why] of Object.entries(OFFICIAL_OTHER_DOMAINS)) {
+    if (host === domain || host.endsWith(`.${domain}`)) return why;
+  }
+  return null;
+}
+
+export const isOfficialSource = (url: string): boolean => officialReason(url) !== null;
