@@ -3,6 +3,7 @@
  * section uses: building FeeItems from figures, county lookup, `applies_if`.
  */
 import type { AppliesIf, FeeTransaction, NamedFee, Source, StateFeeSchedule } from '../../states/fee-schema.js';
+import type { StateLocalData } from '../../states/local-schema.js';
 import { applyRate, clamp, formatUsd, toDollars } from './money.js';
 import type { FeeInput, FeeItemMetadata, FeeItemOut, FeeType, LateCondition } from './types.js';
 
@@ -20,6 +21,10 @@ export interface Ctx {
   readonly tx: ReadonlySet<FeeTransaction>;
   readonly county: string;
   readonly city: string;
+  /** The state's county and local data (states/<code>/local.json), null when it has none. */
+  readonly local?: StateLocalData | null;
+  /** Why no county is known (e.g. a ZIP not in the table), when none is. */
+  readonly countyWhy?: string;
   /** True: first title here (new, or titled elsewhere); false: already titled here; undefined: not known. */
   readonly firstInState: boolean | undefined;
   readonly asOfYear: number;
@@ -57,17 +62,26 @@ export interface ItemSpec {
 
 /** A FeeItem with every member filled. An unknown amount is `value: null` plus `metadata.amount_unknown`, never 0. */
 export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
-  const metadata: FeeItemMetadata = { cents: o.cents, data_path: o.dataPath, ...o.meta };
+  // An amount computed from an unsourced figure of the state's data is not confirmed by an
+  // official page: it is shown (`metadata.unsourced_cents`) but left out of every total, and
+  // the estimate is incomplete. The client's own fee history is the client's word, not ours.
+  const unconfirmed = o.figure.unsourced === true && o.cents !== null && !o.meta?.from_fee_history;
+  const cents = unconfirmed ? null : o.cents;
+  const metadata: FeeItemMetadata = { cents, data_path: o.dataPath, ...o.meta };
   if (o.figure.unsourced) metadata.unsourced = true;
-  if (o.cents === null) {
+  if (unconfirmed) {
+    metadata.unsourced_cents = o.cents;
+    metadata.amount_unknown = true;
+    metadata.reason = `${formatUsd(o.cents!)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
+  } else if (cents === null) {
     metadata.amount_unknown = true;
     metadata.reason = o.reason ?? (o.figure.unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
   } else if (o.reason) metadata.reason = o.reason;
   if (o.figure.note && metadata.note === undefined) metadata.note = o.figure.note;
-  const maxCents = o.maxCents === undefined ? o.cents : o.maxCents;
+  const maxCents = unconfirmed ? null : o.maxCents === undefined ? o.cents : o.maxCents;
   return {
     feeType: o.feeType,
-    value: toDollars(o.cents),
+    value: toDollars(cents),
     name: o.name,
     description: o.description,
     metadata,

@@ -6,6 +6,7 @@
  */
 import { addNamedFees, countyOverride, hasAny, makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
 import { latePenalty, lateConditions } from './late.js';
+import { localSalesTax } from './local.js';
 import { applyRate, formatUsd, toCents } from './money.js';
 import type { FeeItemOut } from './types.js';
 
@@ -85,7 +86,7 @@ export function taxSection(ctx: Ctx): TaxResult {
   const rate = combined ? ov.value.rate : t.rate.rate;
   const stateGross = applyRate(gross, rate);
   const stateNet = applyRate(net, rate);
-  push(makeItem(ctx, {
+  const stateItem = push(makeItem(ctx, {
     feeType: 'StateTax',
     name: combined ? `Sales tax, state and local (${ov.key})` : 'State motor vehicle sales tax',
     description: `${pct(rate)} of ${formatUsd(gross)} (${basis}${credited ? ', before the trade-in credit' : ''})`,
@@ -98,15 +99,22 @@ export function taxSection(ctx: Ctx): TaxResult {
   const localBase = (c: number) => (cap === null ? c : Math.min(c, cap));
   let localGross = 0;
   let localNet = 0;
-  if (ov && !combined) {
+  let localKnown = true;
+  const loc = combined ? undefined : localSalesTax(ctx, gross, net, localBase);
+  if (loc) {
+    // the state's own county/city rate table (local.json) decides the local tax
+    localGross = loc.grossCents;
+    localNet = loc.netCents;
+    localKnown = push(loc.item).metadata.cents !== null;
+  } else if (ov && !combined) {
     localGross = applyRate(localBase(gross), ov.value.rate);
     localNet = applyRate(localBase(net), ov.value.rate);
-    push(makeItem(ctx, {
+    localKnown = push(makeItem(ctx, {
       feeType: 'LocalTax', name: `Local sales tax (${ov.key})`,
       description: `${pct(ov.value.rate)} of ${formatUsd(localBase(gross))}${cap !== null ? ` (local tax applies to the first ${formatUsd(cap)})` : ''}`,
       cents: localGross, figure: ov.value, dataPath: `tax.county_overrides.${ov.key}`, relevant: PURCHASE, county: ov.key,
       meta: { rate: ov.value.rate, base: localBase(gross) / 100 },
-    }));
+    })).metadata.cents !== null;
   } else if (!combined && t.local?.applies.value) {
     const maxRate = t.local.max_rate?.rate;
     push(makeItem(ctx, {
@@ -118,24 +126,26 @@ export function taxSection(ctx: Ctx): TaxResult {
     }));
   }
 
+  // a credit or cap of a tax whose amount is not confirmed (unsourced rate) is not counted either
+  const stateKnown = stateItem.metadata.cents !== null;
   if (credited > 0) {
-    const saved = stateGross - stateNet + (localGross - localNet);
+    const saved = stateGross - stateNet + (localKnown ? localGross - localNet : 0);
     push(makeItem(ctx, {
       feeType: 'TradeInCredit', name: 'Trade-in credit', subtract: true,
       description: `Trade-in allowance of ${formatUsd(credited)} reduces the taxable amount to ${formatUsd(net)}`,
-      cents: saved, figure: t.trade_in_credit, dataPath: 'tax.trade_in_credit', relevant: PURCHASE,
+      cents: stateKnown ? saved : null, reason: stateKnown ? undefined : 'the tax it reduces is not confirmed', figure: t.trade_in_credit, dataPath: 'tax.trade_in_credit', relevant: PURCHASE,
       meta: { trade_in: credited / 100, ...(tradeIn !== credited ? { trade_in_given: tradeIn / 100 } : {}) },
     }));
   }
 
   // minimum / maximum of the tax
-  const due = stateNet + localNet;
+  const due = stateNet + (localKnown ? localNet : 0);
   const max = t.max_cents?.cents;
   const min = t.min_cents?.cents;
   if (max != null && due > max) {
     push(makeItem(ctx, {
       feeType: 'TaxAdjustment', name: 'Tax maximum', subtract: true, description: `The tax is capped at ${formatUsd(max)}`,
-      cents: due - max, figure: t.max_cents!, dataPath: 'tax.max_cents', relevant: PURCHASE,
+      cents: stateKnown ? due - max : null, reason: stateKnown ? undefined : 'the tax it caps is not confirmed', figure: t.max_cents!, dataPath: 'tax.max_cents', relevant: PURCHASE,
     }));
   } else if (min != null && due < min) {
     push(makeItem(ctx, {
@@ -143,7 +153,7 @@ export function taxSection(ctx: Ctx): TaxResult {
       cents: min - due, figure: t.min_cents!, dataPath: 'tax.min_cents', relevant: PURCHASE,
     }));
   }
-  const taxDue = max != null && due > max ? max : min != null && due < min ? min : due;
+  const taxDue = !stateKnown ? null : max != null && due > max ? max : min != null && due < min ? min : due;
 
   addNamedFees(ctx, 'tax', t.additional_fees, 'tax.additional_fees', { feeType: 'TaxFee', relevant: PURCHASE, baseCents: net, items });
   latePenalty(ctx, 'tax', taxDue, items);
