@@ -37,6 +37,8 @@ const LocalRateSchema = z
   .strict();
 
 const CountyRatesSchema = LocalRateSchema.extend({
+  /** The county's rate (outside the cities listed); absent when the table shipped has only some of its cities. */
+  rate: Rate.optional(),
   /** Cities whose rate differs from the county's (`city_rule` says what an unlisted city gets). */
   cities: z.record(z.string().min(1), LocalRateSchema).optional(),
 }).strict();

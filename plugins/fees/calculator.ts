@@ -110,7 +110,11 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, local
       transactions, as_of: input.as_of, unit: 'USD',
       complete: ctx.unknown.length === 0, unknown: ctx.unknown, not_included: ctx.notIncluded, assumptions: ctx.assumptions,
       totals_cents: cents, total: toDollars(cents.total), registration_term_months: s.registration.term_months,
-      unsourced, not_modelled: notModelled(ctx, all),
+      unsourced,
+      not_modelled: [
+        ...notModelled(ctx, all),
+        ...(ctx.local?.offices && !office ? [`submission: ${ctx.county ? `${ctx.county} County's filing office` : 'the county (so its filing office)'} is not modelled; submission_instructions show the state default (${si.payable_to}), which may not be the borrower's county`] : []),
+      ],
       submission: office
         ? { processed_by: 'county', county: office.key, src: { url: office.office.src.url, date: office.office.src.date }, note: office.office.note ?? ctx.local?.offices?.note ?? null }
         : {

@@ -46,12 +46,13 @@ export function localSalesTax(ctx: Ctx, grossCents: number, netCents: number, ba
   if (lt.kind === 'none') {
     const item = makeItem(ctx, {
       ...common, name: 'Local sales tax', description: `No county or city sales tax applies to a vehicle in ${ctx.s.name}`,
-      cents: 0, figure: { src: lt.src, note: lt.note }, county: ctx.county, city: ctx.city, meta: { rate: 0 },
+      // a statewide rule, not a county's figure: county/city stay '' (the estimate's county is in metadata)
+      cents: 0, figure: { src: lt.src, note: lt.note }, meta: { rate: 0, ...(ctx.county ? { for_county: ctx.county } : {}), ...(ctx.city ? { for_city: ctx.city } : {}) },
     });
     return { item, grossCents: 0, netCents: 0 };
   }
   const unknown = (reason: string, county = ctx.county): LocalTaxResult => {
-    const rates = Object.values(lt.counties).flatMap((c) => [c.rate, ...Object.values(c.cities ?? {}).map((x) => x.rate)]);
+    const rates = Object.values(lt.counties).flatMap((c) => [c.rate ?? 0, ...Object.values(c.cities ?? {}).map((x) => x.rate)]);
     const top = micro(Math.max(...rates) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
     const item = makeItem(ctx, {
       ...common, name: 'Local sales tax', description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
@@ -67,17 +68,25 @@ export function localSalesTax(ctx: Ctx, grossCents: number, netCents: number, ba
     return unknown(ctx.city ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped` : `the rate in ${c.key} County depends on the city, which is not known`, c.key);
   }
   const fig = city?.value ?? c.value;
+  if (fig.rate === undefined) {
+    return unknown(ctx.city ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped` : `the table shipped has only some cities of ${c.key} County, and the city is not known`, c.key);
+  }
   const rate = micro(lt.rates_are === 'combined' ? fig.rate - ctx.s.tax.rate.rate : fig.rate);
+  // the local part of a combined rate leans on the state rate: an unsourced state rate makes it unconfirmed too
+  const splitUnsourced = lt.rates_are === 'combined' && ctx.s.tax.rate.unsourced === true;
   if (rate < 0) return unknown(`the table's combined rate ${pct(fig.rate)} is below the state rate`, c.key);
   const g = applyRate(base(grossCents), rate);
   const n = applyRate(base(netCents), rate);
   const where = city ? `${city.key}, ${c.key} County` : `${c.key} County`;
-  const how = lt.rates_are === 'combined' ? ` (combined rate ${pct(fig.rate)} in the table less the state's ${pct(ctx.s.tax.rate.rate)})` : '';
+  const how = lt.rates_are === 'combined' ? ` (combined rate RATE in the table less the state's ${pct(ctx.s.tax.rate.rate)})` : '';
   const capped = base(grossCents) !== grossCents ? ` (local tax applies to the first ${formatUsd(base(grossCents))})` : '';
   const item = makeItem(ctx, {
     ...common, name: `Local sales tax (${where})`,
-    description: `${pct(rate)} of ${formatUsd(base(grossCents))}${how}${capped}; rate table effective ${lt.effective}`,
-    cents: g, figure: { src: fig.src ?? lt.src, note: fig.note }, county: c.key, city: city?.key ?? '',
+    description: `${pct(rate)} of ${formatUsd(base(grossCents))}${how.replace('RATE', pct(fig.rate))}${capped}; rate table effective ${lt.effective}`,
+    cents: g, county: c.key, city: city?.key ?? '',
+    figure: splitUnsourced
+      ? { unsourced: true, note: `the table's combined rate is sourced, but the state rate it is split by is not (tax.rate in fees.json)` }
+      : { src: fig.src ?? lt.src, note: fig.note },
     dataPath: city ? `local.sales_tax.counties.${c.key}.cities.${city.key}` : `local.sales_tax.counties.${c.key}`,
     relevant: PURCHASE, meta: { rate, base: base(grossCents) / 100, table_effective: lt.effective, ...(lt.rates_are === 'combined' ? { combined_rate: fig.rate } : {}) },
   });
