@@ -10,7 +10,7 @@
 import { FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
 import type { StateLocalData } from '../../states/local-schema.js';
 import type { Ctx } from './context.js';
-import { toDollars } from './money.js';
+import { formatUsd, toDollars } from './money.js';
 import { registrationSection } from './registration.js';
 import { countyFees, countyOffice, officeOut, resolveCounty } from './local.js';
 import { feeSchedule, localSchedule } from './schedules.js';
@@ -50,9 +50,14 @@ function notModelled(ctx: Ctx, tx: readonly FeeItemOut[][]): string[] {
   const out: string[] = [];
   const t = ctx.s.tax;
   const purchase = ctx.tx.has('new_lien') || ctx.tx.has('transfer');
-  if (purchase && t.base !== 'none' && t.local?.applies.value && !ctx.local?.sales_tax) out.push(`tax: local sales tax: county and city rates are not modelled for ${ctx.s.state}`);
+  const stateWide = purchase && t.base !== 'none' && t.local?.applies.value && !ctx.local?.sales_tax;
+  if (stateWide) out.push(`tax: local sales tax: county and city rates are not modelled for ${ctx.s.state}`);
   for (const items of tx) {
-    for (const i of items) if (i.value === null && /not modelled/.test(i.metadata.reason ?? '')) out.push(`${i.feeType}: ${i.name} (${i.metadata.reason})`);
+    for (const i of items) {
+      if (i.value !== null || !/not modelled/.test(i.metadata.reason ?? '')) continue;
+      if (stateWide && i.feeType === 'LocalTax') continue; // said once above
+      out.push(`${i.feeType}: ${i.name} (${i.metadata.reason})`);
+    }
   }
   return out;
 }
@@ -99,7 +104,7 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, local
   const office = countyOffice(ctx);
   const si = office ? officeOut(office.office) : submission(s);
   const all = [tax.items, registration.items, title.items];
-  const unsourced = all.flat().filter((i) => i.metadata.unsourced).map((i) => `${i.feeType}: ${i.name}${i.metadata.unsourced_cents != null ? ` (${toDollars(i.metadata.unsourced_cents as number)} not counted)` : ''}`);
+  const unsourced = all.flat().filter((i) => i.metadata.unsourced).map((i) => `${i.feeType}: ${i.name}${typeof i.metadata.unsourced_cents === 'number' ? ` (${formatUsd(i.metadata.unsourced_cents)} not counted)` : ''}`);
   return {
     tax: { taxable_amount: toDollars(tax.taxableCents), total: toDollars(cents.tax), items: tax.items, submission_instructions: si },
     registration: { total: toDollars(cents.registration), items: registration.items },

@@ -35,7 +35,7 @@ export function taxSection(ctx: Ctx): TaxResult {
     push(makeItem(ctx, {
       feeType: 'LocalTax', name: 'Local sales tax', description: 'Local (city/borough) tax of the buyer\'s residence, where levied',
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city, maxCents: null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county/city is not known',
+      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data (not modelled)` : 'the county/city is not known',
     }));
     return { items, taxableCents: toCents(ctx.input.sale?.price) ?? 0 };
   }
@@ -122,7 +122,7 @@ export function taxSection(ctx: Ctx): TaxResult {
       description: `County/city rate of the buyer's residence${maxRate !== undefined ? `, up to ${pct(maxRate)}` : ''}${cap !== null ? ` on the first ${formatUsd(cap)}` : ''}`,
       cents: null, figure: t.local.applies, dataPath: 'tax.local', relevant: PURCHASE, county: ctx.county, city: ctx.city,
       maxCents: maxRate !== undefined ? applyRate(localBase(gross), maxRate) : null,
-      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known',
+      reason: ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data (not modelled)` : 'the county is not known',
     }));
   }
 
