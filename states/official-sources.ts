@@ -19,6 +19,17 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
   'nmonesource.com': 'New Mexico Compilation Commission: the official publication of the New Mexico Statutes Annotated (NMSA 1978)',
   'scdmvonline.com': "the South Carolina Department of Motor Vehicles' own website (SCDMV publishes its services, forms, fees and news there; linked from sc.gov)",
   'kslegislature.org': "the Kansas Legislature's own site (Kansas Statutes Annotated as published by the Revisor of Statutes)",
+  'floridarevenue.com': "the Florida Department of Revenue's own site (its discretionary sales surtax tables, DR-15DSS, and the address-to-county lookup are published there; linked from myflorida.com)",
+  'broward.org': "Broward County's own government site (the county's Records, Taxes and Treasury Division acts as its tax collector for motor vehicle services)",
+  'pbctax.com': "the Palm Beach County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles)",
+};
+
+/**
+ * Official accounts on a shared government-communications host: only the
+ * account's own path counts, never the host as a whole.
+ */
+export const OFFICIAL_ACCOUNTS: Readonly<Record<string, string>> = {
+  'content.govdelivery.com/accounts/OHTAX/': "the Ohio Department of Taxation's own bulletin account (GovDelivery, the notification service it links from tax.ohio.gov; account OHTAX)",
 };
 
 /** `.us` hosts of the locality namespace: `<anything>.<two-letter state>.us`. */
@@ -42,6 +53,8 @@ export function officialReason(url: string): string | null {
   for (const [domain, why] of Object.entries(OFFICIAL_OTHER_DOMAINS)) {
     if (host === domain || host.endsWith(`.${domain}`)) return why;
   }
+  const path = `${host}${new URL(url).pathname}`;
+  for (const [prefix, why] of Object.entries(OFFICIAL_ACCOUNTS)) if (path.startsWith(prefix)) return why;
   return null;
 }
 

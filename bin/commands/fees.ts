@@ -27,21 +27,43 @@ function oneOf(values: Values, flag: string, allowed: string[], map: (s: string)
   return s;
 }
 
+function zip(values: Values): string | undefined {
+  const v = values.zip;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d{5}(-\d{4})?$/.test(v.trim())) throw new UsageError(`--zip must be a ZIP code 12345 or 12345-6789 (got '${String(v)}')`);
+  return v.trim();
+}
+
+/** The human summary after the JSON: the county used, unsourced figures and what is not modelled. */
+export function summary(e: { metadata: { state: string; county: string; city: string; county_source: string | null; complete: boolean; unsourced: string[]; not_modelled: string[]; unknown: string[] } }): string {
+  const m = e.metadata;
+  const lines = [`${m.state}${m.county ? `, ${m.county} County${m.county_source === 'zip' ? ' (from the ZIP)' : ''}` : ', county not known'}${m.city ? `, ${m.city}` : ''}: ${m.complete ? 'complete' : 'incomplete (totals are a lower bound)'}`];
+  lines.push(m.unsourced.length ? `unsourced (shown, not counted): ${m.unsourced.length}` : 'unsourced: none');
+  for (const u of m.unsourced) lines.push(`  - ${u}`);
+  lines.push(m.not_modelled.length ? `not modelled: ${m.not_modelled.length}` : 'not modelled: none');
+  for (const u of m.not_modelled) lines.push(`  - ${u}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** `titled fees`: a fee estimate from the command line, printed as JSON (no engine, no database). */
 export const fees: Command = {
   name: 'fees',
   summary: 'estimate tax, registration and title fees (prints the fee_estimate JSON)',
-  usage: 'fees --state XX [--price N] [--county C] [--city C] [--trade-in N] [--transaction T[,T]] [--vehicle-type T] [--year Y] [--weight LBS] [--date YYYY-MM-DD] [...]',
+  usage: 'fees --state XX [--price N] [--county C] [--city C] [--zip Z] [--trade-in N] [--transaction T[,T]] [--vehicle-type T] [--year Y] [--weight LBS] [--date YYYY-MM-DD] [...]',
   details: [
     'Money in dollars. The estimate is the spec\'s EstFees (docs/fees.md): tax, registration and title, each with',
     'items and a total, plus submission_instructions and metadata (unknown amounts, assumptions, totals in cents).',
     'Exit code 0 also when some amounts are unknown: see metadata.complete and metadata.unknown.',
+    'After the JSON, stderr lists the figures that are unsourced (shown, never counted in a total) and what the',
+    'data does not model for the county given (e.g. local rates of a state without states/<code>/local.json).',
   ].join('\n'),
   options: {
     state: { type: 'string' },
     price: { type: 'string' },
     county: { type: 'string' },
     city: { type: 'string' },
+    zip: { type: 'string' },
+    quiet: { type: 'boolean' },
     'trade-in': { type: 'string' },
     transaction: { type: 'string' },
     'vehicle-type': { type: 'string' },
@@ -60,7 +82,8 @@ export const fees: Command = {
   optionHelp: [
     ['--state XX', 'state where the vehicle is titled and registered (required)'],
     ['--price N', 'sale price, dollars'],
-    ['--county C, --city C', 'buyer\'s county and city (county rates and fees)'],
+    ['--county C, --city C', 'buyer\'s county and city (county and city tax rates, county fees, the county\'s filing office)'],
+    ['--zip Z', 'buyer\'s ZIP: finds the county when --county is not given (the state\'s ZIP table)'],
     ['--trade-in N', 'trade-in allowance, dollars'],
     ['--transaction T[,T]', `${TRANSACTIONS.join(', ')} (default new_lien)`],
     ['--vehicle-type T', `${TYPES.join(', ')} (default AUTO)`],
@@ -73,6 +96,7 @@ export const fees: Command = {
     ['--date YYYY-MM-DD', 'date of sale (late fees)'],
     ['--as-of YYYY-MM-DD', 'the day of the estimate (default today)'],
     ['--compact', 'one line of JSON'],
+    ['--quiet', 'no unsourced / not-modelled summary on stderr'],
   ],
   async run({ values }) {
     const state = typeof values.state === 'string' ? values.state.trim().toUpperCase() : '';
@@ -90,6 +114,7 @@ export const fees: Command = {
       state,
       county: typeof values.county === 'string' ? values.county : undefined,
       city: typeof values.city === 'string' ? values.city : undefined,
+      zip: zip(values),
       transaction: tx as never,
       vehicle: {
         type: oneOf(values, 'vehicle-type', TYPES, (s) => s.toUpperCase()) as never,
@@ -103,5 +128,6 @@ export const fees: Command = {
       as_of: date(values, 'as-of') ?? new Date().toISOString().slice(0, 10),
     });
     print(values.compact ? JSON.stringify(estimate) : JSON.stringify(estimate, null, 2));
+    if (!values.quiet) process.stderr.write(summary(estimate));
   },
 };

@@ -8,10 +8,12 @@
  * output (`value`, `total`, `taxable_amount`, `max`), each exactly cents / 100.
  */
 import { FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
+import type { StateLocalData } from '../../states/local-schema.js';
 import type { Ctx } from './context.js';
-import { toDollars } from './money.js';
+import { formatUsd, toDollars } from './money.js';
 import { registrationSection } from './registration.js';
-import { feeSchedule } from './schedules.js';
+import { countyFees, countyOffice, officeOut, resolveCounty } from './local.js';
+import { feeSchedule, localSchedule } from './schedules.js';
 import { taxSection } from './tax.js';
 import { titleSection } from './title.js';
 import type { EstFees, FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
@@ -43,6 +45,23 @@ function firstInState(input: FeeInput): boolean | undefined {
   return undefined;
 }
 
+/** Lines naming what the estimate could not price because the data does not model it (docs/fees.md). */
+function notModelled(ctx: Ctx, tx: readonly FeeItemOut[][]): string[] {
+  const out: string[] = [];
+  const t = ctx.s.tax;
+  const purchase = ctx.tx.has('new_lien') || ctx.tx.has('transfer');
+  const stateWide = purchase && t.base !== 'none' && t.local?.applies.value && !ctx.local?.sales_tax;
+  if (stateWide) out.push(`tax: local sales tax: county and city rates are not modelled for ${ctx.s.state}`);
+  for (const items of tx) {
+    for (const i of items) {
+      if (i.value !== null || !/not modelled/.test(i.metadata.reason ?? '')) continue;
+      if (stateWide && i.feeType === 'LocalTax') continue; // said once above
+      out.push(`${i.feeType}: ${i.name} (${i.metadata.reason})`);
+    }
+  }
+  return out;
+}
+
 function submission(s: StateFeeSchedule): SubmissionInstructionsOut {
   const a = s.submission_instructions.address;
   return {
@@ -58,14 +77,17 @@ function submission(s: StateFeeSchedule): SubmissionInstructionsOut {
  * @param schedule the state's fee data (default: `states/<code>/fees.json`, loaded once and cached).
  * @throws TypeError for an unknown state or transaction, or a missing `as_of`.
  */
-export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule): EstFees {
+export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, localData?: StateLocalData | null): EstFees {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(input.as_of ?? '')) throw new TypeError('as_of must be a date YYYY-MM-DD');
   const s = schedule ?? feeSchedule(input.state);
   if (s.state !== input.state.toUpperCase()) throw new TypeError(`fee data for ${s.state} given for state ${input.state}`);
+  const local = localData === undefined ? localSchedule(s.state) : localData;
+  if (local && local.state !== s.state) throw new TypeError(`local fee data for ${local.state} given for state ${s.state}`);
   const transactions = transactionsOf(input);
+  const where = resolveCounty(input, local);
   const ctx: Ctx = {
-    s, input, tx: new Set(transactions),
-    county: input.county?.trim() ?? '', city: input.city?.trim() ?? '',
+    s, input, tx: new Set(transactions), local, ...(where.why ? { countyWhy: where.why } : {}),
+    county: where.county, city: input.city?.trim() ?? '',
     firstInState: firstInState(input),
     asOfYear: Number(input.as_of.slice(0, 4)),
     regValueCents: null, regWeightLbs: null,
@@ -73,25 +95,39 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule): EstF
   };
   // registration first: its value base decides conditional fees (CA TIF)
   const registration = registrationSection(ctx);
+  countyFees(ctx, 'registration', registration.items);
   const title = titleSection(ctx);
+  if (title.items.length) countyFees(ctx, 'title', title.items);
   const tax = taxSection(ctx);
   const cents = { tax: sectionCents(tax.items), registration: sectionCents(registration.items), title: sectionCents(title.items), total: 0 };
   cents.total = cents.tax + cents.registration + cents.title;
-  const si = submission(s);
+  const office = countyOffice(ctx);
+  const si = office ? officeOut(office.office) : submission(s);
+  const all = [tax.items, registration.items, title.items];
+  const unsourced = all.flat().filter((i) => i.metadata.unsourced).map((i) => `${i.feeType}: ${i.name}${typeof i.metadata.unsourced_cents === 'number' ? ` (${formatUsd(i.metadata.unsourced_cents)} not counted)` : ''}`);
   return {
     tax: { taxable_amount: toDollars(tax.taxableCents), total: toDollars(cents.tax), items: tax.items, submission_instructions: si },
     registration: { total: toDollars(cents.registration), items: registration.items },
     title: { total: toDollars(cents.title), items: title.items },
     submission_instructions: { payable_to: si.payable_to, address: { ...si.address } },
     metadata: {
-      state: s.state, county: ctx.county, city: ctx.city, transactions, as_of: input.as_of, unit: 'USD',
+      state: s.state, county: ctx.county, city: ctx.city, county_source: where.source, ...(input.zip ? { zip: input.zip } : {}),
+      transactions, as_of: input.as_of, unit: 'USD',
       complete: ctx.unknown.length === 0, unknown: ctx.unknown, not_included: ctx.notIncluded, assumptions: ctx.assumptions,
       totals_cents: cents, total: toDollars(cents.total), registration_term_months: s.registration.term_months,
-      submission: {
-        processed_by: s.submission_instructions.processed_by,
-        src: s.submission_instructions.src ? { url: s.submission_instructions.src.url, date: s.submission_instructions.src.date } : null,
-        note: s.submission_instructions.note ?? null,
-      },
+      unsourced,
+      not_modelled: [
+        ...notModelled(ctx, all),
+        ...(ctx.local?.offices && !office ? [`submission: ${ctx.county ? `${ctx.county} County's filing office` : 'the county (so its filing office)'} is not modelled; submission_instructions show the state default (${si.payable_to}), which may not be the borrower's county`] : []),
+      ],
+      submission: office
+        ? { processed_by: 'county', county: office.key, src: { url: office.office.src.url, date: office.office.src.date }, note: office.office.note ?? ctx.local?.offices?.note ?? null }
+        : {
+          processed_by: s.submission_instructions.processed_by,
+          ...(ctx.local?.offices ? { county: null } : {}),
+          src: s.submission_instructions.src ? { url: s.submission_instructions.src.url, date: s.submission_instructions.src.date } : null,
+          note: ctx.local?.offices ? `${ctx.local.offices.note} ${ctx.county ? `${ctx.county} County's office is not in the data shipped` : 'The county is not known'}: the state's default address is given.` : s.submission_instructions.note ?? null,
+        },
       fee_data_last_updated: s.last_updated, calculator: CALCULATOR_VERSION,
     },
   };

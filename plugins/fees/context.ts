@@ -3,6 +3,7 @@
  * section uses: building FeeItems from figures, county lookup, `applies_if`.
  */
 import type { AppliesIf, FeeTransaction, NamedFee, Source, StateFeeSchedule } from '../../states/fee-schema.js';
+import type { StateLocalData } from '../../states/local-schema.js';
 import { applyRate, clamp, formatUsd, toDollars } from './money.js';
 import type { FeeInput, FeeItemMetadata, FeeItemOut, FeeType, LateCondition } from './types.js';
 
@@ -20,6 +21,10 @@ export interface Ctx {
   readonly tx: ReadonlySet<FeeTransaction>;
   readonly county: string;
   readonly city: string;
+  /** The state's county and local data (states/<code>/local.json), null when it has none. */
+  readonly local?: StateLocalData | null;
+  /** Why no county is known (e.g. a ZIP not in the table), when none is. */
+  readonly countyWhy?: string;
   /** True: first title here (new, or titled elsewhere); false: already titled here; undefined: not known. */
   readonly firstInState: boolean | undefined;
   readonly asOfYear: number;

@@ -82,7 +82,11 @@ export function feeInputFromEntry(entry: Readonly<TitleEntry>, asOf: string): Fe
   const extra = (o: object, ...keys: string[]): unknown => keys.map((k) => (o as Record<string, unknown>)[k]).find((x) => x !== undefined && x !== null);
   const addr = sale.buyer?.[0]?.addr ?? ad.loan?.borrower?.[0]?.addr;
   const input: FeeInput = { state, transaction: feeTransactions(entry), as_of: asOf, vehicle: {}, sale: {} };
-  const county = addr?.county ?? v.title?.issuing_county;
+  // the borrower's county: given in the address, else from the address's ZIP (the calculator's
+  // ZIP table); the title's issuing county only when the address has neither
+  const zip = typeof addr?.zip === 'string' ? addr.zip.trim() : '';
+  if (zip) input.zip = zip;
+  const county = addr?.county ?? (zip ? undefined : v.title?.issuing_county);
   if (county) input.county = county;
   if (addr?.city) input.city = addr.city;
   const type = typeof v.type === 'string' && VEHICLE_TYPES.has(v.type) ? (v.type as VehicleType) : undefined;

@@ -162,7 +162,7 @@ export function registrationSection(ctx: Ctx): { items: FeeItemOut[] } {
         description: `Set by each county${rule.max_county_cents?.cents != null ? `, up to ${usd(rule.max_county_cents.cents)}` : ''}`,
         cents: null, figure: rule.max_county_cents ?? { unsourced: true }, dataPath: 'registration.rule.county_overrides',
         relevant: PURCHASE, maxCents: rule.max_county_cents?.cents ?? null, county: ctx.county,
-        reason: ctx.county ? `no amount for ${ctx.county} County in the fee data` : 'the county is not known',
+        reason: ctx.county ? `no amount for ${ctx.county} County in the fee data (not modelled)` : 'the county is not known',
       });
     items.push(local);
     noteUnknown(ctx, 'registration', local);

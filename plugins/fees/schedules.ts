@@ -3,8 +3,10 @@
  * (states/<code>/fees.json through the zod schema in states/fee-schema.ts).
  */
 import { loadStateFeeSchedule, STATE_CODES, type StateCode, type StateFeeSchedule } from '../../states/fee-schema.js';
+import { loadStateLocalData, type StateLocalData } from '../../states/local-schema.js';
 
 const cache = new Map<string, StateFeeSchedule>();
+const localCache = new Map<string, StateLocalData | null>();
 
 export const isStateCode = (code: string): code is StateCode => (STATE_CODES as readonly string[]).includes(code.toUpperCase());
 
@@ -19,7 +21,19 @@ export function feeSchedule(code: string): StateFeeSchedule {
   return s;
 }
 
+/** The county and local data of a state (states/<code>/local.json), null when it has none. */
+export function localSchedule(code: string): StateLocalData | null {
+  const upper = code.toUpperCase();
+  if (localCache.has(upper)) return localCache.get(upper)!;
+  if (!isStateCode(upper)) throw new TypeError(`'${code}' is not a state code (the 50 states and DC)`);
+  const l = loadStateLocalData(upper);
+  const frozen = l ? Object.freeze(l) : null;
+  localCache.set(upper, frozen);
+  return frozen;
+}
+
 /** Forgets cached data (tests that edit a state's file). */
 export function clearFeeSchedules(): void {
   cache.clear();
+  localCache.clear();
 }

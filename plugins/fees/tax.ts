@@ -6,6 +6,7 @@
  */
 import { addNamedFees, countyOverride, hasAny, makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
 import { latePenalty, lateConditions } from './late.js';
+import { localSalesTax } from './local.js';
 import { applyRate, formatUsd, toCents } from './money.js';
 import type { FeeItemOut } from './types.js';
 
@@ -105,7 +106,13 @@ export function taxSection(ctx: Ctx): TaxResult {
   let localGross = 0;
   let localNet = 0;
   let localKnown = true;
-  if (ov && !combined) {
+  const loc = combined ? undefined : localSalesTax(ctx, gross, net, localBase);
+  if (loc) {
+    // the state's own county/city rate table (local.json) decides the local tax
+    localGross = loc.grossCents;
+    localNet = loc.netCents;
+    localKnown = push(loc.item).metadata.cents !== null;
+  } else if (ov && !combined) {
     localGross = applyRate(localBase(gross), ov.value.rate);
     localNet = applyRate(localBase(net), ov.value.rate);
     localKnown = push(makeItem(ctx, {

@@ -22,6 +22,8 @@ export interface FeeInput {
   /** County of residence of the buyer/borrower (overrides of county figures are looked up by it). */
   county?: string;
   city?: string;
+  /** ZIP of the buyer's/borrower's address: finds the county when `county` is not given (states/<code>/local.json `zip_counties`). */
+  zip?: string;
   /** The transaction, or several (e.g. `['refinance', 'duplicate']`). Default `new_lien`. */
   transaction?: FeeTransaction | readonly FeeTransaction[];
   vehicle?: {
@@ -144,6 +146,9 @@ export interface EstimateMetadata {
   state: string;
   county: string;
   city: string;
+  /** Where the county came from: `given` in the input, `zip` from the state's ZIP table, null when not known. */
+  county_source: 'given' | 'zip' | null;
+  zip?: string;
   transactions: FeeTransaction[];
   as_of: string;
   unit: 'USD';
@@ -153,6 +158,10 @@ export interface EstimateMetadata {
   unknown: string[];
   /** Optional fees not in the totals, each with `metadata.reason` (condition not met, or not decidable from the data given). */
   not_included: FeeItemOut[];
+  /** Items whose figure is unsourced (not confirmed by the state's own publication): shown, never counted. */
+  unsourced: string[];
+  /** What the data does not model for this estimate (e.g. county rates of a state without local.json). */
+  not_modelled: string[];
   /** Assumptions the calculator made (e.g. price used because no market value was given). */
   assumptions: string[];
   /** Section totals and the grand total in integer cents. */
@@ -161,7 +170,7 @@ export interface EstimateMetadata {
   total: number;
   registration_term_months: number;
   /** How filings are processed (`state` agency or `county` offices) and the source of the address. */
-  submission: { processed_by: 'state' | 'county'; src: { url: string; date: string } | null; note: string | null };
+  submission: { processed_by: 'state' | 'county'; county?: string | null; src: { url: string; date: string } | null; note: string | null };
   fee_data_last_updated: string;
   calculator: string;
 }

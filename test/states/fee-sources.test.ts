@@ -1,7 +1,5 @@
-// chai 6 ships no type declarations (see fee-data.test.ts).
-// @ts-ignore
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_CODES, loadStateFeeSchedule, stateDir } from '../../states/fee-schema.js';
 import { OFFICIAL_OTHER_DOMAINS, officialReason, sourceHost } from '../../states/official-sources.js';
@@ -9,11 +7,8 @@ import { OFFICIAL_OTHER_DOMAINS, officialReason, sourceHost } from '../../states
 /**
  * Issue 19: every `src.url` of every `states/<code>/fees.json` is a state's own
  * publication (states/official-sources.ts says which sites count and why).
- *
- * EXEMPT: the ten largest states are being re-sourced on branch `wt-fees`; their
- * folders are exempt until that branch is merged, when the lead removes this list.
+ * `states/<code>/local.json` (county and city tables) is held to the same list.
  */
-const EXEMPT = ['CA', 'FL', 'GA', 'IL', 'MI', 'NC', 'NY', 'OH', 'PA', 'TX'];
 
 /** Every `src.url` in the raw JSON, with its path. */
 function sourceUrls(node: unknown, path = ''): { path: string; url: string }[] {
@@ -39,7 +34,7 @@ describe('fee sources are official (issue 19)', () => {
         'https://legalclarity.org/how-alaskas-vehicle-sales-tax-works', 'https://engineerfix.com/x', 'https://visualfoodie.com/x',
         'https://winenfood.com/x', 'https://eatsip365.com/x', 'https://kenaoazimasociety.pages.dev/x', 'https://z3npubsecrevenuedemo.zendesk.com/hc/x',
         'https://feecalculator.us/x', 'https://www.illinoistitleservices.net/x', 'https://oregonlicenseplate.org/x', 'https://web.archive.org/web/2017/http://dmv.utah.gov/x',
-        'https://dmv.gov.example.com/x', 'https://notagov/x', 'not a url',
+        'https://dmv.gov.example.com/x', 'https://notagov/x', 'not a url', 'https://content.govdelivery.com/accounts/SOMEBLOG/bulletins/1',
       ]) expect(officialReason(url), url).to.equal(null);
     });
     it('lists each other-domain exception with why it is official', () => {
@@ -50,18 +45,17 @@ describe('fee sources are official (issue 19)', () => {
         expect(officialReason(`https://www.${domain}/a`)).to.equal(why);
       }
     });
-    it('exempts exactly the ten states of branch wt-fees', () => {
-      expect(EXEMPT).to.have.length(10);
-      for (const code of EXEMPT) expect(STATE_CODES).to.include(code);
-    });
   });
 
   for (const code of STATE_CODES) {
-    if (EXEMPT.includes(code)) continue;
     describe(code, () => {
-      const raw = (): unknown => JSON.parse(readFileSync(join(stateDir(code), 'fees.json'), 'utf8'));
+      const read = (name: string): unknown => {
+        const file = join(stateDir(code), name);
+        return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+      };
+      const raw = (): unknown => ({ fees: read('fees.json'), local: read('local.json') });
 
-      it('every src.url is on the allow list', () => {
+      it('every src.url (fees.json and local.json) is on the allow list', () => {
         const bad = sourceUrls(raw()).filter((s) => officialReason(s.url) === null).map((s) => `${s.path}: ${sourceHost(s.url) ?? s.url}`);
         expect(bad, `${code}: not official sources (cite the state's page, or mark the figure unsourced)`).to.deep.equal([]);
       });

@@ -1,54 +1,77 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// California golden cases. Figures from states/ca/fees.json and the pages it cites (read 2026-11-20):
-//   sales/use tax 7.25% statewide minimum, district taxes on top: https://legalclarity.org/car-sales-tax-in-california-how-it-works (cites CDTFA);
-//   no trade-in credit (CDTFA Reg. 1654): https://legalclarity.org/does-a-trade-in-reduce-sales-tax-in-california ;
-//   VLF 0.65% of market value; market value = midpoint of the $200 class of the price (R&TC 10753.2(b)), 100% in the first
-//     year of the current owner (10753.2(c)): http://www.boe.ca.gov/lawguides/property/archive/2010/rt/10753-2.html ;
-//   registration fee $74, TIF $65 ($5,000-$24,999) / $129 ($25,000-$34,999): https://californialicenseplate.org/vehicle-registration-fees ;
-//   CHP fee $32: https://qr.dmv.ca.gov/portal/vehicle-registration/registration-fees ; reflectorized plate $1 on initial registration (FFVR10);
-//   transfer fee $15: https://carscounsel.com/california-title-transfer-guide ; original title and lien fees: not sourced.
+// California golden cases, from the official pages states/ca/fees.json and states/ca/local.json cite (read 2026-11-25):
+//   CDTFA "California City & County Sales & Use Tax Rates (effective April 1, 2025)",
+//     https://aws.cdtfa.ca.gov/taxes-and-fees/rates.aspx : combined rates Alhambra 10.500%, Anaheim 7.750%;
+//     state rate 7.25% (the table's base: Alpine County 7.250%, no district tax);
+//   DMV Fast Facts FFVR 34, https://dmv.ca.gov/portal/dmv/detail/pubs/brochures/fast_facts/ffvr34 :
+//     registration fee $74 (includes $3 alternative fuel/technology fee), CHP fee $32;
+//   DMV FFVR 10: reflectorized license plate fee $1 on a first registration.
+// Not confirmed on an official page (unsourced, shown but never counted): VLF 0.65%, TIF, the $15 transfer
+// fee, the duplicate title fee, and whether a trade-in reduces the tax.
 testStateFees('CA', {
   goldens: [
     {
-      // tax: 7.25% x $25,000 = $1,812.50 (district tax unknown: no county given)
-      // VLF: $25,000 is in the class $25,000-$25,199.99, midpoint $25,100; first year 100%; 0.65% x $25,100 = $163.15
-      // registration: $163.15 + $74 + $32 CHP + $129 TIF ($25,100 is in $25,000-$34,999) + $1 plate (initial) = $399.15
-      // title: original title fee and lien fee are unsourced -> unknown (null), title total $0 known
-      // total: $1,812.50 + $399.15 = $2,211.65 (a lower bound)
-      name: 'new car, $25,000, purchase with a new lien',
-      input: { transaction: 'new_lien', vehicle: { year: 2026, new: true }, sale: { price: 25_000 } },
+      // Los Angeles County, city of Alhambra, new car $30,000:
+      //   state 7.25% x $30,000 = $2,175.00; local = 10.500% - 7.25% = 3.25% x $30,000 = $975.00; tax $3,150.00
+      //   registration $74 + $32 CHP + $1 reflectorized plate = $107 (VLF, TIF unsourced: unknown)
+      //   title: original and lien fees unsourced (unknown) -> $0
+      //   total $3,150 + $107 = $3,257.00 (a lower bound: complete is false)
+      name: 'Los Angeles County, Alhambra: new $30,000 car with a new lien',
+      input: { county: 'Los Angeles', city: 'Alhambra', transaction: 'new_lien', vehicle: { year: 2024, new: true, value: 30_000 }, sale: { price: 30_000 } },
       expect: {
-        tax: { taxable_amount: 25_000, total: 1_812.5 },
-        registration: { total: 399.15 },
+        tax: { taxable_amount: 30_000, total: 3_150 },
+        registration: { total: 107 },
         title: { total: 0 },
-        total: 2_211.65,
+        total: 3_257,
         items: [
-          { section: 'registration', feeType: 'RegistrationFee', value: 163.15 },
-          { section: 'registration', feeType: 'RegistrationAdditionalFee', name: /TIF/, value: 129 },
-          { section: 'registration', feeType: 'RegistrationAdditionalFee', name: /Reflectorized/, value: 1 },
+          { section: 'tax', feeType: 'StateTax', value: 2_175 },
+          { section: 'tax', feeType: 'LocalTax', value: 975, county: 'Los Angeles' },
+          { section: 'registration', feeType: 'RegistrationAdditionalFee', name: /^Registration fee$/, value: 74 },
+          { section: 'registration', feeType: 'RegistrationAdditionalFee', name: /CHP/, value: 32 },
+          { section: 'registration', feeType: 'RegistrationFee', value: null },
           { section: 'title', feeType: 'TitleFee', value: null },
-          { section: 'title', feeType: 'LienFee', value: null },
-          { section: 'tax', feeType: 'LocalTax', value: null },
         ],
         complete: false,
-        unknown: [/^title: Certificate of title \(original\)/, /^title: Lien recording fee/, /^tax: Local sales tax/],
       },
     },
     {
-      // tax: 7.25% x $12,345 = $895.0125 -> $895.01; the $3,000 trade-in does not reduce it (Reg. 1654)
-      // VLF: $12,345 is in $12,200-$12,399.99, midpoint $12,300; 0.65% x $12,300 = $79.95
-      // registration: $79.95 + $74 + $32 + $65 TIF ($5,000-$24,999); no plate fee (already registered in CA) = $250.95
-      // title: transfer $15; total $895.01 + $250.95 + $15 = $1,160.96 (district tax unknown)
-      name: 'used CA car, $12,345 transfer: the trade-in does not reduce the tax',
-      input: { transaction: 'transfer', vehicle: { year: 2018, title_state: 'CA' }, sale: { price: 12_345, trade_in: 3_000 } },
+      // Orange County, city of Anaheim, $12,345 transfer with a $2,000 trade-in:
+      //   the trade-in rule is unsourced, so no credit: tax on $12,345
+      //   state 7.25% x $12,345 = $895.01 (895.0125); local 7.750% - 7.25% = 0.5% x $12,345 = $61.73 (61.725); tax $956.74
+      //   registration $74 + $32 = $106; title transfer fee unsourced -> $0; total $1,062.74
+      name: 'Orange County, Anaheim: $12,345 transfer, the trade-in credit is not confirmed',
+      input: { county: 'Orange', city: 'Anaheim', transaction: 'transfer', vehicle: { year: 2020, title_state: 'CA' }, sale: { price: 12_345, trade_in: 2_000 } },
       expect: {
-        tax: { taxable_amount: 12_345, total: 895.01 },
-        registration: { total: 250.95 },
-        title: { total: 15 },
-        total: 1_160.96,
-        unknown: [/^tax: Local sales tax/],
+        tax: { taxable_amount: 12_345, total: 956.74 },
+        registration: { total: 106 },
+        title: { total: 0 },
+        total: 1_062.74,
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 895.01 },
+          { section: 'tax', feeType: 'LocalTax', value: 61.73, county: 'Orange' },
+          { section: 'title', feeType: 'TitleFee', value: null },
+        ],
       },
+    },
+    {
+      // San Diego County is not in the CDTFA rows shipped: the local tax is unknown (null), never 0
+      //   state 7.25% x $10,000 = $725.00; registration $106; total $831.00
+      name: 'San Diego County: local rate not modelled, so the local tax is unknown',
+      input: { county: 'San Diego', city: 'San Diego', transaction: 'transfer', vehicle: { title_state: 'CA' }, sale: { price: 10_000 } },
+      expect: {
+        tax: { total: 725 },
+        registration: { total: 106 },
+        total: 831,
+        items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'San Diego' }],
+        complete: false,
+      },
+    },
+    {
+      // Los Angeles County without a city: the rate depends on the city (CDTFA lists cities), so it is unknown
+      name: 'Los Angeles County without a city: the local rate depends on the city',
+      input: { county: 'Los Angeles', transaction: 'transfer', vehicle: { title_state: 'CA' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 725 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Los Angeles' }] },
     },
   ],
 });

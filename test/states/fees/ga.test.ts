@@ -1,31 +1,44 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Georgia golden cases. Figures from states/ga/fees.json and the pages it cites (read 2026-11-20):
-//   title ad valorem tax (TAVT) 7%; dealer sale: price less trade-in; private sale: DOR fair market value:
-//     https://engineerfix.com/how-much-are-tag-and-title-fees-in-ga ;
-//   title $18, tag $20: http://telfaircountytax.com/motor-vehicles/ ; lien fee not sourced.
+// Georgia golden cases, from the official pages states/ga/fees.json and states/ga/local.json cite (read 2026-11-25):
+//   White County Tax Commissioner, https://www.whitecountyga.gov/tax-commissioner/page/title-ad-valorem-tax :
+//     TAVT = fair market value x 7%;
+//   GA DOR TAVT FAQ, https://dor.georgia.gov/node/25891 : trade-in reduces the value on a dealer sale; used
+//     vehicles are taxed on the DOR fair market value; TAVT vehicles are exempt from (state and local) sales tax;
+//   GA DOR, http://motor.etax.dor.ga.gov/motor/registrationsection/rs_CostToRegister.aspx : title fee $18.00.
+// Unsourced: the $20 tag fee, the $8 duplicate title fee, the late registration penalty.
 testStateFees('GA', {
   goldens: [
     {
-      // TAVT on a dealer sale: 7% x $25,000 = $1,750.00; trade-in credit 7% x $5,000 = $350.00; TAVT $1,400.00 on $20,000
-      //   (no fair market value given: the price stands in, stated in metadata.assumptions)
-      // registration $20; title $18 + lien (unsourced, unknown); total $1,400 + $20 + $18 = $1,438.00 (lower bound)
-      name: 'dealer sale: $25,000 with a $5,000 trade-in and a new lien',
-      input: { transaction: 'new_lien', vehicle: { year: 2025, title_state: 'GA' }, sale: { price: 25_000, trade_in: 5_000 } },
+      // Fulton County dealer sale $25,000, $5,000 trade-in: TAVT 7% x $25,000 = $1,750.00, credit 7% x $5,000 = $350.00
+      //   tax $1,400.00 on $20,000; local sales tax $0 (TAVT replaces it); title $18; tag fee unsourced; total $1,418.00
+      name: 'Fulton County dealer sale: $25,000 with a $5,000 trade-in and a new lien',
+      input: { county: 'Fulton', transaction: 'new_lien', vehicle: { year: 2025, title_state: 'GA', value: 25_000 }, sale: { price: 25_000, trade_in: 5_000 } },
       expect: {
         tax: { taxable_amount: 20_000, total: 1_400 },
-        registration: { total: 20 },
         title: { total: 18 },
-        total: 1_438,
-        unknown: [/^title: Lien recording fee/],
+        total: 1_418,
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 1_750 },
+          { section: 'tax', feeType: 'TradeInCredit', value: 350 },
+          { section: 'tax', feeType: 'LocalTax', value: 0 },
+          { section: 'registration', feeType: 'RegistrationFee', value: null },
+        ],
+        complete: false,
       },
     },
     {
-      // private sale: TAVT on the fair market value, not the price: 7% x $18,000 = $1,260.00
-      // registration $20; title $18; total $1,298.00
-      name: 'private sale: TAVT on the $18,000 fair market value, not the $15,000 price',
-      input: { transaction: 'transfer', vehicle: { year: 2019, value: 18_000, title_state: 'GA' }, sale: { price: 15_000 } },
-      expect: { tax: { taxable_amount: 18_000, total: 1_260 }, registration: { total: 20 }, title: { total: 18 }, total: 1_298, complete: true },
+      // Gwinnett private sale: TAVT on the $18,000 fair market value, not the $15,000 price: 7% x $18,000 = $1,260.00
+      //   title $18; total $1,278.00
+      name: 'Gwinnett private sale: TAVT on the $18,000 fair market value',
+      input: { county: 'Gwinnett', transaction: 'transfer', vehicle: { year: 2019, value: 18_000, title_state: 'GA' }, sale: { price: 15_000 } },
+      expect: { tax: { taxable_amount: 18_000, total: 1_260 }, title: { total: 18 }, total: 1_278 },
+    },
+    {
+      // Cobb, $9,999.99 dealer sale: 7% x $9,999.99 = $699.9993 -> $700.00 (cents rounded half up); title $18; total $718.00
+      name: 'Cobb: $9,999.99 sale rounds the TAVT to the cent',
+      input: { county: 'Cobb', transaction: 'transfer', vehicle: { title_state: 'GA', value: 9_999.99 }, sale: { price: 9_999.99 } },
+      expect: { tax: { total: 700 }, title: { total: 18 }, total: 718 },
     },
   ],
 });

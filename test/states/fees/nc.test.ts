@@ -1,40 +1,50 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// North Carolina golden cases. Figures from states/nc/fees.json and the pages it cites (read 2026-11-20):
-//   highway use tax 3% of price less trade-in (G.S. 105-187.3):
-//     https://www3.ncleg.gov/EnactedLegislation/Statutes/HTML/BySection/Chapter_105/GS_105-187.3.html ;
-//   the $250 maximum is for new residents only ("not to exceed $250 for new residents moving to North Carolina"):
-//     https://www.ncdot.gov/dmv/title-registration/vehicle/Pages/fees.aspx (also the $20 late fee after 28 days, EV fee $130);
-//   title $66.75, lien $25.50, registration $46.25 (after the July 2025 adjustment): https://engineerfix.com/how-much-is-a-title-transfer-in-nc
+// North Carolina golden cases, from the official pages states/nc/fees.json and states/nc/local.json cite:
+//   G.S. 105-187.3, https://www3.ncleg.gov/EnactedLegislation/Statutes/HTML/BySection/Chapter_105/GS_105-187.3.html :
+//     highway-use tax 3% of the value, less a dealer trade-in;
+//   G.S. 20-85, https://ncleg.gov/EnactedLegislation/Statutes/HTML/BySection/Chapter_20/GS_20-85.html :
+//     certificate of title $56.00, duplicate $21.50 (as stored on ncleg.gov);
+//   NCDMV fees, https://www.ncdot.gov/dmv/title-registration/vehicle/Pages/fees.aspx : highway-use tax instead of sales
+//     tax (no local tax), electric vehicle fee $130, late title penalty $20 after 28 days.
+// Unsourced: the $46.25 registration fee and the $25.50 lien recording fee.
 testStateFees('NC', {
   goldens: [
     {
-      // tax: 3% x $30,000 = $900.00; credit 3% x $5,000 = $150.00; tax $750.00 on $25,000 (no $250 cap: not a new resident)
-      // registration $46.25; title $66.75 + lien $25.50 = $92.25; total $750 + $46.25 + $92.25 = $888.50
-      name: '$30,000 purchase with a $5,000 trade-in and a new lien',
-      input: { transaction: 'new_lien', vehicle: { year: 2023, title_state: 'NC' }, sale: { price: 30_000, trade_in: 5_000 } },
+      // Wake County, $30,000 purchase, $5,000 trade-in, new lien: HUT 3% x $30,000 = $900.00, credit $150.00 -> $750.00
+      //   local $0; title $56; lien unsourced; registration unsourced; total $806.00
+      name: 'Wake County: $30,000 purchase with a $5,000 trade-in and a new lien',
+      input: { county: 'Wake', transaction: 'new_lien', vehicle: { title_state: 'NC' }, sale: { price: 30_000, trade_in: 5_000 } },
       expect: {
         tax: { taxable_amount: 25_000, total: 750 },
-        registration: { total: 46.25 },
-        title: { total: 92.25 },
-        total: 888.5,
-        complete: true,
+        title: { total: 56 },
+        total: 806,
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 900 },
+          { section: 'tax', feeType: 'LocalTax', value: 0 },
+          { section: 'title', feeType: 'LienFee', value: null },
+        ],
+        complete: false,
       },
     },
     {
-      // sale 2026-10-11, estimate 2026-11-20: 40 days > 28 -> $20 late fee
-      // tax 3% x $10,000 = $300; registration $46.25 + EV fee $130 = $176.25; title $66.75 + $20 = $86.75
-      // total $300 + $176.25 + $86.75 = $563.00
-      name: 'electric car, $10,000 transfer filed 40 days after the sale',
-      input: { transaction: 'transfer', vehicle: { year: 2021, fuel: 'electric', title_state: 'NC' }, sale: { price: 10_000, date: '2026-10-11' } },
+      // Mecklenburg, electric car, $10,000 transfer filed 40 days after the sale (2026-10-11 -> 2026-11-20):
+      //   HUT 3% = $300.00; EV fee $130; title $56 + $20 late penalty = $76; total $506.00
+      name: 'Mecklenburg: electric car, $10,000 transfer filed 40 days after the sale',
+      input: { county: 'Mecklenburg', transaction: 'transfer', vehicle: { title_state: 'NC', fuel: 'electric' }, sale: { price: 10_000, date: '2026-10-11' } },
       expect: {
         tax: { total: 300 },
-        registration: { total: 176.25 },
-        title: { total: 86.75 },
-        total: 563,
+        registration: { total: 130 },
+        title: { total: 76 },
+        total: 506,
         items: [{ section: 'title', feeType: 'LateFee', value: 20 }],
-        complete: true,
       },
+    },
+    {
+      // duplicate title: $21.50
+      name: 'duplicate title: $21.50',
+      input: { county: 'Guilford', transaction: 'duplicate' },
+      expect: { title: { total: 21.5 }, total: 21.5, complete: true },
     },
   ],
 });

@@ -1,46 +1,55 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Ohio golden cases. Figures from states/oh/fees.json and the pages it cites (read 2026-11-20):
-//   state 5.75% (ORC 5739.02): https://legalclarity.org/how-much-are-car-taxes-and-fees-in-ohio ;
-//   Franklin +1.75% (7.50%), Cuyahoga +2.25% (8.00%): https://winenfood.com/the-cost-of-new-car-registration-in-ohio ;
-//   title $18 from 2026-01-01, lien noted with the title at no extra cost: https://belmontcountycoc.org/title-fees ;
-//   $5 late title fee after 30 days (ORC 4505.09(A)(1)(a)); registration $31 and EV fee $200 (ORC 4503.02):
-//     https://legalclarity.org/how-much-is-title-and-registration-in-ohio
+// Ohio golden cases, from the official pages states/oh/fees.json and states/oh/local.json cite (read 2026-11-25):
+//   Ohio Department of Taxation, http://www.tax.ohio.gov/legal/SalesTaxRateIncrease.aspx : state rate 5.75%;
+//   Ohio Department of Taxation bulletin, https://content.govdelivery.com/accounts/OHTAX/bulletins/3c678f3 :
+//     Franklin County total rate 8% from April 1, 2025 (local part 8% - 5.75% = 2.25%);
+//   Franklin County Clerk of Courts fee schedule, https://clerk.franklincountyohio.gov/autoTitle/titleFeesMV :
+//     original title $15.00, duplicate $15.00, late fee $5.00;
+//   Franklin County Clerk of Courts: Auto Title South, 45 Great Southern Blvd., Columbus, Ohio 43207 (ZIP -> Franklin).
+// Unsourced: the $31 registration, the EV/hybrid fees, the trade-in rule, the $0 lien notation.
 testStateFees('OH', {
   goldens: [
     {
-      // new car from a dealer, so the trade-in counts (ORC 5739.01):
-      // tax: 5.75% x $20,000 = $1,150 + Franklin 1.75% x $20,000 = $350; credit (5.75% + 1.75%) x $4,000 = $300;
-      //   tax $1,200.00 on $16,000
-      // registration $31; title $18 with the lien noted in the same transaction ($0); total $1,200 + $31 + $18 = $1,249.00
-      name: 'Franklin County: new $20,000 car with a $4,000 trade-in and a new lien',
-      input: { county: 'Franklin', transaction: 'new_lien', vehicle: { year: 2026, new: true }, sale: { price: 20_000, trade_in: 4_000 } },
+      // ZIP 43207 -> Franklin County, $20,000 purchase with a $4,000 trade-in and a new lien:
+      //   state 5.75% x $20,000 = $1,150.00; local 2.25% x $20,000 = $450.00; trade-in rule unsourced: not credited
+      //   tax $1,600.00; title $15 (lien notation unsourced -> unknown); registration unsourced -> $0; total $1,615.00
+      name: 'Franklin County (ZIP 43207): $20,000 purchase with a new lien',
+      input: { zip: '43207', city: 'Columbus', transaction: 'new_lien', vehicle: { title_state: 'OH' }, sale: { price: 20_000, trade_in: 4_000 } },
       expect: {
-        tax: { taxable_amount: 16_000, total: 1_200 },
-        registration: { total: 31 },
-        title: { total: 18 },
-        total: 1_249,
-        items: [{ section: 'title', feeType: 'LienFee', value: 0 }],
-        complete: true,
+        tax: { total: 1_600 },
+        title: { total: 15 },
+        total: 1_615,
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 1_150 },
+          { section: 'tax', feeType: 'LocalTax', value: 450, county: 'Franklin' },
+          { section: 'tax', feeType: 'TradeInCredit', value: null },
+          { section: 'title', feeType: 'TitleFee', value: 15 },
+        ],
+        complete: false,
       },
     },
     {
-      // sale 2026-10-06, estimate 2026-11-20: 45 days > 30 -> $5 late title fee
-      // tax: 5.75% x $8,000 = $460 + Cuyahoga 2.25% x $8,000 = $180 -> $640
-      // registration $31 + battery-electric fee $200 = $231; title $18 + $5 = $23; total $640 + $231 + $23 = $894.00
-      name: 'Cuyahoga: $8,000 electric car, title filed 45 days after the sale',
-      input: { county: 'Cuyahoga', transaction: 'transfer', vehicle: { year: 2020, fuel: 'electric', title_state: 'OH' }, sale: { price: 8_000, date: '2026-10-06' } },
+      // Cuyahoga, $8,000 transfer, title applied for 45 days after the sale:
+      //   state 5.75% x $8,000 = $460.00; Cuyahoga's rate not read from an official page: unknown
+      //   title $15 + $5 late fee (more than 30 days) = $20; total $480.00
+      name: 'Cuyahoga: $8,000 transfer 45 days after the sale',
+      input: { county: 'Cuyahoga', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 8_000, date: '2026-10-06' } },
       expect: {
-        tax: { total: 640 },
-        registration: { total: 231 },
-        title: { total: 23 },
-        total: 894,
+        tax: { total: 460 },
+        title: { total: 20 },
+        total: 480,
         items: [
-          { section: 'registration', feeType: 'RegistrationAdditionalFee', name: /^Electric vehicle/, value: 200 },
+          { section: 'tax', feeType: 'LocalTax', value: null, county: 'Cuyahoga' },
           { section: 'title', feeType: 'LateFee', value: 5 },
         ],
-        complete: true,
       },
+    },
+    {
+      // duplicate title: $15.00, nothing unsourced involved
+      name: 'duplicate title: $15',
+      input: { county: 'Franklin', transaction: 'duplicate' },
+      expect: { title: { total: 15 }, total: 15, complete: true },
     },
   ],
 });

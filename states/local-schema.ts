@@ -1,0 +1,160 @@
+/**
+ * County and local fee data of a state: `states/<code>/local.json` (optional;
+ * a state without it has no county or local rates modelled). docs/fees.md,
+ * "County and local rates".
+ *
+ * - `sales_tax`: the local sales/use tax on a vehicle purchase by county, and by
+ *   city where a city's rate differs, read from the state's own rate table (its
+ *   `effective` date and `src`). `kind: "none"` says (with a source) that no
+ *   local tax applies to vehicles anywhere in the state.
+ * - `county_fees`: fees that differ by county (e.g. TX road and bridge fee),
+ *   each county's amount with its own source.
+ * - `zip_counties`: ZIP codes and the county each lies in, so an address without
+ *   a county still finds its county. Each ZIP cites the official page it was
+ *   read from; a ZIP that is not listed leaves the county unknown.
+ * - `offices`: where a county's residents file titles (address and payee NAME),
+ *   for states whose titles are filed with county offices.
+ *
+ * A county key is a county's name without "County" ("Miami-Dade", "Los Angeles");
+ * lookups ignore case, dots and apostrophes, and a trailing "County"/"Parish".
+ */
+import { z } from 'zod';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AddressSchema, SourceSchema, stateDir, STATE_CODES } from './fee-schema.js';
+
+const Rate = z.number().min(0).max(1);
+const Cents = z.int().nonnegative();
+const CountyKey = z.string().min(1).regex(/^(?!.*\bCounty$)/, 'a county key is the name without "County"');
+
+/** A local rate: the rate, and optionally its own source (else the table's). */
+const LocalRateSchema = z
+  .object({
+    rate: Rate,
+    src: SourceSchema.optional(),
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+
+const CountyRatesSchema = LocalRateSchema.extend({
+  /** The county's rate (outside the cities listed); absent when the table shipped has only some of its cities. */
+  rate: Rate.optional(),
+  /** Cities whose rate differs from the county's (`city_rule` says what an unlisted city gets). */
+  cities: z.record(z.string().min(1), LocalRateSchema).optional(),
+}).strict();
+
+const RateTableSchema = z
+  .object({
+    kind: z.literal('table'),
+    /**
+     * `local`: each rate is the local part, added to the state rate.
+     * `combined`: each rate is the table's total (state + local); the local part is total - state rate.
+     */
+    rates_are: z.enum(['local', 'combined']),
+    /**
+     * `exceptions`: the county's rate applies everywhere in it except the cities listed.
+     * `city_required`: the rate depends on the city (CA district taxes); an unlisted or missing city leaves the local tax unknown.
+     */
+    city_rule: z.enum(['exceptions', 'city_required']),
+    /** Date the table's rates took effect (YYYY-MM-DD). */
+    effective: z.iso.date(),
+    src: SourceSchema,
+    counties: z.record(CountyKey, CountyRatesSchema),
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+
+const NoLocalTaxSchema = z
+  .object({
+    kind: z.literal('none'),
+    /** The publication saying no local sales tax applies to vehicles (e.g. a state-only title tax). */
+    src: SourceSchema,
+    note: z.string().min(1),
+  })
+  .strict();
+
+export const LocalSalesTaxSchema = z.discriminatedUnion('kind', [RateTableSchema, NoLocalTaxSchema]);
+export type LocalSalesTax = z.infer<typeof LocalSalesTaxSchema>;
+
+const CountyAmountSchema = z.object({ cents: Cents, src: SourceSchema, note: z.string().min(1).optional() }).strict();
+
+export const CountyFeeSchema = z
+  .object({
+    name: z.string().min(1),
+    /** The estimate section the fee belongs to. */
+    section: z.enum(['registration', 'title']),
+    /** The statute or rule allowing the fee (its maximum), where there is one. */
+    authority: SourceSchema.optional(),
+    counties: z.record(CountyKey, CountyAmountSchema),
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+export type CountyFee = z.infer<typeof CountyFeeSchema>;
+
+const ZipSchema = z.object({ county: CountyKey, src: SourceSchema, note: z.string().min(1).optional() }).strict();
+
+export const OfficeSchema = z
+  .object({
+    /** The payee's name, exactly as checks are written (not a sentence). */
+    payable_to: z.string().min(1).max(80).regex(/^[^.;:]*$/, 'payable_to is a payee name, not a sentence'),
+    address: AddressSchema,
+    src: SourceSchema,
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+export type Office = z.infer<typeof OfficeSchema>;
+
+export const StateLocalDataSchema = z
+  .object({
+    state: z.enum(STATE_CODES),
+    last_updated: z.iso.date(),
+    sales_tax: LocalSalesTaxSchema.optional(),
+    county_fees: z.array(CountyFeeSchema).optional(),
+    zip_counties: z.record(z.string().regex(/^\d{5}$/), ZipSchema).optional(),
+    offices: z
+      .object({
+        /** How filing by county works in this state (one sentence or two). */
+        note: z.string().min(1),
+        counties: z.record(CountyKey, OfficeSchema),
+      })
+      .strict()
+      .optional(),
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+export type StateLocalData = z.infer<typeof StateLocalDataSchema>;
+
+/** Normal form of a county or city name for lookups. */
+export const placeKey = (s: string): string =>
+  s.toLowerCase().replace(/[.']/g, '').replace(/\s+(county|parish|borough)$/, '').replace(/\s+/g, ' ').trim();
+
+/** The entry of `record` whose key names `name` (see {@link placeKey}). */
+export function lookupPlace<T>(record: Record<string, T> | undefined, name: string): { key: string; value: T } | undefined {
+  if (!record || !name.trim()) return undefined;
+  const want = placeKey(name);
+  for (const [key, value] of Object.entries(record)) if (placeKey(key) === want) return { key, value };
+  return undefined;
+}
+
+/** Read and validate `states/<code>/local.json`; null when the state has none. Throws naming the state and the issue path. */
+export function loadStateLocalData(code: string): StateLocalData | null {
+  const upper = code.toUpperCase();
+  const file = join(stateDir(code), 'local.json');
+  if (!existsSync(file)) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`local fee data for ${upper}: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const parsed = StateLocalDataSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+    throw new Error(`local fee data for ${upper} is invalid (${file}): ${issues}`);
+  }
+  if (parsed.data.state !== upper) throw new Error(`local fee data for ${upper} is invalid (${file}): state: expected "${upper}", got "${parsed.data.state}"`);
+  for (const [zip, z0] of Object.entries(parsed.data.zip_counties ?? {})) {
+    if (!z0.county.trim()) throw new Error(`local fee data for ${upper}: zip ${zip} has no county`);
+  }
+  return parsed.data;
+}
