@@ -332,7 +332,11 @@ export type OverlayMapping =
    * up to 10 pt that fits one line, else wrapped. `text` names the form's box
    * as printed (`APPLICANT'S PRINTED NAME`). With `if`, written only when that flag is true.
    */
-  | { text: string; page?: number; box: OverlayBox; value: TextPath | readonly TextPath[]; join?: string; upper?: boolean; if?: FlagPath }
+  | {
+    text: string; page?: number; box: OverlayBox; value: TextPath | readonly TextPath[]; join?: string; upper?: boolean; if?: FlagPath;
+    /** The box is a row of this many equal character cells (a VIN comb): one character centred in each. */
+    comb?: number;
+  }
   /** A check mark (an X) in the box when the flag (every flag of a list) is true. */
   | { mark: string; page?: number; box: OverlayBox; when: FlagPath | readonly FlagPath[] };
 

@@ -69,6 +69,20 @@ function drawInBox(page: PDFPage, font: PDFFont, box: OverlayBox, fit: { size: n
   }
 }
 
+const combSize = (box: OverlayBox, cells: number) => Math.min(MAX_SIZE + 2, (box[3] - box[1]) * 0.6, ((box[2] - box[0]) / cells) * 0.9);
+
+/** One character centred in each cell of a comb, on a common baseline. */
+function drawComb(page: PDFPage, font: PDFFont, box: OverlayBox, cells: number, chars: readonly string[]): void {
+  const crop = page.getCropBox();
+  const size = combSize(box, cells);
+  const cell = (box[2] - box[0]) / cells;
+  const baseline = (box[1] + box[3]) / 2 + (size * ASCENT) / 2;
+  chars.forEach((ch, i) => {
+    const w = font.widthOfTextAtSize(ch, size);
+    page.drawText(ch, { x: crop.x + box[0] + cell * i + (cell - w) / 2, y: crop.y + crop.height - baseline, size, font });
+  });
+}
+
 /** Fills a flattened template from its overlay map: returns the document (not saved) and what was written where. */
 export async function fillOverlay(bytes: Uint8Array, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport }> {
   if (!spec.overlay?.length) throw new Error(`template ${spec.file} has no overlay map`);
@@ -92,6 +106,13 @@ export async function fillOverlay(bytes: Uint8Array, spec: TemplateSpec, values:
     const page = pageOf(doc, m.page ?? 0, m.text);
     const value = overlayText(values, m);
     if (!value) continue;
+    if (m.comb) {
+      const chars = [...value.replace(/\s+/g, '')].slice(0, m.comb);
+      drawComb(page, font, m.box, m.comb, chars);
+      report.text.push({ field: m.text, value: chars.join(''), size: combSize(m.box, m.comb), lines: 1 });
+      if (value.replace(/\s+/g, '').length > m.comb) report.truncated.push(m.text);
+      continue;
+    }
     const fit = fitOverlay(value, m.box);
     drawInBox(page, font, m.box, fit);
     report.text.push({ field: m.text, value: fit.lines.join(' '), size: fit.size, lines: fit.lines.length });
