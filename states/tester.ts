@@ -377,7 +377,9 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
     });
 
     for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
-      it(spec.overlay ? `places its overlay on blank space of ${spec.file} (${kind}), which prints ${spec.formNumber}` : `maps real AcroForm fields of ${spec.file} (${kind})`, async function () {
+      const title = spec.overlay ? `places its overlay on blank space of ${spec.file} (${kind}), which prints ${spec.formNumber}` : `maps real AcroForm fields of ${spec.file} (${kind})`;
+      const absent = store.locate(spec.file) ? '' : ` - skipped: ${spec.file} is in no template folder (${store.dirs.join(', ') || 'none configured'}); the form is drawn instead`;
+      it(title + absent, async function () {
         const found = store.locate(spec.file);
         if (!found) return this.skip(); // the template is not in the configured folders: drawn instead, nothing to check
         if (spec.overlay) expect(await checkOverlayLayout(spec, found)).to.deep.equal([]);
