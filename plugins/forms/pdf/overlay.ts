@@ -1,8 +1,9 @@
 /**
  * Flattened official forms (no AcroForm fields): values are written onto the
  * page at the boxes the state plugin measured from the form (`overlay`), in
- * Helvetica, each fitted to its box: one line at the largest size up to 10 pt
- * that fits, else wrapped, else cut (reported as truncated). A check mark is a
+ * Helvetica, each fitted to its box at the largest size up to 10 pt at which
+ * it fits, on one line or (in a box tall enough) wrapped; else wrapped smaller,
+ * down to 4.5 pt; else cut (reported as truncated). A check mark is a
  * bold X centred in its box.
  */
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
@@ -31,12 +32,16 @@ export function fitOverlay(value: string, box: OverlayBox): { size: number; line
   const w = box[2] - box[0] - 2 * PAD;
   const h = box[3] - box[1];
   const start = Math.min(MAX_SIZE, h / (ASCENT + DESCENT + 0.05));
+  const fits = (lines: number, size: number) => (lines - 1) * size * LEAD + size * (ASCENT + DESCENT) <= h;
+  // the largest size at which the value fits, on one line or (in a box tall enough) on several
   for (let size = start; size >= MIN_ONE_LINE; size -= 0.5) {
     if (widthOf(value, 'regular', size) <= w) return { size, lines: [value], cut: false };
-  }
-  for (let size = Math.min(start, 8); size >= MIN_WRAPPED; size -= 0.5) {
     const lines = wrap(value, 'regular', size, w);
-    if ((lines.length - 1) * size * LEAD + size * (ASCENT + DESCENT) <= h) return { size, lines, cut: false };
+    if (fits(lines.length, size)) return { size, lines, cut: false };
+  }
+  for (let size = MIN_ONE_LINE - 0.5; size >= MIN_WRAPPED; size -= 0.5) {
+    const lines = wrap(value, 'regular', size, w);
+    if (fits(lines.length, size)) return { size, lines, cut: false };
   }
   const lines = wrap(value, 'regular', MIN_WRAPPED, w);
   const fit = Math.max(1, Math.floor((h - MIN_WRAPPED * (ASCENT + DESCENT)) / (MIN_WRAPPED * LEAD)) + 1);
