@@ -219,6 +219,8 @@ export interface FormValues {
     /** Why a duplicate is needed: lost (the default when the title is unavailable) or stolen. */
     is_lost: boolean;
     is_stolen: boolean;
+    /** The same as a word for forms that ask "has been ___": `lost` or `stolen` ('' when no duplicate is needed). */
+    missing_reason: string;
     /** Co-owners are joined by AND / OR. */
     owners_and: boolean;
     owners_or: boolean;

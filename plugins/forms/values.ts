@@ -219,6 +219,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
       is_electronic: t.is_electronic === true,
       is_lost: has('duplicate_title') && !/stolen/i.test(titleStatus), is_stolen: has('duplicate_title') && /stolen/i.test(titleStatus),
+      missing_reason: has('duplicate_title') ? (/stolen/i.test(titleStatus) ? 'stolen' : 'lost') : '',
       owners_and: !ownersOr, owners_or: ownersOr,
       owners_one_line: s(t.owner_names_one_line) || recordList.map(personName).filter(Boolean).join(ownersOr ? ' OR ' : ' AND '),
     },

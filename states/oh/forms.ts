@@ -35,6 +35,7 @@ export default defineState({
         { text: 'Address (lien holder, original title)', box: [397, 261, 568, 272], value: 'lien.holder_addr.one_line', if: 'txn.new_title' },
         { mark: 'DUPLICATE CERTIFICATE OF TITLE', box: [33, 281, 41.5, 289.5], when: 'txn.duplicate_title' },
         { text: 'Certificate of Title Number (duplicate)', box: [241, 299, 404, 310.5], value: 'title.number', if: 'txn.duplicate_title' },
+        { text: 'has been (lost, stolen, destroyed)', box: [448, 298.5, 562, 310.5], value: 'title.missing_reason', if: 'txn.duplicate_title' },
         { text: 'The vehicle is in the possession of', box: [190, 326, 568, 337.5], value: 'owners_line', if: 'txn.duplicate_title' },
         { text: 'residing at', box: [94, 340.5, 348, 351.5], value: 'owner1.addr.one_line', if: 'txn.duplicate_title' },
         { text: 'Lien Holder (duplicate)', box: [99, 383, 227, 394.5], value: 'record_lien.holder_name_or_none', if: 'txn.duplicate_title' },
