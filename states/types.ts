@@ -191,6 +191,8 @@ export interface FormValues {
     /** Why a duplicate is needed: lost (the default when the title is unavailable) or stolen. */
     is_lost: boolean;
     is_stolen: boolean;
+    /** The same as a word for forms that ask "has been ___": `lost` or `stolen` ('' when no duplicate is needed). */
+    missing_reason: string;
     /** Co-owners are joined by AND / OR. */
     owners_and: boolean;
     owners_or: boolean;
@@ -289,7 +291,32 @@ export type FieldMapping =
   | { check: string; when: FlagPath | readonly FlagPath[] };
 
 /**
- * An official, fillable form published by the state. The repository does not
+ * A box on a page of a flattened template, in points from the top-left corner
+ * of the page, as `pdftotext -bbox-layout` reports word boxes:
+ * `[left, top, right, bottom]`. Measured from the form itself: the blank space
+ * where a person would write, beside or under the printed label.
+ */
+export type OverlayBox = readonly [left: number, top: number, right: number, bottom: number];
+
+/** One value written onto a flattened (field-less) official form at a measured place. */
+export type OverlayMapping =
+  /**
+   * Text: the value at `value` (several paths joined with `join`, default a
+   * space), fitted into `box` on `page` (0-based, default 0): the largest size
+   * up to 10 pt that fits one line, else wrapped. `text` names the form's box
+   * as printed (`APPLICANT'S PRINTED NAME`). With `if`, written only when that flag is true.
+   */
+  | {
+    text: string; page?: number; box: OverlayBox; value: TextPath | readonly TextPath[]; join?: string; upper?: boolean; if?: FlagPath;
+    /** The box is a row of this many equal character cells (a VIN comb): one character centred in each. */
+    comb?: number;
+  }
+  /** A check mark (an X) in the box when the flag (every flag of a list) is true. */
+  | { mark: string; page?: number; box: OverlayBox; when: FlagPath | readonly FlagPath[] };
+
+/**
+ * An official form published by the state: fillable (AcroForm `fields`) or
+ * flattened (no fields: `fields: []` and values written at measured places, `overlay`). The repository does not
  * ship it: the file is looked up by `file` in the configured template folders
  * (config `plugins.forms.templateDirs`); when absent the form is drawn instead.
  */
@@ -300,7 +327,15 @@ export interface TemplateSpec {
   name: string;
   /** Where the state publishes it. */
   url?: string;
+  /** AcroForm fields filled from the entry (`[]` for a flattened form). */
   fields: readonly FieldMapping[];
+  /** For a flattened form: what is written where on its pages. */
+  overlay?: readonly OverlayMapping[];
+  /**
+   * The form number as the form prints it (`BMV 3774`): the tester finds it in
+   * the filled PDF's text, so a wrong or re-laid template is noticed. Required with `overlay`.
+   */
+  formNumber?: string;
   /**
    * Pages of the template that belong in the packet (0-based); default all.
    * (California's REG 262 is one page; a POA needs only its section 5, but the page is kept whole.)

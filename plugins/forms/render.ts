@@ -11,6 +11,7 @@ import { buildPacket, type PacketPart, type PacketRange, type PacketSource } fro
 import { layout, type DrawnForm } from './pdf/draw.js';
 import { save } from './pdf/document.js';
 import { compressPage, writePdf } from './pdf/writer.js';
+import { fillOverlay } from './pdf/overlay.js';
 import { fillTemplate, flattenForm, type FillReport, type TemplateStore } from './pdf/template.js';
 import type { FormPlan } from './select.js';
 import { valuesForSigner } from './values.js';
@@ -62,7 +63,7 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
     try {
       const found = await templates.load(spec.file);
       if (found) {
-        const { doc, report } = await fillTemplate(found.bytes, spec, values);
+        const { doc, report } = spec.overlay ? await fillOverlay(found.bytes, spec, values) : await fillTemplate(found.bytes, spec, values);
         const pdf = await save(doc);
         const pages = doc.getPageCount();
         flattenForm(doc);

@@ -180,7 +180,8 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
     const b = borrowerByName.get(norm(personName(p)));
     return b && b !== p ? { ...p, ...Object.fromEntries(Object.entries(b).filter(([, x]) => x !== undefined && x !== null && x !== '')) } : p;
   });
-  const recordList: PersonLike[] = recordOwners.length ? recordOwners : borrowers;
+  // an owner of record who is a borrower: what the title lacks (license, phone, an address) from the loan; the title's own address stays
+  const recordList: PersonLike[] = recordOwners.length ? recordOwners.map((p) => fillFrom(p, borrowerByName.get(norm(personName(p))))) : borrowers;
   const isNonObligor = (p: PersonLike) => !!p && (p.is_nonobligor === true || (borrowerNames.size > 0 && !borrowerNames.has(norm(personName(p)))));
   const pv = (p: PersonLike) => personValues(p, isNonObligor(p));
 
@@ -204,11 +205,12 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   const conj = s(t.conjunction).toUpperCase();
   const ownersOr = t.is_or === true || conj === 'OR';
   const submission = submissionOf(state.code, entry);
-  const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date }, loan.loan_amount);
+  // the new lien's account is the loan: its id is the loan's (only when there is a new lienholder)
+  const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date, ...(personName(loan.new_lienholder as PersonLike) ? { lien_id: s(loan.loan_id || entry.lenderLoanId) } : {}) }, loan.loan_amount);
 
   const values: FormValues = {
     today: formatDate(today.toISOString()),
-    state: { code: state.code, name: state.name, agency: state.agency, ...submission },
+    state: { code: state.code, name: state.name, agency: state.agency, submit_to: submission.submit_to, payable_to: payeeName(submission.payable_to, owners[0]?.addr.county ?? '') },
     vehicle: {
       vin: s(v.vin || entry.VIN).toUpperCase(), year, make: s(v.make), model: s(v.model), body: s(v.body),
       year_make: join([year, v.make]), description: join([year, v.make, v.model]),
@@ -228,6 +230,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
       is_electronic: t.is_electronic === true,
       is_lost: has('duplicate_title') && !/stolen/i.test(titleStatus), is_stolen: has('duplicate_title') && /stolen/i.test(titleStatus),
+      missing_reason: has('duplicate_title') ? (/stolen/i.test(titleStatus) ? 'stolen' : 'lost') : '',
       owners_and: !ownersOr, owners_or: ownersOr,
       owners_one_line: s(t.owner_names_one_line) || recordList.map(personName).filter(Boolean).join(ownersOr ? ' OR ' : ' AND '),
     },
@@ -274,7 +277,40 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   for (const p of applicants) addSigner(p, addedNames.has(norm(personName(p))) ? 'Owner being added' : borrowerNames.has(norm(personName(p))) ? 'Owner and borrower' : 'Owner');
   for (const p of borrowers) addSigner(p, 'Borrower');
   for (const p of loan.drop_owner ?? []) addSigner(p, 'Owner being removed');
+  // owners of record who are not applicants release their interest (a sale to one co-owner, say): with AND each of them
+  // signs, with OR one signature of record is enough; a repossession is signed by the secured party instead
+  if (!has('repossession')) {
+    const ofRecord = recordOwners.filter((p) => !dropped.has(norm(personName(p))));
+    const signedOfRecord = ofRecord.some((p) => seen.has(norm(personName(p))));
+    for (const p of ownersOr ? (signedOfRecord ? [] : ofRecord.slice(0, 1)) : ofRecord) addSigner(fillFrom(p, borrowerByName.get(norm(personName(p)))), 'Owner of record');
+  }
   return { values, signers };
+}
+
+/** The person with what it lacks taken from `more` (the same person as a borrower); what it has is kept. */
+function fillFrom(p: PersonLike, more: PersonLike): PersonLike {
+  if (!p || !more || p === more) return p;
+  const out: Record<string, unknown> = { ...more };
+  // the title's address comes with its own mailing address (or none), never the loan's
+  if (p.addr) delete out.addr_mailing;
+  for (const [k, v] of Object.entries(p)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out as PersonLike;
+}
+
+/**
+ * Who the fees are payable to, as a name to write on a check: the fee data's
+ * payee without its notes (parentheses, examples, a second clause); a county
+ * office "of the county of residence" named for the owner's county when known.
+ */
+export function payeeName(raw: string, county: string): string {
+  let t = raw.replace(/\s*\([^)]*\)/g, '').split(';')[0]!.split(/,\s+acting\b/)[0]!.replace(/^<County>\s+County\s+/i, 'County ').replace(/\s+/g, ' ').trim();
+  const m = /^(.*?)\s+of the (?:buyer's |owner's )?(?:county|place) of residence$/i.exec(t);
+  if (m) {
+    const office = m[1]!;
+    const c = county.replace(/\s+county$/i, '').trim();
+    t = c ? `${c} County ${office.replace(/^county\s+/i, '')}` : `${office} of the owner's county`;
+  }
+  return t;
 }
 
 function present(o: unknown): boolean {

@@ -1,5 +1,3 @@
-// chai 6 ships no type declarations (see fee-data.test.ts).
-// @ts-ignore
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -33,11 +33,12 @@ import { LOAD_OPTIONS, save } from '../../plugins/forms/pdf/document.js';
 import { widthOf } from '../../plugins/forms/pdf/fonts.js';
 import { TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { renderPlan, type RenderedFile, type RenderResult } from '../../plugins/forms/render.js';
+import { fitOverlay, overlayText } from '../../plugins/forms/pdf/overlay.js';
 import { mappedText, pathExists, resolveFlag } from '../../plugins/forms/resolve.js';
 import { planForms, type FormPlan } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
 import { FIXTURES, fixtureEntry, type FixtureName } from './fixtures.js';
-import { FORM_KINDS, TRANSACTIONS, type FormKind, type FormValues, type StatePlugin, type TemplateSpec } from '../../states/types.js';
+import { FORM_KINDS, TRANSACTIONS, type FormKind, type FormValues, type OverlayBox, type StatePlugin, type TemplateSpec } from '../../states/types.js';
 
 const run = promisify(execFile);
 
@@ -66,7 +67,8 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
     else if (!declared.has(kind)) out.push(`templates.${kind}: the state never declares this form`);
     if (!/^[a-z0-9][a-z0-9._/-]*\.pdf$/i.test(spec.file) || spec.file.includes('..')) out.push(`templates.${kind}.file '${spec.file}' is not a relative .pdf path`);
     if (!spec.name.trim()) out.push(`templates.${kind}.name is empty`);
-    if (!spec.fields.length) out.push(`templates.${kind} maps no fields`);
+    if (!spec.fields.length && !spec.overlay?.length) out.push(`templates.${kind} maps no fields`);
+    if (spec.overlay?.length) out.push(...checkOverlayDefinition(`templates.${kind}`, spec, sample));
     const seen = new Set<string>();
     for (const m of spec.fields) {
       const names = 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : [m.field];
@@ -181,6 +183,109 @@ function fitProblems(f: PDFTextField, value: string): string[] {
   return lines * size * 1.2 <= height + 1.5 ? [] : [`'${f.getName()}': ${lines} lines at ${size} pt do not fit ${height.toFixed(1)} pt`];
 }
 
+/** Problems with an overlay map's definition: names, boxes, value paths, the printed form number. */
+export function checkOverlayDefinition(where: string, spec: TemplateSpec, sample: FormValues): string[] {
+  const out: string[] = [];
+  if (!spec.formNumber?.trim()) out.push(`${where}: an overlay template needs formNumber (the number printed on the form)`);
+  if (spec.fields.length) out.push(`${where}: a template has either AcroForm fields or an overlay, not both`);
+  const seen = new Set<string>();
+  for (const m of spec.overlay ?? []) {
+    const name = 'mark' in m ? m.mark : m.text;
+    if (seen.has(name)) out.push(`${where}: overlay '${name}' is mapped twice`);
+    seen.add(name);
+    const [l, t, r, b] = m.box;
+    if (!(l >= 0 && t >= 0 && r > l && b > t)) out.push(`${where}: overlay '${name}' box [${m.box.join(', ')}] is not [left, top, right, bottom]`);
+    const paths: string[] = 'mark' in m ? (typeof m.when === 'string' ? [m.when] : [...m.when]) : typeof m.value === 'string' ? [m.value] : [...m.value];
+    if (!('mark' in m) && m.if) paths.push(m.if);
+    for (const p of paths) if (!pathExists(sample, p)) out.push(`${where}: '${p}' is not a value path`);
+  }
+  return out;
+}
+
+/** A word of a PDF's text with its box (points from the page's top-left corner). */
+export interface WordBox { page: number; text: string; box: OverlayBox }
+
+/** Every word of a PDF with its box (`pdftotext -bbox`), and each page's size. */
+export async function wordBoxes(file: string): Promise<{ words: WordBox[]; pages: { width: number; height: number }[] }> {
+  const { stdout } = await run('pdftotext', ['-bbox', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const words: WordBox[] = [];
+  const pages: { width: number; height: number }[] = [];
+  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  for (const m of stdout.matchAll(/<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]) });
+    else words.push({ page: pages.length - 1, text: unescape(m[7]!), box: [Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])] });
+  }
+  return { words, pages };
+}
+
+const centreIn = (w: WordBox, page: number, b: OverlayBox) => {
+  const x = (w.box[0] + w.box[2]) / 2;
+  const y = (w.box[1] + w.box[3]) / 2;
+  return w.page === page && x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3];
+};
+
+/** The words whose centre lies in a box, in reading order (lines top-down, words left to right). */
+export function wordsIn(words: readonly WordBox[], page: number, box: OverlayBox): string[] {
+  const inside = words.filter((w) => centreIn(w, page, box));
+  inside.sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 2 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
+  return inside.map((w) => w.text);
+}
+
+/** Problems with an overlay map against the blank form: each box on its page and on blank space (no printed word inside). */
+export async function checkOverlayLayout(spec: TemplateSpec, templateFile: string): Promise<string[]> {
+  const { words, pages } = await wordBoxes(templateFile);
+  const out: string[] = [];
+  for (const m of spec.overlay ?? []) {
+    const name = 'mark' in m ? m.mark : m.text;
+    const page = m.page ?? 0;
+    const size = pages[page];
+    if (!size) {
+      out.push(`overlay '${name}': ${spec.file} has no page ${page + 1}`);
+      continue;
+    }
+    if (m.box[2] > size.width || m.box[3] > size.height) out.push(`overlay '${name}': box [${m.box.join(', ')}] leaves the page (${size.width} x ${size.height})`);
+    // a scanned form's text layer may read a checkbox itself as a glyph or two: allowed under a mark
+    const printed = wordsIn(words, page, m.box).filter((w) => !('mark' in m && w.length <= 2));
+    if (printed.length) out.push(`overlay '${name}': box [${m.box.join(', ')}] covers printed text of the form: ${JSON.stringify(printed.join(' '))}`);
+  }
+  if (spec.formNumber && !words.map((w) => w.text).join(' ').includes(spec.formNumber)) out.push(`${spec.file} does not print its form number '${spec.formNumber}'`);
+  return out;
+}
+
+/**
+ * Problems reading a filled flattened form back (pdftotext -bbox of the output):
+ * each mapped value is the text inside its box (what fits when it had to be cut),
+ * a box with no value holds nothing, each mark is an X exactly when its flag is
+ * set, and the form's printed number is in the text.
+ */
+export async function checkOverlayFill(spec: TemplateSpec, filledFile: string, values: FormValues, templateFile?: string): Promise<string[]> {
+  const { words } = await wordBoxes(filledFile);
+  const blank = templateFile ? (await wordBoxes(templateFile)).words : [];
+  const out: string[] = [];
+  const squash = (t: string) => t.replace(/\s+/g, '');
+  for (const m of spec.overlay ?? []) {
+    const page = m.page ?? 0;
+    // what the blank form already prints in the box (a scanned checkbox read as a glyph) is not ours
+    const got = wordsIn(words, page, m.box);
+    for (const w of wordsIn(blank, page, m.box)) {
+      const i = got.indexOf(w);
+      if (i >= 0) got.splice(i, 1);
+    }
+    if ('mark' in m) {
+      const want = resolveFlag(values, m.when);
+      if (want && got.join(' ') !== 'X') out.push(`mark '${m.mark}' holds ${JSON.stringify(got.join(' '))}, expected X`);
+      if (!want && got.length) out.push(`mark '${m.mark}' holds ${JSON.stringify(got.join(' '))}, expected nothing`);
+      continue;
+    }
+    const value = overlayText(values, m);
+    const want = !value ? '' : m.comb ? value.replace(/\s+/g, '').slice(0, m.comb) : fitOverlay(value, m.box).lines.join(' ');
+    if (squash(got.join(' ')) !== squash(want)) out.push(`'${m.text}' reads ${JSON.stringify(got.join(' '))}, expected ${JSON.stringify(want)}`);
+  }
+  const all = words.map((w) => w.text).join(' ');
+  if (spec.formNumber && !all.includes(spec.formNumber)) out.push(`the filled form does not show its number '${spec.formNumber}'`);
+  return out;
+}
+
 /** Runs `qpdf --check` on a file; resolves to '' when it passes, else qpdf's complaint. */
 export async function qpdfCheck(file: string): Promise<string> {
   try {
@@ -271,10 +376,13 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
     });
 
     for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
-      it(`maps real AcroForm fields of ${spec.file} (${kind})`, async function () {
+      const title = spec.overlay ? `places its overlay on blank space of ${spec.file} (${kind}), which prints ${spec.formNumber}` : `maps real AcroForm fields of ${spec.file} (${kind})`;
+      const absent = store.locate(spec.file) ? '' : ` - skipped: ${spec.file} is in no template folder (${store.dirs.join(', ') || 'none configured'}); the form is drawn instead`;
+      it(title + absent, async function () {
         const found = store.locate(spec.file);
         if (!found) return this.skip(); // the template is not in the configured folders: drawn instead, nothing to check
-        expect(await checkTemplateFields(spec, readFileSync(found))).to.deep.equal([]);
+        if (spec.overlay) expect(await checkOverlayLayout(spec, found)).to.deep.equal([]);
+        else expect(await checkTemplateFields(spec, readFileSync(found))).to.deep.equal([]);
       });
     }
 
@@ -300,7 +408,9 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       let checked = 0;
       for (const r of rendered) {
         for (const f of r.result.files.filter((x) => x.source === 'template')) {
-          expect(await checkTemplateFill(plugin.templates[f.kind]!, f.pdf, valuesOf(r, f)), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+          const spec = plugin.templates[f.kind]!;
+          const problems = spec.overlay ? await checkOverlayFill(spec, join(r.dir, fileName(f)), valuesOf(r, f), f.template?.path) : await checkTemplateFill(spec, f.pdf, valuesOf(r, f));
+          expect(problems, `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
           checked++;
         }
       }

@@ -239,11 +239,14 @@ function checksBlock(w: PageWriter, items: readonly { label: string; checked: bo
   w.y -= lineH + 4;
 }
 
+/** The height one signature line (with its printed name) needs. */
+const SIGNATURE_H = 52;
+
 function signaturesBlock(w: PageWriter, signers: readonly { role: string; name: string }[]): void {
   const sigW = CONTENT_W * 0.62;
   const dateX = PAGE.margin + sigW + 24;
   for (const s of signers) {
-    w.need(52);
+    w.need(SIGNATURE_H);
     const base = w.y - 26;
     w.text(PAGE.margin, base + 3, 'X', 'bold', 11, PAGE.margin + 12);
     w.rule(base, 0.7, PAGE.margin + 12, PAGE.margin + sigW);
@@ -290,9 +293,16 @@ export function layout(form: DrawnForm): DrawnPages {
   const blocks = form.blocks;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
+    // a certification stays on the page of the signature line under it: the statement, the heading and the first line move together
+    const signs = (k: number) => blocks[k]?.kind === 'signatures' || (blocks[k]?.kind === 'section' && blocks[k + 1]?.kind === 'signatures');
+    if (b.kind === 'text' && signs(i + 1)) {
+      const size = b.size ?? 9;
+      const lines = wrap(sanitize(b.text), b.font ?? 'regular', size, CONTENT_W).length;
+      w.need(lines * size * 1.3 + 4 + (blocks[i + 1]!.kind === 'section' ? 18 : 0) + SIGNATURE_H);
+    }
     switch (b.kind) {
       case 'section': {
-        w.need(18 + 30); // keep a heading with what follows
+        w.need(18 + (blocks[i + 1]?.kind === 'signatures' ? SIGNATURE_H : 30)); // keep a heading with what follows
         w.rect(PAGE.margin, w.y - 14, CONTENT_W, 14, 0.6, 0.9);
         w.text(PAGE.margin + 4, w.y - 10.3, b.heading.toUpperCase(), 'bold', 8.5, PAGE.width - PAGE.margin - 4, true);
         w.y -= 18;
