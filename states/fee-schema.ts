@@ -15,6 +15,7 @@
  *   rule object that contains them.
  */
 import { z } from 'zod';
+import type { TransactionKind } from '../core/plugin-api.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,14 +100,18 @@ export const BoolFigureSchema = sourced({ value: z.boolean() });
 export type BoolFigure = z.infer<typeof BoolFigureSchema>;
 
 /**
- * The transactions a fee estimate is for (plugins/fees, docs/fees.md):
+ * The transactions fees are priced for, in core's one vocabulary
+ * (TRANSACTION_KINDS, core/model/domain.ts; plugins/fees, docs/fees.md):
  * `new_lien` a purchase financed with a new lien, `refinance` a lien added to or
- * changed on an existing title (no change of owner), `transfer` a change of
- * owner without a new lien, `duplicate` a replacement title, `repossession` the
- * lienholder takes the title, `lien_release` a lien is released.
+ * changed on an existing title (no change of owner), `purchase` a change of
+ * owner without a new lien, `duplicate_title` a replacement title,
+ * `repossession` the lienholder takes the title, `lien_release` a lien is released.
  */
-export const FEE_TRANSACTIONS = ['new_lien', 'refinance', 'transfer', 'duplicate', 'repossession', 'lien_release'] as const;
+export const FEE_TRANSACTIONS = ['new_lien', 'refinance', 'purchase', 'duplicate_title', 'repossession', 'lien_release'] as const satisfies
+  readonly TransactionKind[];
 export type FeeTransaction = (typeof FEE_TRANSACTIONS)[number];
+/** Names the fee input accepted before the vocabulary was one (still accepted on input, never written). */
+export const FEE_TRANSACTION_ALIASES: Readonly<Record<string, FeeTransaction>> = { transfer: 'purchase', duplicate: 'duplicate_title' };
 
 const RangeSchema = z
   .object({ min: z.int().nonnegative().optional(), max: z.int().nonnegative().optional() })

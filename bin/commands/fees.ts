@@ -1,6 +1,6 @@
 import { UsageError, print, type Command, type Values } from '../command.js';
 
-const TRANSACTIONS = ['new_lien', 'refinance', 'transfer', 'duplicate', 'repossession', 'lien_release'];
+const TRANSACTIONS = ['new_lien', 'refinance', 'purchase', 'duplicate_title', 'repossession', 'lien_release', 'transfer', 'duplicate'];
 const TYPES = ['AUTO', 'OHV', 'MOTORCYCLE', 'TRAILER', 'BOAT', 'LOW_SPEED', 'ORV', 'ATV'];
 const FUELS = ['electric', 'hybrid', 'plug_in_hybrid', 'other'];
 

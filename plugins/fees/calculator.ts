@@ -7,7 +7,7 @@
  * (credits subtracted), so they add up exactly; dollars appear only in the
  * output (`value`, `total`, `taxable_amount`, `max`), each exactly cents / 100.
  */
-import { FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
+import { FEE_TRANSACTION_ALIASES, FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
 import type { StateLocalData } from '../../states/local-schema.js';
 import type { Ctx } from './context.js';
 import { formatUsd, toDollars } from './money.js';
@@ -32,7 +32,8 @@ export function sectionCents(items: readonly FeeItemOut[]): number {
 
 /** The input's transactions, in FEE_TRANSACTIONS order (default `new_lien`). */
 export function transactionsOf(input: Pick<FeeInput, 'transaction'>): FeeTransaction[] {
-  const given = input.transaction === undefined ? ['new_lien'] : typeof input.transaction === 'string' ? [input.transaction] : input.transaction;
+  const raw = input.transaction === undefined ? ['new_lien'] : typeof input.transaction === 'string' ? [input.transaction] : input.transaction;
+  const given = raw.map((t) => FEE_TRANSACTION_ALIASES[t] ?? t);
   for (const t of given) if (!(FEE_TRANSACTIONS as readonly string[]).includes(t)) throw new TypeError(`unknown transaction '${t}' (one of ${FEE_TRANSACTIONS.join(', ')})`);
   const out = FEE_TRANSACTIONS.filter((t) => given.includes(t));
   return out.length ? out : ['new_lien'];
@@ -49,7 +50,7 @@ function firstInState(input: FeeInput): boolean | undefined {
 function notModelled(ctx: Ctx, tx: readonly FeeItemOut[][]): string[] {
   const out: string[] = [];
   const t = ctx.s.tax;
-  const purchase = ctx.tx.has('new_lien') || ctx.tx.has('transfer');
+  const purchase = ctx.tx.has('new_lien') || ctx.tx.has('purchase');
   const stateWide = purchase && t.base !== 'none' && t.local?.applies.value && !ctx.local?.sales_tax;
   if (stateWide) out.push(`tax: local sales tax: county and city rates are not modelled for ${ctx.s.state}`);
   for (const items of tx) {

@@ -8,8 +8,8 @@ import { applyRate, clamp, formatUsd, toDollars } from './money.js';
 import type { FeeInput, FeeItemMetadata, FeeItemOut, FeeType, LateCondition } from './types.js';
 
 /** Which transactions each kind of fee belongs to (docs/fees.md, "Transactions"). */
-export const PURCHASE: FeeTransaction[] = ['new_lien', 'transfer'];
-export const TITLE_ISSUING: FeeTransaction[] = ['new_lien', 'transfer', 'refinance', 'repossession'];
+export const PURCHASE: FeeTransaction[] = ['new_lien', 'purchase'];
+export const TITLE_ISSUING: FeeTransaction[] = ['new_lien', 'purchase', 'refinance', 'repossession'];
 export const LIEN: FeeTransaction[] = ['new_lien', 'refinance'];
 
 type Provenance = { src?: Source; unsourced?: true; note?: string };

@@ -1,16 +1,12 @@
 /**
  * From a title entry to the calculator's input (docs/fees.md, "From an entry").
  */
-import type { TitleEntry } from '../../core/plugin-api.js';
+import { filingState, hasAnyValue as present, isLienRelease, isRepossession, isTitleLost, type TitleEntry } from '../../core/plugin-api.js';
 import type { FeeTransaction } from '../../states/fee-schema.js';
 import { isStateCode } from './schedules.js';
 import type { FeeInput, FuelKind, HistoryItem, VehicleType } from './types.js';
 
-const LOST = /\b(lost|stolen|missing|destroyed|mutilated|illegible)\b/i;
-const RELEASE_STATUSES = new Set(['account_paid', 'lien_release_pending', 'lien_release_complete']);
 
-/** Whether an object has at least one member with a value. */
-const present = (o: unknown): boolean => !!o && typeof o === 'object' && Object.values(o as Record<string, unknown>).some((v) => v !== null && v !== undefined && v !== '');
 
 /** "3,450 lbs" -> 3450; numbers pass; anything else undefined. */
 export function parseNumber(v: unknown): number | undefined {
@@ -33,17 +29,17 @@ export function fuelKind(fuel: unknown): FuelKind | undefined {
 
 /** The state whose fees apply: `sale.state` when given (the vehicle is titled there), else the entry's `state`. */
 export function feeState(entry: Readonly<TitleEntry>): string {
-  return String(entry.account_data?.sale?.state ?? entry.state ?? '').toUpperCase();
+  return filingState(entry);
 }
 
 /**
  * The fee transactions of an entry, in this order of rules:
  * 1. repossession: `sale.type`/`sale.sale_type` starts with REPO, or `txn_quick_reference` says repossession;
  * 2. lien release: an active lien has `lien_release_signed`, or `account_status` is account_paid / lien_release_*;
- * 3. a sale (price, date, seller or buyers): `new_lien` when `loan.new_lienholder` is given, else `transfer`;
+ * 3. a sale (price, date, seller or buyers): `new_lien` when `loan.new_lienholder` is given, else `purchase`;
  * 4. no sale, and `loan.prior_lien` or `loan.new_lienholder`: `refinance` (a lien added to the existing title);
  * 5. otherwise `new_lien` (the lender's usual case).
- * `duplicate` is added when the paper title is lost (`physical_title_status` unavailable, or the title's status says lost/stolen/...).
+ * `duplicate_title` is added when the paper title is lost (`physical_title_status` unavailable, or the title's status says lost/stolen/...).
  */
 export function feeTransactions(entry: Readonly<TitleEntry>): FeeTransaction[] {
   const ad = entry.account_data ?? {};
@@ -51,14 +47,14 @@ export function feeTransactions(entry: Readonly<TitleEntry>): FeeTransaction[] {
   const loan = ad.loan;
   const title = ad.vehicle?.title;
   const out: FeeTransaction[] = [];
-  const repo = [sale?.type, sale?.sale_type].some((t) => typeof t === 'string' && /^repo/i.test(t)) || /\brepo(ssession)?\b/i.test(ad.txn_quick_reference ?? '');
+  const repo = isRepossession(entry);
   const hasSale = !!sale && (typeof sale.sale_price === 'number' || !!sale.date_of_sale || present(sale.seller) || (sale.buyer?.length ?? 0) > 0);
   if (repo) out.push('repossession');
-  else if ((title?.active_liens ?? []).some((l) => l?.lien_release_signed) || RELEASE_STATUSES.has(entry.account_status)) out.push('lien_release');
-  else if (hasSale) out.push(present(loan?.new_lienholder) ? 'new_lien' : 'transfer');
+  else if (isLienRelease(entry)) out.push('lien_release');
+  else if (hasSale) out.push(present(loan?.new_lienholder) ? 'new_lien' : 'purchase');
   else if (present(loan?.prior_lien) || present(loan?.new_lienholder)) out.push('refinance');
   else out.push('new_lien');
-  if (entry.physical_title_status === 'unavailable' || LOST.test(`${title?.status ?? ''} ${title?.status_raw_text ?? ''}`)) out.push('duplicate');
+  if (isTitleLost(entry)) out.push('duplicate_title');
   return out;
 }
 

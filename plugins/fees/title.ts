@@ -44,7 +44,7 @@ export function titleSection(ctx: Ctx): SectionResult {
     }
   }
   if (hasAny(ctx, LIEN)) add('LienFee', 'Lien recording fee', 'Noting one lien on the title', pick('lien_recording')!, LIEN);
-  if (ctx.tx.has('duplicate')) add('DuplicateTitleFee', 'Duplicate title', 'Replacement (lost, stolen or damaged) title', pick('duplicate')!, ['duplicate']);
+  if (ctx.tx.has('duplicate_title')) add('DuplicateTitleFee', 'Duplicate title', 'Replacement (lost, stolen or damaged) title', pick('duplicate')!, ['duplicate_title']);
   if (ctx.tx.has('lien_release')) {
     const item = makeItem(ctx, {
       feeType: 'LienReleaseFee', name: 'Lien release', description: 'Releasing a lien (and any clear title the state issues): no figure in the state fee data',
@@ -54,9 +54,9 @@ export function titleSection(ctx: Ctx): SectionResult {
     items.push(item);
     noteUnknown(ctx, 'title', item);
   }
-  if (hasAny(ctx, [...TITLE_ISSUING, 'duplicate'])) {
+  if (hasAny(ctx, [...TITLE_ISSUING, 'duplicate_title'])) {
     addNamedFees(ctx, 'title', t.additional_fees, 'title.additional_fees', {
-      feeType: 'TitleAdditionalFee', relevant: [...TITLE_ISSUING, 'duplicate'], baseCents: null, items,
+      feeType: 'TitleAdditionalFee', relevant: [...TITLE_ISSUING, 'duplicate_title'], baseCents: null, items,
     });
   }
   if (titleFee) latePenalty(ctx, 'title', titleFee.metadata.cents, items);

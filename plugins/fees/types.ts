@@ -11,6 +11,8 @@ import type { FeeTransaction } from '../../states/fee-schema.js';
 
 export type { FeeTransaction } from '../../states/fee-schema.js';
 export { FEE_TRANSACTIONS } from '../../states/fee-schema.js';
+/** A transaction as the fee input takes it: core's name, or its old fee name (`transfer`, `duplicate`). */
+export type FeeTransactionInput = FeeTransaction | 'transfer' | 'duplicate';
 
 export type VehicleType = 'AUTO' | 'OHV' | 'MOTORCYCLE' | 'TRAILER' | 'BOAT' | 'LOW_SPEED' | 'ORV' | 'ATV';
 export type FuelKind = 'electric' | 'hybrid' | 'plug_in_hybrid' | 'other';
@@ -24,8 +26,8 @@ export interface FeeInput {
   city?: string;
   /** ZIP of the buyer's/borrower's address: finds the county when `county` is not given (states/<code>/local.json `zip_counties`). */
   zip?: string;
-  /** The transaction, or several (e.g. `['refinance', 'duplicate']`). Default `new_lien`. */
-  transaction?: FeeTransaction | readonly FeeTransaction[];
+  /** The transaction, or several (e.g. `['refinance', 'duplicate_title']`; `transfer` and `duplicate` are accepted as their old names). Default `new_lien`. */
+  transaction?: FeeTransactionInput | readonly FeeTransactionInput[];
   vehicle?: {
     type?: VehicleType;
     /** Model year. */

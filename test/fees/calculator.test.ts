@@ -73,7 +73,7 @@ describe('fees: calculator rules', () => {
     expect(() => est({ state: 'TX', transaction: 'lease' as never })).to.throw(TypeError, /unknown transaction 'lease'/);
     expect(() => estimateFees({ state: 'TX' } as FeeInput)).to.throw(TypeError, /as_of/);
     expect(transactionsOf({})).to.deep.equal(['new_lien']);
-    expect(transactionsOf({ transaction: ['duplicate', 'refinance'] })).to.deep.equal(['refinance', 'duplicate']);
+    expect(transactionsOf({ transaction: ['duplicate', 'refinance'] })).to.deep.equal(['refinance', 'duplicate_title'], 'old names taken, core names written');
   });
 
   it('caps the tax with a subtract adjustment (SC: 5% capped at $500)', () => {
@@ -245,7 +245,7 @@ describe('fees: from an entry', () => {
   it('derives the transaction (docs/fees.md rules)', () => {
     const lienholder = { name: 'Bank' };
     expect(feeTransactions(entry({ sale: { sale_price: 1 }, loan: { new_lienholder: lienholder } }))).to.deep.equal(['new_lien']);
-    expect(feeTransactions(entry({ sale: { sale_price: 1 } }))).to.deep.equal(['transfer']);
+    expect(feeTransactions(entry({ sale: { sale_price: 1 } }))).to.deep.equal(['purchase']);
     expect(feeTransactions(entry({ loan: { prior_lien: { lien_id: 'L1' }, new_lienholder: lienholder } }))).to.deep.equal(['refinance']);
     expect(feeTransactions(entry({ loan: { new_lienholder: lienholder } }))).to.deep.equal(['refinance']);
     expect(feeTransactions(entry({ sale: { type: 'REPOSSESSION', sale_price: 1 } }))).to.deep.equal(['repossession']);
@@ -253,8 +253,8 @@ describe('fees: from an entry', () => {
     expect(feeTransactions(entry({}, { account_status: 'account_paid' }))).to.deep.equal(['lien_release']);
     expect(feeTransactions(entry({ vehicle: { title: { active_liens: [{ lien_release_signed: true }] } } }))).to.deep.equal(['lien_release']);
     expect(feeTransactions(entry({}))).to.deep.equal(['new_lien']);
-    expect(feeTransactions(entry({ loan: { prior_lien: { lien_id: 'L1' } }, vehicle: { title: { status: 'LOST' } } }))).to.deep.equal(['refinance', 'duplicate']);
-    expect(feeTransactions(entry({ loan: { prior_lien: { lien_id: 'L1' } } }, { physical_title_status: 'unavailable' }))).to.deep.equal(['refinance', 'duplicate']);
+    expect(feeTransactions(entry({ loan: { prior_lien: { lien_id: 'L1' } }, vehicle: { title: { status: 'LOST' } } }))).to.deep.equal(['refinance', 'duplicate_title']);
+    expect(feeTransactions(entry({ loan: { prior_lien: { lien_id: 'L1' } } }, { physical_title_status: 'unavailable' }))).to.deep.equal(['refinance', 'duplicate_title']);
   });
 
   it('maps the entry onto the calculator input', () => {

@@ -43,7 +43,7 @@ describe('titled fees (CLI)', () => {
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout.trim().split('\n')).to.have.length(1);
     const e = JSON.parse(r.stdout);
-    expect(e.metadata.transactions).to.deep.equal(['transfer']);
+    expect(e.metadata.transactions).to.deep.equal(['purchase']);
     expect(e.metadata.total).to.equal(506); // test/states/fees/nc.test.ts derives it
   });
 

@@ -303,7 +303,7 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
     });
 
     it('each transaction prices its sections: refinance and repossession no tax or registration; duplicate only title', () => {
-      for (const tx of ['refinance', 'repossession', 'duplicate', 'lien_release'] as const) {
+      for (const tx of ['refinance', 'repossession', 'duplicate_title', 'lien_release'] as const) {
         const e = run({ transaction: tx, sale: { price: 18_000 }, vehicle: { year: 2020, weight_lbs: 3200 } });
         checkEstimate(e, tx);
         expect(e.tax.items, `${tx}: tax`).to.deep.equal([]);
@@ -311,8 +311,11 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
         for (const i of e.title.items) expect(i.relevant_transactions, `${tx}: ${i.name}`).to.include(tx);
       }
       expect(run({ transaction: 'refinance' }).title.items.map((i) => i.feeType)).to.include.members(['TitleFee', 'LienFee']);
-      expect(run({ transaction: 'duplicate' }).title.items.map((i) => i.feeType)).to.include('DuplicateTitleFee').and.not.include('TitleFee');
-      expect(run({ transaction: 'transfer' }).title.items.map((i) => i.feeType)).to.not.include('LienFee');
+      expect(run({ transaction: 'duplicate_title' }).title.items.map((i) => i.feeType)).to.include('DuplicateTitleFee').and.not.include('TitleFee');
+      expect(run({ transaction: 'purchase' }).title.items.map((i) => i.feeType)).to.not.include('LienFee');
+      // the fee input's old names are still taken, and give what the one vocabulary gives
+      expect(run({ transaction: 'transfer' })).to.deep.equal(run({ transaction: 'purchase' }));
+      expect(run({ transaction: 'duplicate' })).to.deep.equal(run({ transaction: 'duplicate_title' }));
     });
 
     if (o.goldens?.length) {
