@@ -29,6 +29,9 @@ function errorBody(status: number, message: string, disallowedFields?: string[])
   return disallowedFields ? { error: message, statusCode: status, disallowedFields } : { error: message, statusCode: status };
 }
 
+type Body = (ctx: Context) => Promise<unknown>;
+type Authenticate = (ctx: Context) => Promise<Principal>;
+
 /**
  * The Koa app: thin routes that parse input, call the title service, and map
  * core errors to the spec's error body in one middleware.
@@ -36,24 +39,46 @@ function errorBody(status: number, message: string, disallowedFields?: string[])
 export function createApp(d: HttpDeps): Koa {
   const app = new Koa();
   app.proxy = d.config.trustProxy;
-  const limit = d.config.bodyLimitBytes;
   const { jsonMaxDepth: maxDepth, jsonMaxMembers: maxMembers, jsonMaxStringLength: maxStringLength } = d.config.limits;
   const cookieName = d.config.auth.sessionCookieName;
-  const body = (ctx: Context) => readJson(ctx, limit, { maxDepth, maxMembers, maxStringLength });
+  const body: Body = (ctx) => readJson(ctx, d.config.bodyLimitBytes, { maxDepth, maxMembers, maxStringLength });
   // Koa prints errors it catches itself (a failed response stream) as plain text on stderr: log them as JSON instead
   app.silent = true;
   app.on('error', (err: unknown, ctx?: Context) => {
     const e = err as { status?: number; code?: string };
     d.log[e.status && e.status < 500 ? 'debug' : 'warn']({ err, code: e.code ?? 'INTERNAL', method: ctx?.method, path: ctx?.path }, 'response failed');
   });
-
+  app.use(errorMiddleware(d.log));
+  // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
   app.use(async (ctx: Context, next: Next) => {
+    if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
+    await next();
+  });
+
+  const authenticate: Authenticate = async (ctx) => d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
+  const router = baseRoutes(d, cookieName);
+  const title = titleRoutes(d, authenticate, body);
+  for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
+  app.use(router.routes()).use(router.allowedMethods({ throw: false }));
+  app.use(title.routes()).use(title.allowedMethods({ throw: false }));
+  // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
+  // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) => answerClientErrors(listen(...args), d.log)) as typeof app.listen;
+  return app;
+}
+
+/** Every error becomes the spec's error body; an unexpected one is logged (INTERNAL) and shown as "internal error". */
+function errorMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
-        if (ctx.status === 405) throw new TitledError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`);
+        if (ctx.status === 405) {
+          throw new TitledError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`);
+        }
         if (ctx.status === 501) throw new TitledError('NOT_IMPLEMENTED', `method ${ctx.method} is not implemented`);
         // any other empty error (no handler set a body) would go out as Koa's plain-text status line
         if (ctx.status >= 400) ctx.body = errorBody(ctx.status, STATUS_CODES[ctx.status] ?? 'error');
@@ -70,33 +95,26 @@ export function createApp(d: HttpDeps): Koa {
         } else {
           ctx.status = 500;
           ctx.body = errorBody(500, 'internal error');
-          d.log.error({ err: e, code: 'INTERNAL', method: ctx.method, path: ctx.path }, 'request failed');
+          log.error({ err: e, code: 'INTERNAL', method: ctx.method, path: ctx.path }, 'request failed');
         }
       }
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (d.log.isLevelEnabled('debug') || ctx.status >= 500) d.log[ctx.status >= 500 ? 'warn' : 'debug']({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+      if (log.isLevelEnabled('debug') || ctx.status >= 500) {
+        log[ctx.status >= 500 ? 'warn' : 'debug']({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+      }
     }
-  });
-
-  // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
-  app.use(async (ctx: Context, next: Next) => {
-    if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
-    await next();
-  });
-
-  const authenticate = async (ctx: Context): Promise<Principal> => d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
-  const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
-    ctx.state.principal = await authenticate(ctx);
-    await next();
   };
+}
 
-  // Paths are matched as the spec writes them (`/TITLE` is no route), so no request reaches a handler by a path the
-  // authentication below does not cover; and authentication is part of every /title route itself, not a router-level
-  // `use`, so a handler never runs without a principal however the path was matched.
-  const routerOptions = { sensitive: true } as const;
-  const router = new Router<State>(routerOptions);
+// Paths are matched as the spec writes them (`/TITLE` is no route), so no request reaches a handler by a path the
+// authentication below does not cover; and authentication is part of every /title route itself, not a router-level
+// `use`, so a handler never runs without a principal however the path was matched.
+const ROUTER_OPTIONS = { sensitive: true } as const;
 
+/** Health, sessions and presigned files (the routes outside /title). */
+function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
+  const router = new Router<State>(ROUTER_OPTIONS);
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -105,7 +123,6 @@ export function createApp(d: HttpDeps): Koa {
     ctx.status = r.ready ? 200 : 503;
     ctx.body = { status: r.ready ? 'ready' : 'not ready', checks: r.checks };
   });
-
   router.post('/auth/login', async (ctx) => {
     const header = ctx.get('authorization');
     if (!header || /^session\s/i.test(header)) throw new TitledError('UNAUTHENTICATED', 'send an API key (Bearer or Basic) to log in');
@@ -121,12 +138,12 @@ export function createApp(d: HttpDeps): Koa {
     ctx.cookies.set(cookieName, '', { httpOnly: true, sameSite: 'lax', path: '/', expires: new Date(0), overwrite: true });
     ctx.body = { statusCode: 200, message: 'logged out' };
   });
-
   router.get('/files/*key', async (ctx) => {
     const raw = (ctx.params as Record<string, string | string[]>).key!;
     const key = Array.isArray(raw) ? raw.join('/') : raw;
     const store = d.objects as LocalObjectStore;
-    if (typeof store.verify !== 'function' || !store.verify(key, ctx.query.expires as string | undefined, ctx.query.signature as string | undefined)) {
+    const expires = ctx.query.expires as string | undefined;
+    if (typeof store.verify !== 'function' || !store.verify(key, expires, ctx.query.signature as string | undefined)) {
       throw new TitledError('FORBIDDEN', 'invalid or expired signature');
     }
     // streamed in bounded chunks: a buffer per download of a large document kept the daemon's RSS up long after
@@ -139,50 +156,51 @@ export function createApp(d: HttpDeps): Koa {
     if (file.size === 0) file.stream.destroy();
     d.objects.notifyRead(key);
   });
+  return router;
+}
 
-  const title = new Router<State>({ prefix: '/title', ...routerOptions });
+/** The title API: each route authenticates, parses and calls the title service. */
+function titleRoutes(d: HttpDeps, authenticate: Authenticate, body: Body): Router<State> {
+  const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
+    ctx.state.principal = await authenticate(ctx);
+    await next();
+  };
+  const s = d.service;
+  const title = new Router<State>({ prefix: '/title', ...ROUTER_OPTIONS });
   title.post('/', requireAuth, async (ctx) => {
-    ctx.body = await d.service.create(ctx.state.principal, await body(ctx));
+    ctx.body = await s.create(ctx.state.principal, await body(ctx));
   });
   title.get('/', requireAuth, async (ctx) => {
-    ctx.body = await d.service.list(ctx.state.principal, ctx.query as Record<string, unknown>);
+    ctx.body = await s.list(ctx.state.principal, ctx.query as Record<string, unknown>);
   });
   title.get('/:id', requireAuth, async (ctx) => {
-    const json = await d.service.getJson(ctx.state.principal, ctx.params.id!);
+    const json = await s.getJson(ctx.state.principal, ctx.params.id!);
     ctx.type = 'application/json';
     ctx.body = json;
   });
   title.patch('/:id', requireAuth, async (ctx) => {
-    ctx.body = await d.service.patch(ctx.state.principal, ctx.params.id!, (await body(ctx)) ?? {});
+    ctx.body = await s.patch(ctx.state.principal, ctx.params.id!, (await body(ctx)) ?? {});
   });
   title.delete('/:id', requireAuth, async (ctx) => {
-    ctx.body = await d.service.delete(ctx.state.principal, ctx.params.id!);
+    ctx.body = await s.delete(ctx.state.principal, ctx.params.id!);
   });
   title.post('/:id/data', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestData(ctx.state.principal, ctx.params.id!, await body(ctx));
+    ctx.body = await s.requestData(ctx.state.principal, ctx.params.id!, await body(ctx));
   });
   title.post('/:id/fees', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestFees(ctx.state.principal, ctx.params.id!);
+    ctx.body = await s.requestFees(ctx.state.principal, ctx.params.id!);
   });
   title.post('/:id/forms', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestForms(ctx.state.principal, ctx.params.id!);
+    ctx.body = await s.requestForms(ctx.state.principal, ctx.params.id!);
   });
   title.post('/:id/sign', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'sign');
+    ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'sign');
   });
   title.post('/:id/submit', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
+    ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
   title.get('/:id/submit/:submissionId', requireAuth, async (ctx) => {
-    ctx.body = await d.service.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
+    ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
-
-  for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
-  app.use(router.routes()).use(router.allowedMethods({ throw: false }));
-  app.use(title.routes()).use(title.allowedMethods({ throw: false }));
-  // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
-  // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
-  const listen = app.listen.bind(app);
-  app.listen = ((...args: Parameters<typeof listen>) => answerClientErrors(listen(...args), d.log)) as typeof app.listen;
-  return app;
+  return title;
 }
