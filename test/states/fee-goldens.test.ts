@@ -25,15 +25,20 @@ describe('state fee golden cases', () => {
       expect(goldenCaseProblems('WY', undefined)).to.deep.equal(['WY has no golden case: add cases derived by hand from the cited pages (docs/fees.md, "Tests")']);
       expect(goldenCaseProblems('WY', [])).to.have.length(1);
     });
-    it('an unknown state, duplicate names, a case without a name or without expectations', () => {
-      expect(goldenCaseProblems('XX', [one])).to.deep.equal(['XX is not one of the 50 states + DC']);
-      expect(goldenCaseProblems('WY', [one, one])).to.deep.equal(["duplicate golden case name 'a case'"]);
-      expect(goldenCaseProblems('WY', [{ ...one, name: ' ' }])).to.deep.equal(['a golden case without a name']);
-      expect(goldenCaseProblems('WY', [{ ...one, expect: {} }])).to.deep.equal(["golden case 'a case' expects nothing"]);
+    it('fewer than three cases, an unknown state, duplicate names, a case without a name or without expectations', () => {
+      const three = (c: GoldenCase) => [c, { ...c, name: 'b' }, { ...c, name: 'c' }];
+      expect(goldenCaseProblems('WY', [one])).to.deep.equal(['WY has 1 golden case(s); at least 3 are needed']);
+      expect(goldenCaseProblems('XX', three(one))).to.deep.equal(['XX is not one of the 50 states + DC']);
+      expect(goldenCaseProblems('WY', [one, ...three(one)])).to.deep.equal(["duplicate golden case name 'a case'"]);
+      expect(goldenCaseProblems('WY', three({ ...one, name: ' ' }))).to.deep.equal(['a golden case without a name']);
+      expect(goldenCaseProblems('WY', three({ ...one, expect: {} }))).to.deep.equal([
+        "golden case 'a case' expects nothing", "golden case 'b' expects nothing", "golden case 'c' expects nothing",
+      ]);
     });
-    it('accepts a named case that expects something', () => {
-      expect(goldenCaseProblems('WY', [one])).to.deep.equal([]);
-      expect(goldenCaseProblems('wy', [{ ...one, expect: { items: [{ section: 'title', feeType: 'TitleFee', value: 15 }] } }])).to.deep.equal([]);
+    it('accepts three named cases that expect something', () => {
+      const three = (c: GoldenCase) => [c, { ...c, name: 'b' }, { ...c, name: 'c' }];
+      expect(goldenCaseProblems('WY', three(one))).to.deep.equal([]);
+      expect(goldenCaseProblems('wy', three({ ...one, expect: { items: [{ section: 'title', feeType: 'TitleFee', value: 15 }] } }))).to.deep.equal([]);
     });
   });
 });

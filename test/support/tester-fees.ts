@@ -184,14 +184,17 @@ function numbersUnder(node: unknown, keys: Set<string>, out: { path: string; v: 
 
 /**
  * What is wrong with a state's golden cases, as RuleTester checks a rule's cases:
- * a state must have at least one golden case (a suite with none proves nothing
- * about that state's figures), every case a unique non-empty name and at least
- * one expectation. Empty when the cases are acceptable.
+ * a state must have at least MIN_GOLDEN_CASES golden cases (a suite with none
+ * proves nothing about that state's figures; issue 19 asks three of every
+ * state), every case a unique non-empty name and at least one expectation.
+ * Empty when the cases are acceptable.
  */
+export const MIN_GOLDEN_CASES = 3;
 export function goldenCaseProblems(code: string, goldens: readonly GoldenCase[] | undefined): string[] {
   const problems: string[] = [];
   if (!(STATE_CODES as readonly string[]).includes(code.toUpperCase())) problems.push(`${code} is not one of the 50 states + DC`);
   if (!goldens?.length) return [...problems, `${code.toUpperCase()} has no golden case: add cases derived by hand from the cited pages (docs/fees.md, "Tests")`];
+  if (goldens.length < MIN_GOLDEN_CASES) problems.push(`${code.toUpperCase()} has ${goldens.length} golden case(s); at least ${MIN_GOLDEN_CASES} are needed`);
   const seen = new Set<string>();
   for (const g of goldens) {
     if (!g.name?.trim()) problems.push('a golden case without a name');
@@ -208,7 +211,7 @@ export function goldenCaseProblems(code: string, goldens: readonly GoldenCase[] 
 export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
   const upper = code.toUpperCase();
   describe(`${upper} fees (state plugin tester)`, () => {
-    it('has acceptable golden cases (at least one; unique names; each expects something)', () => {
+    it('has acceptable golden cases (at least three; unique names; each expects something)', () => {
       expect(goldenCaseProblems(upper, o.goldens)).to.deep.equal([]);
     });
 
