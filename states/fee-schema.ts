@@ -15,21 +15,13 @@
  *   rule object that contains them.
  */
 import { z } from 'zod';
-import type { TransactionKind } from '../core/plugin-api.js';
+import { CompleteAddressSchema, STATE_CODES, type StateCode, type TransactionKind } from '../core/plugin-api.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The 50 states + DC, sorted. Explicit on purpose: no directory scanning. */
-export const STATE_CODES = [
-  'AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL',
-  'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA',
-  'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE',
-  'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'RI',
-  'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV',
-  'WY',
-] as const;
-export type StateCode = (typeof STATE_CODES)[number];
+/** The 50 states + DC (core's one list, core/model/domain.ts). */
+export { STATE_CODES, type StateCode };
 
 // ---------------------------------------------------------------------------
 // Provenance
@@ -167,15 +159,8 @@ export type NamedFee = z.infer<typeof NamedFeeSchema>;
 // Submission
 // ---------------------------------------------------------------------------
 
-export const AddressSchema = z
-  .object({
-    street1: z.string().min(1),
-    street2: z.string().min(1).optional(),
-    city: z.string().min(1),
-    state: z.string().regex(/^[A-Z]{2}$/),
-    zip: z.string().regex(/^\d{5}(-\d{4})?$/),
-  })
-  .strict();
+/** A filing office's mailing address: core's complete address (every part a letter needs), nothing else. */
+export const AddressSchema = CompleteAddressSchema;
 export type Address = z.infer<typeof AddressSchema>;
 
 export const SubmissionInstructionsSchema = sourced({

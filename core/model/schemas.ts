@@ -36,6 +36,22 @@ export const AddressSchema = loose({
   county: str,
 });
 
+/**
+ * A complete mailing address, as state data and letters need it (a filing
+ * office, a receiving facility): every line present, a state code, a ZIP.
+ * Strict: a misspelt member is an error. The same members as AddressSchema.
+ */
+export const CompleteAddressSchema = z.object({
+  recipient_name: z.string().min(1).optional(),
+  street1: z.string().min(1),
+  street2: z.string().min(1).optional(),
+  city: z.string().min(1),
+  state: z.enum(US_STATES),
+  zip: z.string().regex(/^\d{5}(-\d{4})?$/, 'ZIP must be 5 or 9 digits (12345 or 12345-6789)'),
+  county: z.string().min(1).optional(),
+}).strict();
+export type CompleteAddress = z.infer<typeof CompleteAddressSchema>;
+
 export const InsuranceSchema = loose({ provider_name: str, provider_naic: str, policy_number: str });
 
 export const PersonSchema = loose({

@@ -3,7 +3,7 @@
  * (states/types.ts documents each member). Strings are '' when unknown, dates
  * MM/DD/YYYY, money 1,234.56.
  */
-import { type TitleEntry, type Lien, type Lienholder, type Person } from '../../core/plugin-api.js';
+import { personName as corePersonName, type TitleEntry, type Lien, type Lienholder, type Person } from '../../core/plugin-api.js';
 import { loadStateFeeSchedule } from '../../states/fee-schema.js';
 import { STATE_PLUGINS } from '../../states/registry.js';
 import type { AddressValues, FormValues, LienValues, PersonValues, StatePlugin, Transaction } from '../../states/types.js';
@@ -62,10 +62,8 @@ const EMPTY_PERSON: PersonValues = Object.freeze({
 type PersonLike = Partial<Person> & { name?: string | null } | null | undefined;
 
 /** The person's full name as printed: `name`, else its parts. */
-export function personName(p: PersonLike): string {
-  if (!p) return '';
-  return s(p.name) || join([p.name_first, p.name_middle, p.name_last, p.name_suffix]);
-}
+/** A person's display name (core's one rule: `name`, else the parts joined). */
+const personName = (p: PersonLike): string => corePersonName(p as Parameters<typeof corePersonName>[0]);
 
 export function personValues(p: PersonLike, nonObligor = false): PersonValues {
   const name = personName(p);
