@@ -19,11 +19,12 @@
  * The check functions are exported for tests of the tester itself.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { packageRoot } from '../core/paths.js';
 import { promisify } from 'node:util';
-import { PDFCheckBox, PDFDocument, PDFRef, PDFTextField } from 'pdf-lib';
+import { PDFCheckBox, PDFDocument, PDFDropdown, PDFRadioGroup, PDFRef, PDFTextField } from 'pdf-lib';
 // chai 6 ships no type declarations here (see test/states/fee-data.test.ts).
 // @ts-ignore
 import { expect } from 'chai';
@@ -38,7 +39,7 @@ import { mappedText, pathExists, resolveFlag } from '../plugins/forms/resolve.js
 import { planForms, type FormPlan } from '../plugins/forms/select.js';
 import { valuesForSigner } from '../plugins/forms/values.js';
 import { FIXTURES, fixtureEntry, type FixtureName } from './fixtures.js';
-import { FORM_KINDS, TRANSACTIONS, type FormKind, type FormValues, type StatePlugin, type TemplateSpec } from './types.js';
+import { FORM_KINDS, TRANSACTIONS, type FieldMapping, type FormKind, type FormValues, type StatePlugin, type TemplateSpec } from './types.js';
 
 const run = promisify(execFile);
 
@@ -70,14 +71,11 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
     if (!spec.fields.length) out.push(`templates.${kind} maps no fields`);
     const seen = new Set<string>();
     for (const m of spec.fields) {
-      const names = 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : [m.field];
-      for (const n of names) {
+      for (const n of mappingNames(m)) {
         if (seen.has(n)) out.push(`templates.${kind}: field '${n}' is mapped twice`);
         seen.add(n);
       }
-      const paths: string[] = 'check' in m ? (typeof m.when === 'string' ? [m.when] : [...m.when]) : typeof m.value === 'string' ? [m.value] : [...m.value];
-      if (!('check' in m) && m.if) paths.push(m.if);
-      for (const p of paths) if (!pathExists(sample, p)) out.push(`templates.${kind}: '${p}' is not a value path`);
+      for (const p of mappingPaths(m)) if (!pathExists(sample, p)) out.push(`templates.${kind}: '${p}' is not a value path`);
     }
   }
   for (const [kind, spec] of Object.entries(plugin.drawn)) {
@@ -86,6 +84,20 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
   }
   if (!plugin.rules.sources.length) out.push('rules.sources is empty: say where the rules come from (or that they are unsourced)');
   return out;
+}
+
+/** The AcroForm field names a mapping writes. */
+export function mappingNames(m: FieldMapping): string[] {
+  return 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : 'radio' in m ? [m.radio] : 'select' in m ? [m.select] : [m.field];
+}
+
+/** The value paths a mapping reads. */
+function mappingPaths(m: FieldMapping): string[] {
+  const list = (x: string | readonly string[]) => (typeof x === 'string' ? [x] : [...x]);
+  if ('check' in m) return list(m.when);
+  if ('radio' in m) return m.choose.flatMap((c) => list(c.when));
+  if ('select' in m) return [m.value];
+  return [...list(m.value), ...(m.if ? [m.if] : [])];
 }
 
 /** Widget references on pages, for "does this field show anywhere". */
@@ -107,16 +119,23 @@ export async function checkTemplateFields(spec: TemplateSpec, bytes: Uint8Array)
   const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
   const shown = widgetRefsOnPages(doc);
   const out: string[] = [];
-  const check = (name: string, kind: 'text' | 'checkbox') => {
+  const check = (name: string, kind: 'text' | 'checkbox' | 'radio' | 'dropdown', options: string[] = []) => {
     const f = fields.get(name);
     if (!f) return void out.push(`'${name}' is not a field of ${spec.file}`);
     if (kind === 'text' && !(f instanceof PDFTextField)) out.push(`'${name}' is a ${f.constructor.name}, not a text field`);
     if (kind === 'checkbox' && !(f instanceof PDFCheckBox)) out.push(`'${name}' is a ${f.constructor.name}, not a checkbox`);
+    if (kind === 'radio') {
+      if (!(f instanceof PDFRadioGroup)) out.push(`'${name}' is a ${f.constructor.name}, not a radio group`);
+      else for (const o of options) if (!f.getOptions().includes(o)) out.push(`'${name}' has no option ${JSON.stringify(o)} (it has ${JSON.stringify(f.getOptions())})`);
+    }
+    if (kind === 'dropdown' && !(f instanceof PDFDropdown)) out.push(`'${name}' is a ${f.constructor.name}, not a dropdown`);
     const visible = f.acroField.getWidgets().some((w) => shown.has(doc.context.getObjectRef(w.dict)?.toString() ?? ''));
     if (!visible) out.push(`'${name}' has no widget on any page of ${spec.file} (a hidden duplicate field?)`);
   };
   for (const m of spec.fields) {
     if ('check' in m) check(m.check, 'checkbox');
+    else if ('radio' in m) check(m.radio, 'radio', m.choose.map((c) => c.option));
+    else if ('select' in m) check(m.select, 'dropdown');
     else if ('chars' in m) m.chars.forEach((n) => check(n, 'text'));
     else check(m.field, 'text');
   }
@@ -142,7 +161,20 @@ export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, val
     if (got) out.push(...fitProblems(f, got));
   };
   for (const m of spec.fields) {
-    if ('check' in m) {
+    if ('radio' in m) {
+      const f = fields.get(m.radio);
+      const want = m.choose.find((c) => resolveFlag(values, c.when))?.option;
+      if (!(f instanceof PDFRadioGroup)) out.push(`'${m.radio}' is missing from the filled form`);
+      else if (f.getSelected() !== want) out.push(`radio '${m.radio}' is ${JSON.stringify(f.getSelected())}, expected ${JSON.stringify(want)}`);
+    } else if ('select' in m) {
+      const f = fields.get(m.select);
+      const text = mappedText(values, { field: m.select, value: m.value }).toUpperCase();
+      if (!(f instanceof PDFDropdown)) out.push(`'${m.select}' is missing from the filled form`);
+      else {
+        const want = f.getOptions().filter((o) => o.toUpperCase() === text).slice(0, 1);
+        if (JSON.stringify(f.getSelected()) !== JSON.stringify(want)) out.push(`dropdown '${m.select}' is ${JSON.stringify(f.getSelected())}, expected ${JSON.stringify(want)}`);
+      }
+    } else if ('check' in m) {
       const f = fields.get(m.check);
       const want = resolveFlag(values, m.when);
       if (!(f instanceof PDFCheckBox)) out.push(`'${m.check}' is missing from the filled form`);
@@ -218,6 +250,50 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (t: T) => Promise<
   return out;
 }
 
+/** Skips a test that needs a template the folders lack, saying so in the test's title. */
+export function skipWithout(ctx: Mocha.Context, file: string, dirs?: readonly string[]): never {
+  if (ctx.test) ctx.test.title += ` (skipped: official template ${file} is not in the template folders${dirs ? ` ${JSON.stringify(dirs)}` : ''}; see docs/forms.md)`;
+  return ctx.skip();
+}
+
+/** The text and dropdown values of a filled PDF, by field name (chars fields are joined by the caller). */
+export async function fieldValues(pdf: Uint8Array): Promise<Map<string, string>> {
+  const doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
+  const out = new Map<string, string>();
+  for (const f of doc.getForm().getFields()) {
+    if (f instanceof PDFTextField) out.set(f.getName(), f.getText() ?? '');
+    else if (f instanceof PDFDropdown) out.set(f.getName(), f.getSelected().join(' '));
+  }
+  return out;
+}
+
+/**
+ * Problems with a filled official form as a clerk reads it: the form number
+ * printed on it is in its text (pdftotext), and its fields hold the VIN and
+ * the applicant's (or, on a per-signer form, the signer's) name, whole or last name first.
+ */
+export async function checkOfficialForm(spec: TemplateSpec, file: string, pdf: Uint8Array, values: FormValues, perSigner: boolean): Promise<string[]> {
+  const out: string[] = [];
+  const text = (await pageTexts(file)).join(' ').replace(/\s+/g, ' ');
+  if (spec.printed && !text.includes(spec.printed)) out.push(`${spec.file}: the form number '${spec.printed}' is not in the PDF's text`);
+  const fields = [...(await fieldValues(pdf)).values()];
+  const joined = fields.join('');
+  if (!fields.some((v) => v.includes(values.vehicle.vin)) && !joined.includes(values.vehicle.vin)) out.push(`${spec.file}: no field holds the VIN ${values.vehicle.vin}`);
+  const person = perSigner ? values.signer : values.owner1;
+  const names = [person.name, person.name_lfm, `${person.last}, ${person.first}`].filter((n) => n.trim() && n !== ', ').map((n) => n.toUpperCase());
+  if (person.present && !fields.some((v) => names.some((n) => v.toUpperCase().includes(n)))) out.push(`${spec.file}: no field holds the name ${person.name}`);
+  return out;
+}
+
+/** Writes the first page of a PDF as a 100 dpi PNG (pdftoppm), for people to review. */
+export async function writeReviewImage(pdfFile: string, pngBase: string): Promise<void> {
+  mkdirSync(dirname(pngBase), { recursive: true });
+  await run('pdftoppm', ['-png', '-r', '100', '-f', '1', '-l', '1', '-singlefile', pdfFile, pngBase]);
+}
+
+/** Where review images go (git-ignored). */
+export const REVIEW_DIR = join(packageRoot, 'test-artifacts', 'forms');
+
 // ---------------------------------------------------------------------------
 // The mocha suite
 // ---------------------------------------------------------------------------
@@ -273,9 +349,9 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
 
     for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
       it(`maps real AcroForm fields of ${spec.file} (${kind})`, async function () {
-        const found = store.locate(spec.file);
-        if (!found) return this.skip(); // the template is not in the configured folders: drawn instead, nothing to check
-        expect(await checkTemplateFields(spec, readFileSync(found))).to.deep.equal([]);
+        const found = await store.load(spec.file);
+        if (!found) return skipWithout(this, spec.file); // not in the configured folders: drawn instead, nothing to check
+        expect(await checkTemplateFields(spec, found.bytes)).to.deep.equal([]);
       });
     }
 
@@ -307,6 +383,34 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       }
       const present = Object.values(plugin.templates).some((t) => store.locate(t!.file));
       if (present) expect(checked, 'template-filled files').to.be.greaterThan(0);
+    });
+
+    it('files its official forms: the printed form number in the text, the VIN and the applicant in the fields', async function () {
+      const official = rendered.flatMap((r) => r.result.files.filter((f) => f.source === 'template' && f.variant === 'state').map((f) => ({ r, f })));
+      const specs = Object.values(plugin.templates) as TemplateSpec[];
+      if (!specs.length) return this.skip();
+      const present = specs.filter((t) => store.locate(t.file));
+      if (!present.length) return skipWithout(this, specs.map((t) => t.file).join(', '), store.dirs);
+      const made = new Set(official.map((x) => x.f.template!.file));
+      expect(present.map((t) => t.file).filter((f) => !made.has(f)), 'official templates present but never filled').to.deep.equal([]);
+      for (const { r, f } of official) {
+        expect(await checkOfficialForm(plugin.templates[f.kind]!, join(r.dir, fileName(f)), f.pdf, valuesOf(r, f), !!f.signer), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+      }
+    });
+
+    it('writes a review image of each form it generates (first page, 100 dpi, test-artifacts/forms)', async () => {
+      const seen = new Set<string>();
+      const todo: { pdf: string; png: string }[] = [];
+      for (const r of rendered) {
+        for (const f of r.result.files.filter((x) => x.variant === 'state')) {
+          const key = `${f.kind}-${f.source}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          todo.push({ pdf: join(r.dir, fileName(f)), png: join(REVIEW_DIR, plugin.code.toLowerCase(), `${f.kind}-${f.source}-${r.fixture}`) });
+        }
+      }
+      await pool(todo, 2, (t) => writeReviewImage(t.pdf, t.png));
+      for (const t of todo) expect(statSync(`${t.png}.png`).size, t.png).to.be.greaterThan(1000);
     });
 
     it('draws legible forms: each page shows its title, and the VIN is on the form (pdftotext)', async () => {

@@ -192,6 +192,8 @@ export interface FormValues {
     type: string;
     type_label: string;
     is_auto: boolean;
+    /** Self-propelled and not a vessel (cars, motorcycles, OHVs, low-speed vehicles). */
+    is_motor_vehicle: boolean;
     is_motorcycle: boolean;
     is_ohv: boolean;
     is_trailer: boolean;
@@ -216,6 +218,8 @@ export interface FormValues {
     odometer_exempt: boolean;
     odometer_kilometers: boolean;
     is_electronic: boolean;
+    /** The title was issued by the filing state (or its issuer is unknown): its number is the state's own title number. */
+    is_in_state: boolean;
     /** Why a duplicate is needed: lost (the default when the title is unavailable) or stolen. */
     is_lost: boolean;
     is_stolen: boolean;
@@ -260,6 +264,9 @@ export interface FormValues {
     date_dd: string;
     date_yyyy: string;
     price: string;
+    /** The price's whole dollars (`21,500`) and cents (`00`), for split price fields. */
+    price_dollars: string;
+    price_cents: string;
     type: string;
     is_gift: boolean;
     is_trade: boolean;
@@ -279,6 +286,8 @@ export interface FormValues {
     ownership_change: boolean;
     /** No ownership change. */
     same_owner: boolean;
+    /** Ownership changes hands on a title the filing state issued (a transfer, not a first title in the state). */
+    in_state_transfer: boolean;
     /** A new title is issued to the applicant: ownership changes or the vehicle comes from another state. */
     new_title: boolean;
     /** Only liens change (a corrected title with a lien added or removed). */
@@ -314,7 +323,11 @@ export type FieldMapping =
   /** A row of one-character boxes (a comb drawn as separate fields): the value's characters, left to right; spaces leave a box empty. */
   | { chars: readonly string[]; value: TextPath; upper?: boolean; if?: FlagPath }
   /** A checkbox, checked when the flag (every flag of a list) is true, and left unchecked otherwise. */
-  | { check: string; when: FlagPath | readonly FlagPath[] };
+  | { check: string; when: FlagPath | readonly FlagPath[] }
+  /** A radio group: the first option whose flag (every flag of a list) is true is selected; none when no flag is. */
+  | { radio: string; choose: readonly { option: string; when: FlagPath | readonly FlagPath[] }[] }
+  /** A dropdown: the option equal (ignoring case) to the value at `value`; none when no option is. */
+  | { select: string; value: TextPath };
 
 /**
  * An official, fillable form published by the state. The repository does not
@@ -326,8 +339,16 @@ export interface TemplateSpec {
   file: string;
   /** The state's name of the form, e.g. `Form 130-U, Application for Texas Title and/or Registration`. */
   name: string;
-  /** Where the state publishes it. */
+  /** Where the state publishes it (`titled templates fetch` downloads it from here). */
   url?: string;
+  /**
+   * SHA-256 (hex) of the revision the mapping was written against. A file
+   * whose hash differs is a different revision: `titled templates` reports it
+   * and `fetch` keeps it aside instead of installing it.
+   */
+  sha256?: string;
+  /** The form number as printed on the form (`HSMV 82040`), found in the filled PDF's text by the tester. */
+  printed?: string;
   fields: readonly FieldMapping[];
   /**
    * Pages of the template that belong in the packet (0-based); default all.

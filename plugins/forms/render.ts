@@ -60,9 +60,9 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
   let templateError: string | undefined;
   if (spec && templates) {
     try {
-      const found = await templates.load(spec.file);
+      const found = await templates.open(spec.file);
       if (found) {
-        const { doc, report } = await fillTemplate(found.bytes, spec, values);
+        const { doc, report } = await fillTemplate(found.doc, spec, values);
         const pdf = await save(doc);
         const pages = doc.getPageCount();
         flattenForm(doc);
