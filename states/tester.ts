@@ -69,6 +69,7 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
     if (!/^[a-z0-9][a-z0-9._/-]*\.pdf$/i.test(spec.file) || spec.file.includes('..')) out.push(`templates.${kind}.file '${spec.file}' is not a relative .pdf path`);
     if (!spec.name.trim()) out.push(`templates.${kind}.name is empty`);
     if (!spec.fields.length) out.push(`templates.${kind} maps no fields`);
+    if (spec.when && !pathExists(sample, spec.when)) out.push(`templates.${kind}: '${spec.when}' is not a value path`);
     const seen = new Set<string>();
     for (const m of spec.fields) {
       for (const n of mappingNames(m)) {
@@ -276,9 +277,11 @@ export async function checkOfficialForm(spec: TemplateSpec, file: string, pdf: U
   const out: string[] = [];
   const text = (await pageTexts(file)).join(' ').replace(/\s+/g, ' ');
   if (spec.printed && !text.includes(spec.printed)) out.push(`${spec.file}: the form number '${spec.printed}' is not in the PDF's text`);
-  const fields = [...(await fieldValues(pdf)).values()];
-  const joined = fields.join('');
-  if (!fields.some((v) => v.includes(values.vehicle.vin)) && !joined.includes(values.vehicle.vin)) out.push(`${spec.file}: no field holds the VIN ${values.vehicle.vin}`);
+  const byName = await fieldValues(pdf);
+  // a row of one-character boxes reads as one value
+  const combs = spec.fields.flatMap((m) => ('chars' in m ? [m.chars.map((n) => byName.get(n) ?? '').join('')] : []));
+  const fields = [...byName.values(), ...combs];
+  if (!fields.some((v) => v.includes(values.vehicle.vin))) out.push(`${spec.file}: no field holds the VIN ${values.vehicle.vin}`);
   const person = perSigner ? values.signer : values.owner1;
   const names = [person.name, person.name_lfm, `${person.last}, ${person.first}`].filter((n) => n.trim() && n !== ', ').map((n) => n.toUpperCase());
   if (person.present && !fields.some((v) => names.some((n) => v.toUpperCase().includes(n)))) out.push(`${spec.file}: no field holds the name ${person.name}`);

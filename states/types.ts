@@ -115,12 +115,18 @@ export interface PersonValues {
   mailing: AddressValues;
   /** The mailing address only when it differs from `addr` (forms that ask "if different"); otherwise all ''. */
   mailing_if_different: AddressValues;
+  /** The residence address only when the mailing address differs from it (forms that put the mailing address first); otherwise all ''. */
+  residence_if_different: AddressValues;
   /** Other names this person is known by (`oats_names`), comma-separated. */
   other_names: string;
   insurance_provider: string;
   insurance_policy: string;
   /** Whether the person is present at all. */
   present: boolean;
+  /** The date of birth's month, day and four-digit year, for split date fields ('' when unknown). */
+  dob_mm: string;
+  dob_dd: string;
+  dob_yyyy: string;
   /** Whether a driver license or ID number is known. */
   has_dl: boolean;
   /** Whether the person is a non-obligor owner (on the title, not on the loan). */
@@ -146,6 +152,8 @@ export interface LienValues {
   amount: string;
   lien_id: string;
   release_date: string;
+  /** `Y` when there is a lien, `N` when not (forms that ask "Lien Y/N"). */
+  present_yn: string;
   present: boolean;
 }
 
@@ -235,6 +243,8 @@ export interface FormValues {
   owner3: PersonValues;
   /** All applicants' names on one line, joined by the title's conjunction. */
   owners_line: string;
+  /** How many applicants there are (`2`), '' when none. */
+  owners_count: string;
   /** The owners of record (on the current title). */
   record_owner1: PersonValues;
   record_owner2: PersonValues;
@@ -350,6 +360,12 @@ export interface TemplateSpec {
   /** The form number as printed on the form (`HSMV 82040`), found in the filled PDF's text by the tester. */
   printed?: string;
   fields: readonly FieldMapping[];
+  /**
+   * Filled only when this flag holds; otherwise the form is drawn. (Idaho's
+   * ITD-3738 bill of sale carries the odometer disclosure of a sale: it is the
+   * odometer document of a purchase, not of an owner added to a title.)
+   */
+  when?: FlagPath;
   /**
    * Pages of the template that belong in the packet (0-based); default all.
    * (California's REG 262 is one page; a POA needs only its section 5, but the page is kept whole.)

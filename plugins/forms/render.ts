@@ -13,6 +13,7 @@ import { save } from './pdf/document.js';
 import { compressPage, writePdf } from './pdf/writer.js';
 import { fillTemplate, flattenForm, type FillReport, type TemplateStore } from './pdf/template.js';
 import type { FormPlan } from './select.js';
+import { resolveFlag } from './resolve.js';
 import { valuesForSigner } from './values.js';
 
 export interface RenderedFile {
@@ -58,7 +59,7 @@ export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffe
 async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues, templates: TemplateStore | null, packet?: LayoutContext['packet']): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
   const spec = state.templates[kind];
   let templateError: string | undefined;
-  if (spec && templates) {
+  if (spec && templates && (!spec.when || resolveFlag(values, spec.when))) {
     try {
       const found = await templates.open(spec.file);
       if (found) {

@@ -57,8 +57,8 @@ function splitName(full: string): { first: string; middle: string; last: string;
 }
 
 const EMPTY_PERSON: PersonValues = Object.freeze({
-  id: '', name: '', name_lfm: '', first: '', middle: '', last: '', suffix: '', dob: '', ssn: '', ssn_last4: '', dl_number: '', dl_state: '',
-  phone: '', phone_area: '', phone_local: '', email: '', addr: EMPTY_ADDR, mailing: EMPTY_ADDR, mailing_if_different: EMPTY_ADDR,
+  id: '', name: '', name_lfm: '', first: '', middle: '', last: '', suffix: '', dob: '', dob_mm: '', dob_dd: '', dob_yyyy: '', ssn: '', ssn_last4: '', dl_number: '', dl_state: '',
+  phone: '', phone_area: '', phone_local: '', email: '', addr: EMPTY_ADDR, mailing: EMPTY_ADDR, mailing_if_different: EMPTY_ADDR, residence_if_different: EMPTY_ADDR,
   other_names: '', insurance_provider: '', insurance_policy: '', present: false, has_dl: false, non_obligor: false,
 });
 
@@ -82,12 +82,15 @@ export function personValues(p: PersonLike, nonObligor = false): PersonValues {
   const addr = addressValues(p.addr ?? p.dlid?.addr);
   const mailing = p.addr_mailing ? addressValues(p.addr_mailing) : addr;
   const ssn = s(p.ssn);
+  const dob = formatDate(p.dob);
+  const [dob_mm = '', dob_dd = '', dob_yyyy = ''] = /^\d{2}\/\d{2}\/\d{4}$/.test(dob) ? dob.split('/') : [];
   return {
     id: s(p.id), name, name_lfm, ...parsed,
-    dob: formatDate(p.dob), ssn, ssn_last4: ssn.replace(/\D/g, '').slice(-4),
+    dob, dob_mm, dob_dd, dob_yyyy, ssn, ssn_last4: ssn.replace(/\D/g, '').slice(-4),
     dl_number: s(p.dlid?.number), dl_state: s(p.dlid?.state).toUpperCase(),
     phone: s(p.contact_phone), phone_area, phone_local, email: s(p.contact_email),
     addr, mailing, mailing_if_different: mailing.one_line !== addr.one_line ? mailing : EMPTY_ADDR,
+    residence_if_different: mailing.one_line !== addr.one_line ? addr : EMPTY_ADDR,
     other_names: (p.oats_names ?? []).map(s).filter(Boolean).join(', '),
     insurance_provider: s(p.insurance?.provider_name), insurance_policy: s(p.insurance?.policy_number),
     present: true, has_dl: !!s(p.dlid?.number), non_obligor: nonObligor || p.is_nonobligor === true,
@@ -96,7 +99,7 @@ export function personValues(p: PersonLike, nonObligor = false): PersonValues {
 
 const EMPTY_LIEN: LienValues = Object.freeze({
   holder_name: '', holder_name_or_none: 'NONE', holder_addr: EMPTY_ADDR, holder_name_addr: '', holder_phone: '', holder_email: '',
-  elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present: false,
+  elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present_yn: 'N', present: false,
 });
 
 export function lienValues(holder: Lienholder | null | undefined, lien?: Partial<Lien> | null, amount?: unknown): LienValues {
@@ -107,7 +110,7 @@ export function lienValues(holder: Lienholder | null | undefined, lien?: Partial
     holder_name: name, holder_name_or_none: name || 'NONE', holder_addr: addr, holder_name_addr: join([name, addr.one_line], ', '),
     holder_phone: s(holder?.contact_phone), holder_email: s(holder?.contact_email), elt_id: s(holder?.elt_id), feid: s(holder?.feid),
     signatory: personValues(holder?.signatory), date: formatDate(lien?.lien_date), amount: formatMoney(amount ?? lien?.lien_amount),
-    lien_id: s(lien?.lien_id), release_date: formatDate(lien?.lien_release_date), present: true,
+    lien_id: s(lien?.lien_id), release_date: formatDate(lien?.lien_release_date), present_yn: 'Y', present: true,
   };
 }
 
@@ -223,6 +226,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
     },
     owner1: owners[0] ?? EMPTY_PERSON, owner2: owners[1] ?? EMPTY_PERSON, owner3: owners[2] ?? EMPTY_PERSON,
     owners_line: owners.map((o) => o.name).join(ownersOr ? ' OR ' : ' AND '),
+    owners_count: owners.length ? String(owners.length) : '',
     record_owner1: pv(recordList[0]), record_owner2: pv(recordList[1]),
     seller: pv(sale.seller ?? (ownershipChange ? recordList[0] : undefined)),
     borrower1: personValues(borrowers[0]),
