@@ -51,7 +51,7 @@ export default defineState({
         // section 2: odometer disclosure
         { field: 'I STATE THAT THE ODOMETER NOW READS', value: 'title.odometer' },
         { check: 'EXEMPT', when: 'title.odometer_exempt' },
-        { check: 'I CERTIFY THAT TO THE BEST OF MY KNOWLEDGE THE ODOMETER READING REFLECTS THE AMOUNT OF MILEAGE IN EXCESS OF ITS MECHANICAL LIMITS', when: 'title.odometer_exceeds' },
+        { check: 'I CERTIFY THAT TO THE BEST OF MY KNOWLEDGE THE ODOMETER READING REFLECTS THE AMOUNT OF MILEAGE IN EXCESS OF ITS', when: 'title.odometer_exceeds' },
         { check: 'I CERTIFY THAT THE ODOMETER READING IS NOT THE ACTUAL MILEAGE WARNING ODOMETER DISCREPANCY', when: 'title.odometer_not_actual' },
         // lienholder (first lien)
         { field: 'CUSTOMER NO OR FEIN', value: 'lien.feid' },

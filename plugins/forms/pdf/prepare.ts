@@ -88,6 +88,8 @@ function adoptPageWidgets(doc: PDFDocument): void {
 async function clearValues(doc: PDFDocument): Promise<void> {
   const cleared: PDFTextField[] = [];
   for (const f of doc.getForm().getFields()) {
+    // a text field with no default appearance of its own or the form's (NC MVR-63, SC 400) cannot be drawn: give it one
+    if (f instanceof PDFTextField && !hasDA(f)) f.acroField.setDefaultAppearance('/Helv 0 Tf 0 g');
     if (f instanceof PDFTextField && f.getText()) {
       f.setText(undefined);
       cleared.push(f);
@@ -110,6 +112,14 @@ function fillObjectGaps(doc: PDFDocument): void {
   const ctx = doc.context;
   const have = new Set(ctx.enumerateIndirectObjects().map(([ref]) => ref.objectNumber));
   for (let n = 1; n <= ctx.largestObjectNumber; n++) if (!have.has(n)) ctx.assign(PDFRef.of(n), PDFNull);
+}
+
+function hasDA(f: PDFTextField): boolean {
+  try {
+    return !!f.acroField.getDefaultAppearance();
+  } catch {
+    return false;
+  }
 }
 
 /** The prepared template bytes of the file at `path`. */

@@ -7,11 +7,12 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
-  PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRadioGroup, PDFRef, PDFStream, PDFTextField, StandardFonts,
+  PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
   drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
+import { choiceOptions, choose } from './choice.js';
 import { cloneDocument } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
 import { annotationPages, prepareTemplate, prepareTemplateFile } from './prepare.js';
@@ -153,12 +154,11 @@ export async function fillTemplate(template: Uint8Array | PDFDocument, spec: Tem
   };
   for (const m of spec.fields as readonly FieldMapping[]) {
     if ('radio' in m) {
-      const field = typed(m.radio, PDFRadioGroup as unknown as abstract new () => PDFRadioGroup, 'radio group');
+      const field = byName.get(m.radio);
+      if (!field || !choiceOptions(field)) throw missing(m.radio, 'radio group');
       const pick = m.choose.find((c) => resolveFlag(values, c.when));
-      if (pick) {
-        field.select(pick.option);
-        report.chosen.push({ field: m.radio, value: pick.option });
-      } else field.clear();
+      choose(field, pick?.option);
+      if (pick) report.chosen.push({ field: m.radio, value: pick.option });
     } else if ('select' in m) {
       const field = typed(m.select, PDFDropdown as unknown as abstract new () => PDFDropdown, 'dropdown');
       const want = mappedText(values, { field: m.select, value: m.value });
