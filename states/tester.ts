@@ -33,6 +33,7 @@ import { parseFormsOptions } from '../plugins/forms/options.js';
 import { parseIndices } from '../plugins/forms/packet.js';
 import { LOAD_OPTIONS, save } from '../plugins/forms/pdf/document.js';
 import { widthOf } from '../plugins/forms/pdf/fonts.js';
+import { attachPrefix } from '../plugins/forms/pdf/append.js';
 import { choiceOptions, choiceSelected } from '../plugins/forms/pdf/choice.js';
 import { TemplateStore } from '../plugins/forms/pdf/template.js';
 import { renderPlan, type RenderedFile, type RenderResult } from '../plugins/forms/render.js';
@@ -71,6 +72,11 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
     if (!spec.name.trim()) out.push(`templates.${kind}.name is empty`);
     if (!spec.fields.length) out.push(`templates.${kind} maps no fields`);
     if (spec.when && !pathExists(sample, spec.when)) out.push(`templates.${kind}: '${spec.when}' is not a value path`);
+    for (const att of spec.attach ?? []) {
+      if (!/^[a-z0-9][a-z0-9._/-]*\.pdf$/i.test(att.file) || att.file.includes('..')) out.push(`templates.${kind}.attach '${att.file}' is not a relative .pdf path`);
+      if (att.when && !pathExists(sample, att.when)) out.push(`templates.${kind}.attach ${att.file}: '${att.when}' is not a value path`);
+      for (const m of att.fields) for (const p of mappingPaths(m)) if (!pathExists(sample, p)) out.push(`templates.${kind}.attach ${att.file}: '${p}' is not a value path`);
+    }
     const seen = new Set<string>();
     for (const m of spec.fields) {
       for (const n of mappingNames(m)) {
@@ -146,9 +152,10 @@ export async function checkTemplateFields(spec: TemplateSpec, bytes: Uint8Array)
 }
 
 /** Problems reading a filled template back: values, checkboxes, and fit (font size x width vs the widget). */
-export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, values: FormValues): Promise<string[]> {
+export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, values: FormValues, prefix = ''): Promise<string[]> {
   const doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
-  const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
+  // an attached form's fields sit under its prefix (`MVR-181.Year`): read them by their names in the attached form
+  const fields = new Map(doc.getForm().getFields().filter((f) => !prefix || f.getName().startsWith(`${prefix}.`)).map((f) => [prefix ? f.getName().slice(prefix.length + 1) : f.getName(), f]));
   const out: string[] = [];
   const textOf = (name: string) => {
     const f = fields.get(name);
@@ -279,7 +286,9 @@ export async function fieldValues(pdf: Uint8Array): Promise<Map<string, string>>
 export async function checkOfficialForm(spec: TemplateSpec, file: string, pdf: Uint8Array, values: FormValues, perSigner: boolean): Promise<string[]> {
   const out: string[] = [];
   const text = (await pageTexts(file)).join(' ').replace(/\s+/g, ' ');
-  if (spec.printed && !text.includes(spec.printed)) out.push(`${spec.file}: the form number '${spec.printed}' is not in the PDF's text`);
+  for (const t of [spec, ...(spec.attach ?? []).filter((a) => !a.when || resolveFlag(values, a.when))]) {
+    if (t.printed && !text.includes(t.printed)) out.push(`${t.file}: the form number '${t.printed}' is not in the PDF's text`);
+  }
   const byName = await fieldValues(pdf);
   // a row of one-character boxes reads as one value
   const combs = spec.fields.flatMap((m) => ('chars' in m ? [m.chars.map((n) => byName.get(n) ?? '').join('')] : []));
@@ -353,12 +362,14 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       expect(checkDefinition(plugin, sample)).to.deep.equal([]);
     });
 
-    for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
-      it(`maps real AcroForm fields of ${spec.file} (${kind})`, async function () {
-        const found = await store.load(spec.file);
-        if (!found) return skipWithout(this, spec.file); // not in the configured folders: drawn instead, nothing to check
-        expect(await checkTemplateFields(spec, found.bytes)).to.deep.equal([]);
-      });
+    for (const [kind, main] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
+      for (const spec of [main, ...(main.attach ?? [])]) {
+        it(`maps real AcroForm fields of ${spec.file} (${kind}${spec === main ? '' : `, attached to ${main.file}`})`, async function () {
+          const found = await store.load(spec.file);
+          if (!found) return skipWithout(this, spec.file); // not in the configured folders: drawn instead, nothing to check
+          expect(await checkTemplateFields(spec, found.bytes)).to.deep.equal([]);
+        });
+      }
     }
 
     it('renders every form it declares, without errors', () => {
@@ -383,7 +394,12 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       let checked = 0;
       for (const r of rendered) {
         for (const f of r.result.files.filter((x) => x.source === 'template')) {
-          expect(await checkTemplateFill(plugin.templates[f.kind]!, f.pdf, valuesOf(r, f)), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+          const spec = plugin.templates[f.kind]!;
+          expect(await checkTemplateFill(spec, f.pdf, valuesOf(r, f)), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+          for (const att of spec.attach ?? []) {
+            if (!store.locate(att.file) || (att.when && !resolveFlag(valuesOf(r, f), att.when))) continue;
+            expect(await checkTemplateFill(att, f.pdf, valuesOf(r, f), attachPrefix(att.file)), `${r.fixture} ${fileName(f)} + ${att.file}`).to.deep.equal([]);
+          }
           checked++;
         }
       }

@@ -367,6 +367,14 @@ export interface TemplateSpec {
    */
   when?: FlagPath;
   /**
+   * Further official forms filed with this one, appended to its file (each
+   * filled only when its `when` holds and its file is found; its fields under
+   * a parent field named by its file's base name, `MVR-181.Year`). North
+   * Carolina's seller files the MVR-181 damage disclosure with the MVR-180
+   * odometer statement.
+   */
+  attach?: readonly TemplateSpec[];
+  /**
    * Pages of the template that belong in the packet (0-based); default all.
    * (California's REG 262 is one page; a POA needs only its section 5, but the page is kept whole.)
    */

@@ -9,6 +9,7 @@ import { FORM_CATALOG, type Signer } from './layouts/index.js';
 import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
 import { layout, type DrawnForm } from './pdf/draw.js';
+import { appendForm, attachPrefix } from './pdf/append.js';
 import { save } from './pdf/document.js';
 import { compressPage, writePdf } from './pdf/writer.js';
 import { fillTemplate, flattenForm, type FillReport, type TemplateStore } from './pdf/template.js';
@@ -64,6 +65,14 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
       const found = await templates.open(spec.file);
       if (found) {
         const { doc, report } = await fillTemplate(found.doc, spec, values);
+        for (const att of spec.attach ?? []) {
+          if (att.when && !resolveFlag(values, att.when)) continue;
+          const other = await templates.open(att.file);
+          if (!other) continue; // an attached form whose file is absent is left out (the main form is still the official one)
+          const filled = await fillTemplate(other.doc, att, values);
+          await appendForm(doc, filled.doc, attachPrefix(att.file));
+          report.text.push(...filled.report.text.map((t) => ({ ...t, field: `${attachPrefix(att.file)}.${t.field}` })));
+        }
         const pdf = await save(doc);
         const pages = doc.getPageCount();
         flattenForm(doc);

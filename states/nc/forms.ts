@@ -1,7 +1,8 @@
 /**
  * North Carolina: the official MVR-1 (title application), MVR-180 (odometer
- * disclosure), MVR-63 (power of attorney) and MVR-6T (lien recording) are
- * filled when found in a template folder; other forms are drawn.
+ * disclosure, with the MVR-181 damage disclosure attached when ownership
+ * changes), MVR-63 (power of attorney) and MVR-6T (lien recording) are filled
+ * when found in a template folder; other forms are drawn.
  */
 import { defineState } from '../standard.js';
 
@@ -81,6 +82,22 @@ export default defineState({
         { field: 'buyers STATE', value: 'owner1.addr.state' },
         { field: 'buyers ZIP CODE', value: 'owner1.addr.zip' },
       ],
+      attach: [{
+        // every seller discloses known damage to the buyer (MVR-181's notice to seller): filed with the odometer statement
+        file: 'nc/MVR-181.pdf',
+        name: 'MVR-181, Damage Disclosure Statement',
+        printed: 'MVR-181',
+        url: 'https://www.ncdot.gov/dmv/downloads/Documents/MVR-181.pdf',
+        sha256: '71234e4871b12b527efdfef9f3e2744fc89221fb2c36e835becfdfc96c8bbf38',
+        when: 'txn.ownership_change',
+        fields: [
+          { field: 'Year', value: 'vehicle.year' },
+          { field: 'Make', value: 'vehicle.make' },
+          { field: 'Body Style', value: 'vehicle.body' },
+          { field: 'Vehicle Identification Number', value: 'vehicle.vin' },
+          { field: 'SELLERS ADDRESS to include street apartment or suite number city state zip', value: 'seller.addr.one_line' },
+        ],
+      }],
     },
     forms_poa: {
       file: 'nc/MVR-63.pdf',
