@@ -23,6 +23,7 @@ import { promisify } from 'node:util';
 import {
   PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNull, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField, StandardFonts, type PDFPage,
 } from 'pdf-lib';
+import { choiceSelected, choose } from './choice.js';
 import { LOAD_OPTIONS, save } from './document.js';
 
 const run = promisify(execFile);
@@ -93,7 +94,7 @@ async function clearValues(doc: PDFDocument): Promise<void> {
     if (f instanceof PDFTextField && f.getText()) {
       f.setText(undefined);
       cleared.push(f);
-    } else if (f instanceof PDFCheckBox && f.isChecked()) f.uncheck();
+    } else if (f instanceof PDFCheckBox && (f.isChecked() || choiceSelected(f))) choose(f, undefined); // every widget off (a several-state checkbox may be on in another state)
     else if (f instanceof PDFRadioGroup && f.getSelected()) f.clear();
     else if ((f instanceof PDFDropdown || f instanceof PDFOptionList) && f.getSelected().length) f.clear();
   }
