@@ -45,8 +45,8 @@ export function annotationPages(doc: PDFDocument): Map<string, PDFPage> {
 /** The bytes of `path` decrypted by qpdf when the file is encrypted (as is otherwise). */
 async function readDecrypted(path: string): Promise<Uint8Array> {
   const bytes = readFileSync(path);
-  const probe = await PDFDocument.load(bytes, { ...LOAD_OPTIONS, ignoreEncryption: true });
-  if (!probe.isEncrypted) return bytes;
+  // the trailer (or cross-reference stream) names /Encrypt uncompressed; parsing an encrypted file with pdf-lib to ask would only log warnings
+  if (!bytes.includes('/Encrypt')) return bytes;
   const dir = mkdtempSync(join(tmpdir(), 'titled-template-'));
   try {
     const out = join(dir, 'decrypted.pdf');

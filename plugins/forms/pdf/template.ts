@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
-  PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
+  PDFButton, PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
   drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
@@ -207,6 +207,7 @@ export function flattenForm(doc: PDFDocument): void {
       const ref = doc.context.getObjectRef(widget.dict);
       if (!ref) continue;
       widgetRefs.add(ref.toString());
+      if (field instanceof PDFButton) continue; // a form's own PRINT / CLEAR buttons (GA MV-1) are not printed on the filed copy
       const page = onPage.get(ref.toString());
       const flags = widget.dict.lookup(PDFName.of('F'));
       if (!page || (flags instanceof PDFNumber && flags.asNumber() & 2)) continue;
