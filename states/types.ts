@@ -87,12 +87,18 @@ export interface PersonValues {
   mailing: AddressValues;
   /** The mailing address only when it differs from `addr` (forms that ask "if different"); otherwise all ''. */
   mailing_if_different: AddressValues;
+  /** The residence address only when the mailing address differs from it (forms that put the mailing address first); otherwise all ''. */
+  residence_if_different: AddressValues;
   /** Other names this person is known by (`oats_names`), comma-separated. */
   other_names: string;
   insurance_provider: string;
   insurance_policy: string;
   /** Whether the person is present at all. */
   present: boolean;
+  /** The date of birth's month, day and four-digit year, for split date fields ('' when unknown). */
+  dob_mm: string;
+  dob_dd: string;
+  dob_yyyy: string;
   /** Whether a driver license or ID number is known. */
   has_dl: boolean;
   /** Whether the person is a non-obligor owner (on the title, not on the loan). */
@@ -118,6 +124,8 @@ export interface LienValues {
   amount: string;
   lien_id: string;
   release_date: string;
+  /** `Y` when there is a lien, `N` when not (forms that ask "Lien Y/N"). */
+  present_yn: string;
   present: boolean;
 }
 
@@ -164,6 +172,8 @@ export interface FormValues {
     type: string;
     type_label: string;
     is_auto: boolean;
+    /** Self-propelled and not a vessel (cars, motorcycles, OHVs, low-speed vehicles). */
+    is_motor_vehicle: boolean;
     is_motorcycle: boolean;
     is_ohv: boolean;
     is_trailer: boolean;
@@ -188,6 +198,8 @@ export interface FormValues {
     odometer_exempt: boolean;
     odometer_kilometers: boolean;
     is_electronic: boolean;
+    /** The title was issued by the filing state (or its issuer is unknown): its number is the state's own title number. */
+    is_in_state: boolean;
     /** Why a duplicate is needed: lost (the default when the title is unavailable) or stolen. */
     is_lost: boolean;
     is_stolen: boolean;
@@ -205,6 +217,8 @@ export interface FormValues {
   owner3: PersonValues;
   /** All applicants' names on one line, joined by the title's conjunction. */
   owners_line: string;
+  /** How many applicants there are (`2`), '' when none. */
+  owners_count: string;
   /** The owners of record (on the current title). */
   record_owner1: PersonValues;
   record_owner2: PersonValues;
@@ -234,6 +248,9 @@ export interface FormValues {
     date_dd: string;
     date_yyyy: string;
     price: string;
+    /** The price's whole dollars (`21,500`) and cents (`00`), for split price fields. */
+    price_dollars: string;
+    price_cents: string;
     type: string;
     is_gift: boolean;
     is_trade: boolean;
@@ -253,6 +270,8 @@ export interface FormValues {
     ownership_change: boolean;
     /** No ownership change. */
     same_owner: boolean;
+    /** Ownership changes hands on a title the filing state issued (a transfer, not a first title in the state). */
+    in_state_transfer: boolean;
     /** A new title is issued to the applicant: ownership changes or the vehicle comes from another state. */
     new_title: boolean;
     /** Only liens change (a corrected title with a lien added or removed). */
@@ -288,7 +307,11 @@ export type FieldMapping =
   /** A row of one-character boxes (a comb drawn as separate fields): the value's characters, left to right; spaces leave a box empty. */
   | { chars: readonly string[]; value: TextPath; upper?: boolean; if?: FlagPath }
   /** A checkbox, checked when the flag (every flag of a list) is true, and left unchecked otherwise. */
-  | { check: string; when: FlagPath | readonly FlagPath[] };
+  | { check: string; when: FlagPath | readonly FlagPath[] }
+  /** A radio group: the first option whose flag (every flag of a list) is true is selected; none when no flag is. */
+  | { radio: string; choose: readonly { option: string; when: FlagPath | readonly FlagPath[] }[] }
+  /** A dropdown: the option equal (ignoring case) to the value at `value`; none when no option is. */
+  | { select: string; value: TextPath };
 
 /**
  * A box on a page of a flattened template, in points from the top-left corner
@@ -325,17 +348,38 @@ export interface TemplateSpec {
   file: string;
   /** The state's name of the form, e.g. `Form 130-U, Application for Texas Title and/or Registration`. */
   name: string;
-  /** Where the state publishes it. */
+  /** Where the state publishes it (`titled templates fetch` downloads it from here). */
   url?: string;
+  /**
+   * SHA-256 (hex) of the revision the mapping was written against. A file
+   * whose hash differs is a different revision: `titled templates` reports it
+   * and `fetch` keeps it aside instead of installing it.
+   */
+  sha256?: string;
+  /**
+   * The form number as printed on the form (`HSMV 82040`, `BMV 3774`): the
+   * tester finds it in the filled PDF's text, so a wrong or re-laid template is
+   * noticed. Required with `overlay`.
+   */
+  printed?: string;
   /** AcroForm fields filled from the entry (`[]` for a flattened form). */
   fields: readonly FieldMapping[];
   /** For a flattened form: what is written where on its pages. */
   overlay?: readonly OverlayMapping[];
   /**
-   * The form number as the form prints it (`BMV 3774`): the tester finds it in
-   * the filled PDF's text, so a wrong or re-laid template is noticed. Required with `overlay`.
+   * Filled only when this flag holds; otherwise the form is drawn. (Idaho's
+   * ITD-3738 bill of sale carries the odometer disclosure of a sale: it is the
+   * odometer document of a purchase, not of an owner added to a title.)
    */
-  formNumber?: string;
+  when?: FlagPath;
+  /**
+   * Further official forms filed with this one, appended to its file (each
+   * filled only when its `when` holds and its file is found; its fields under
+   * a parent field named by its file's base name, `MVR-181.Year`). North
+   * Carolina's seller files the MVR-181 damage disclosure with the MVR-180
+   * odometer statement.
+   */
+  attach?: readonly TemplateSpec[];
   /**
    * Pages of the template that belong in the packet (0-based); default all.
    * (California's REG 262 is one page; a POA needs only its section 5, but the page is kept whole.)

@@ -10,6 +10,7 @@ import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
 import { serve } from './serve.js';
+import { templates } from './templates.js';
 import { webhooks } from './webhooks.js';
 
 export const COMMANDS: readonly CommandEntry[] = [
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   webhooks, entries,
   fees,
   extract,
+  templates,
 ];

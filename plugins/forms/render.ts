@@ -9,11 +9,13 @@ import { FORM_CATALOG, type Signer } from './layouts/index.js';
 import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
 import { layout, type DrawnForm } from './pdf/draw.js';
+import { appendForm, attachPrefix } from './pdf/append.js';
 import { save } from './pdf/document.js';
 import { compressPage, writePdf } from './pdf/writer.js';
 import { fillOverlay } from './pdf/overlay.js';
 import { fillTemplate, flattenForm, type FillReport, type TemplateStore } from './pdf/template.js';
 import type { FormPlan } from './select.js';
+import { resolveFlag } from './resolve.js';
 import { valuesForSigner } from './values.js';
 
 export interface RenderedFile {
@@ -59,11 +61,19 @@ export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffe
 async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues, templates: TemplateStore | null, packet?: LayoutContext['packet']): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
   const spec = state.templates[kind];
   let templateError: string | undefined;
-  if (spec && templates) {
+  if (spec && templates && (!spec.when || resolveFlag(values, spec.when))) {
     try {
-      const found = await templates.load(spec.file);
+      const found = await templates.open(spec.file);
       if (found) {
-        const { doc, report } = spec.overlay ? await fillOverlay(found.bytes, spec, values) : await fillTemplate(found.bytes, spec, values);
+        const { doc, report } = spec.overlay ? await fillOverlay(found.doc, spec, values) : await fillTemplate(found.doc, spec, values);
+        for (const att of spec.attach ?? []) {
+          if (att.when && !resolveFlag(values, att.when)) continue;
+          const other = await templates.open(att.file);
+          if (!other) continue; // an attached form whose file is absent is left out (the main form is still the official one)
+          const filled = await fillTemplate(other.doc, att, values);
+          await appendForm(doc, filled.doc, attachPrefix(att.file));
+          report.text.push(...filled.report.text.map((t) => ({ ...t, field: `${attachPrefix(att.file)}.${t.field}` })));
+        }
         const pdf = await save(doc);
         const pages = doc.getPageCount();
         flattenForm(doc);

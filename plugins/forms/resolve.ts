@@ -27,7 +27,9 @@ export function resolveText(values: FormValues, value: TextPath | readonly TextP
 }
 
 /** The text a text or chars mapping puts in the form (empty when its `if` flag is false), WinAnsi-safe. */
-export function mappedText(values: FormValues, m: Exclude<FieldMapping, { check: string }>): string {
+export type TextMapping = Extract<FieldMapping, { field: string } | { chars: readonly string[] }>;
+
+export function mappedText(values: FormValues, m: TextMapping): string {
   if (m.if && !resolveFlag(values, m.if)) return '';
   const text = sanitize('field' in m ? resolveText(values, m.value, m.join) : resolveText(values, m.value));
   return m.upper ? text.toUpperCase() : text;

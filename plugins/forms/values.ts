@@ -54,8 +54,8 @@ function splitName(full: string): { first: string; middle: string; last: string;
 }
 
 const EMPTY_PERSON: PersonValues = Object.freeze({
-  id: '', name: '', name_lfm: '', first: '', middle: '', last: '', suffix: '', dob: '', ssn: '', ssn_last4: '', dl_number: '', dl_state: '',
-  phone: '', phone_area: '', phone_local: '', email: '', addr: EMPTY_ADDR, mailing: EMPTY_ADDR, mailing_if_different: EMPTY_ADDR,
+  id: '', name: '', name_lfm: '', first: '', middle: '', last: '', suffix: '', dob: '', dob_mm: '', dob_dd: '', dob_yyyy: '', ssn: '', ssn_last4: '', dl_number: '', dl_state: '',
+  phone: '', phone_area: '', phone_local: '', email: '', addr: EMPTY_ADDR, mailing: EMPTY_ADDR, mailing_if_different: EMPTY_ADDR, residence_if_different: EMPTY_ADDR,
   other_names: '', insurance_provider: '', insurance_policy: '', present: false, has_dl: false, non_obligor: false,
 });
 
@@ -77,12 +77,15 @@ export function personValues(p: PersonLike, nonObligor = false): PersonValues {
   const addr = addressValues(p.addr ?? p.dlid?.addr);
   const mailing = p.addr_mailing ? addressValues(p.addr_mailing) : addr;
   const ssn = s(p.ssn);
+  const dob = formatDate(p.dob);
+  const [dob_mm = '', dob_dd = '', dob_yyyy = ''] = /^\d{2}\/\d{2}\/\d{4}$/.test(dob) ? dob.split('/') : [];
   return {
     id: s(p.id), name, name_lfm, ...parsed,
-    dob: formatDate(p.dob), ssn, ssn_last4: ssn.replace(/\D/g, '').slice(-4),
+    dob, dob_mm, dob_dd, dob_yyyy, ssn, ssn_last4: ssn.replace(/\D/g, '').slice(-4),
     dl_number: s(p.dlid?.number), dl_state: s(p.dlid?.state).toUpperCase(),
     phone: s(p.contact_phone), phone_area, phone_local, email: s(p.contact_email),
     addr, mailing, mailing_if_different: mailing.one_line !== addr.one_line ? mailing : EMPTY_ADDR,
+    residence_if_different: mailing.one_line !== addr.one_line ? addr : EMPTY_ADDR,
     other_names: (p.oats_names ?? []).map(s).filter(Boolean).join(', '),
     insurance_provider: s(p.insurance?.provider_name), insurance_policy: s(p.insurance?.policy_number),
     present: true, has_dl: !!s(p.dlid?.number), non_obligor: nonObligor || p.is_nonobligor === true,
@@ -91,7 +94,7 @@ export function personValues(p: PersonLike, nonObligor = false): PersonValues {
 
 const EMPTY_LIEN: LienValues = Object.freeze({
   holder_name: '', holder_name_or_none: 'NONE', holder_addr: EMPTY_ADDR, holder_name_addr: '', holder_phone: '', holder_email: '',
-  elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present: false,
+  elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present_yn: 'N', present: false,
 });
 
 export function lienValues(holder: Lienholder | null | undefined, lien?: Partial<Lien> | null, amount?: unknown): LienValues {
@@ -102,7 +105,7 @@ export function lienValues(holder: Lienholder | null | undefined, lien?: Partial
     holder_name: name, holder_name_or_none: name || 'NONE', holder_addr: addr, holder_name_addr: join([name, addr.one_line], ', '),
     holder_phone: s(holder?.contact_phone), holder_email: s(holder?.contact_email), elt_id: s(holder?.elt_id), feid: s(holder?.feid),
     signatory: personValues(holder?.signatory), date: formatDate(lien?.lien_date), amount: formatMoney(amount ?? lien?.lien_amount),
-    lien_id: s(lien?.lien_id), release_date: formatDate(lien?.lien_release_date), present: true,
+    lien_id: s(lien?.lien_id), release_date: formatDate(lien?.lien_release_date), present_yn: 'Y', present: true,
   };
 }
 
@@ -216,7 +219,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       plate: s(v.license_plate), plate_state: s(t.issuing_state || state.code).toUpperCase(), engine_number: s(v.motorcycle_engine_number),
       weight_empty: s(v.weight_unladen || v.weight), weight_gross: s(v.weight_gross || v.weight_rating), axles: s(v.number_of_axles),
       length: s(v.length), width: s(v.width), type: vehicleType, type_label: TYPE_LABELS[vehicleType] ?? vehicleType,
-      is_auto: vehicleType === 'AUTO', is_motorcycle: vehicleType === 'MOTORCYCLE', is_ohv: ['OHV', 'ORV', 'ATV'].includes(vehicleType),
+      is_auto: vehicleType === 'AUTO', is_motor_vehicle: vehicleType !== 'TRAILER' && vehicleType !== 'BOAT', is_motorcycle: vehicleType === 'MOTORCYCLE', is_ohv: ['OHV', 'ORV', 'ATV'].includes(vehicleType),
       is_trailer: vehicleType === 'TRAILER', is_boat: vehicleType === 'BOAT', is_low_speed: vehicleType === 'LOW_SPEED',
     },
     title: {
@@ -227,6 +230,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       odometer_exempt: code === 'EXEMPT' || odometerExempt({ type: vehicleType, year: v.year ?? undefined, gvwr: v.weight_rating ?? v.weight_gross ?? undefined }, today),
       odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
       is_electronic: t.is_electronic === true,
+      is_in_state: !has('out_of_state_transfer'),
       is_lost: has('duplicate_title') && !/stolen/i.test(titleStatus), is_stolen: has('duplicate_title') && /stolen/i.test(titleStatus),
       missing_reason: has('duplicate_title') ? (/stolen/i.test(titleStatus) ? 'stolen' : 'lost') : '',
       owners_and: !ownersOr, owners_or: ownersOr,
@@ -234,6 +238,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
     },
     owner1: owners[0] ?? EMPTY_PERSON, owner2: owners[1] ?? EMPTY_PERSON, owner3: owners[2] ?? EMPTY_PERSON,
     owners_line: owners.map((o) => o.name).join(ownersOr ? ' OR ' : ' AND '),
+    owners_count: owners.length ? String(owners.length) : '',
     record_owner1: pv(recordList[0]), record_owner2: pv(recordList[1]),
     seller: pv(sale.seller ?? (ownershipChange ? recordList[0] : undefined)),
     borrower1: personValues(borrowers[0]),
@@ -246,7 +251,8 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       release_to: loan.release_title_to_address ? addressValues(loan.release_title_to_address) : (owners[0]?.mailing ?? EMPTY_ADDR),
     },
     sale: {
-      date: saleDate, date_mm: mm, date_dd: dd, date_yyyy: yyyy, price: formatMoney(sale.sale_price), type: saleType,
+      date: saleDate, date_mm: mm, date_dd: dd, date_yyyy: yyyy, price: formatMoney(sale.sale_price),
+      price_dollars: formatMoney(sale.sale_price).replace(/\.\d+$/, ''), price_cents: /\.(\d+)$/.exec(formatMoney(sale.sale_price))?.[1] ?? '', type: saleType,
       is_gift: saleType === 'GIFT', is_trade: saleType === 'TRADE', is_purchase: salePresent && saleType !== 'GIFT' && saleType !== 'TRADE' && !has('repossession'),
       is_new: salePresent && saleType === 'NEW', is_used: salePresent && saleType !== 'NEW', present: salePresent, state: s(sale.state).toUpperCase(),
     },
@@ -256,7 +262,7 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
       new_lien: has('new_lien'), refinance: has('refinance'), add_owner: has('add_owner'), drop_owner: has('drop_owner'), purchase: has('purchase'),
       duplicate_title: has('duplicate_title'), repossession: has('repossession'), lien_release: has('lien_release'),
       out_of_state_transfer: has('out_of_state_transfer'), ohv: has('ohv'), low_speed: has('low_speed'), trailer: has('trailer'), boat: has('boat'),
-      ownership_change: ownershipChange, same_owner: !ownershipChange, new_title: newTitle, lien_only: lienChange && !newTitle,
+      ownership_change: ownershipChange, same_owner: !ownershipChange, in_state_transfer: ownershipChange && !has('out_of_state_transfer'), new_title: newTitle, lien_only: lienChange && !newTitle,
       duplicate_only: has('duplicate_title') && !newTitle,
     },
     always: true,

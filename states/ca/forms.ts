@@ -20,6 +20,8 @@ export default defineState({
   templates: {
     form_title_application: {
       file: 'ca/Reg343.pdf',
+      printed: 'REG 343',
+      sha256: '7fd23f8f4571683329a38cb3bef718b1864f041026c4f7742d2916ebb46b5127',
       name: 'REG 343, Application for Title or Registration',
       url: 'https://www.dmv.ca.gov/portal/file/application-for-title-or-registration-reg-343-pdf/',
       fields: [
@@ -100,6 +102,8 @@ export default defineState({
     },
     form_duplicate_title: {
       file: 'ca/Reg227.pdf',
+      printed: 'REG 227',
+      sha256: 'f1e3499cf6e9d9e7749dd968ca48d2ee94d88cbcb79ab530b50fce9353afee38',
       name: 'REG 227, Application for Replacement or Transfer of Title',
       url: 'https://www.dmv.ca.gov/portal/file/application-for-replacement-or-transfer-of-title-reg-227-pdf/',
       fields: [
@@ -193,6 +197,8 @@ export default defineState({
     },
     forms_poa: {
       file: 'ca/DMVREG262.pdf',
+      // no `printed`: this copy's text layer lost its glyph names (pdftotext reads 'BILL O SALE'), the form number is not in it
+      sha256: '253d8b6313c2eeceffd327e83246b16117d556888d74c7c511bc7247726dca48',
       name: 'REG 262, Vehicle/Vessel Transfer and Reassignment Form (section 5, power of attorney)',
       url: 'https://www.dmv.ca.gov/portal/file/vehicle-vessel-transfer-and-reassignment-form-reg-262-pdf/',
       fields: [

@@ -17,7 +17,7 @@ export default defineState({
     form_title_application: {
       file: 'co/DR-2395.pdf',
       name: 'DR 2395, Application for Title and/or Registration',
-      formNumber: 'DR 2395',
+      printed: 'DR 2395',
       fields: [],
       overlay: [
         vin(0, 120),

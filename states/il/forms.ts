@@ -15,7 +15,7 @@ export default defineState({
     form_title_application: {
       file: 'il/VSD-190.pdf',
       name: 'VSD 190, Application for Vehicle Transaction(s)',
-      formNumber: 'VSD 190',
+      printed: 'VSD 190',
       fields: [],
       overlay: [
         { mark: '1. Title Only', box: [25.5, 79.5, 34.5, 89], when: 'txn.new_title' },

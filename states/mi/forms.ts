@@ -14,7 +14,7 @@ export default defineState({
     form_title_application: {
       file: 'mi/TR-11L.pdf',
       name: 'TR-11L, Application for Michigan Vehicle Title',
-      formNumber: 'TR-11L',
+      printed: 'TR-11L',
       fields: [],
       overlay: [
         { text: 'YEAR', box: [32, 111.5, 79.5, 124.5], value: 'vehicle.year' },

@@ -14,7 +14,7 @@ export default defineState({
     form_title_application: {
       file: 'oh/BMV-3774.pdf',
       name: 'BMV 3774, Application(s) for Certificate of Title to a Motor Vehicle',
-      formNumber: 'BMV 3774',
+      printed: 'BMV 3774',
       fields: [],
       overlay: [
         { text: "APPLICANT'S PRINTED NAME", box: [32, 96.5, 413, 107.5], value: 'owner1.name' },

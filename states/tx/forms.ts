@@ -17,6 +17,8 @@ export default defineState({
     form_title_application: {
       file: 'tx/130-U.pdf',
       name: 'Form 130-U, Application for Texas Title and/or Registration',
+      printed: 'Form 130-U',
+      sha256: 'a503a90f4c5edb8af442003dabf29ade33340f965d02d2c6f4850765c08fe05b',
       url: 'https://www.txdmv.gov/sites/default/files/form_files/130-U.pdf',
       fields: [
         { check: 'Title Only', when: 'txn.new_title' },

@@ -24,7 +24,7 @@ export default defineState({
     form_title_application: {
       file: 'va/VSA-17A.pdf',
       name: 'VSA 17A, Application for Certificate of Title and Registration',
-      formNumber: 'VSA 17A',
+      printed: 'VSA 17A',
       fields: [],
       overlay: [
         { mark: 'APPLICATION TYPE: Title', box: [121, 105.5, 129.5, 113.5], when: 'always' },

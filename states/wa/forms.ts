@@ -15,7 +15,7 @@ export default defineState({
     form_title_application: {
       file: 'wa/TD-420-001.pdf',
       name: 'TD-420-001, Vehicle Title Application',
-      formNumber: 'TD-420-001',
+      printed: 'TD-420-001',
       fields: [],
       overlay: [
         { text: 'Vehicle identification number (VIN)', box: [27, 83.2, 200, 95.5], value: 'vehicle.vin' },

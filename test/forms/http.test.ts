@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { FormsStage } from '../../plugins/forms/index.js';
 import { FORM_CATALOG } from '../../plugins/forms/layouts/index.js';
+import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { parseIndices } from '../../plugins/forms/packet.js';
+import { TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { FIXTURE_VIN, fixtureEntry } from '../support/fixtures.js';
 import { FORM_KEYS, SIGNER_FORM_KEYS } from '../../states/types.js';
 import { qpdfCheck } from '../support/tester.js';
@@ -99,7 +101,9 @@ describe('forms: end to end through the HTTP API', function () {
     const metaUrl = first.form_updates.form_title_application;
     const before = JSON.parse((await download(metaUrl)).body.toString('utf8'));
     expect(before).to.deep.include({ form_key: 'form_title_application', generation: 1, state: 'TX', entryId: id });
-    expect(before.files[0]).to.include({ source: 'template', variant: 'state' });
+    // the official 130-U when a template folder has it (../shared/forms beside the checkout), else the drawn layout
+    const official = new TemplateStore(parseFormsOptions({}).templateDirs).locate('tx/130-U.pdf');
+    expect(before.files[0]).to.include({ source: official ? 'template' : 'drawn', variant: 'state' });
     const res = await t.request('POST', `/title/${id}/forms`);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ entryId: id });

@@ -12,12 +12,15 @@ import { PDFCheckBox, PDFDocument, PDFTextField } from 'pdf-lib';
 import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { fillTemplate, flattenForm, TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { save } from '../../plugins/forms/pdf/document.js';
+import { choiceOptions, choiceSelected } from '../../plugins/forms/pdf/choice.js';
 import { planForms } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
 import ca from '../../states/ca/forms.js';
 import { FIXTURE_VIN, fixtureEntry, LONG_NAME, type FixtureName } from '../support/fixtures.js';
-import { checkTemplateFill, qpdfCheck } from '../support/tester.js';
+import { checkTemplateFill, qpdfCheck, skipWithout } from '../support/tester.js';
 import tx from '../../states/tx/forms.js';
+import fl from '../../states/fl/forms.js';
+import ny from '../../states/ny/forms.js';
 import type { FormKind, StatePlugin } from '../../states/types.js';
 
 const store = new TemplateStore(parseFormsOptions({}).templateDirs);
@@ -43,7 +46,7 @@ async function fill(state: StatePlugin, kind: FormKind, fixture: FixtureName, o:
 
 function needs(file: string) {
   return function (this: Mocha.Context) {
-    if (!store.locate(file)) this.skip();
+    if (!store.locate(file)) skipWithout(this, file, store.dirs);
   };
 }
 
@@ -170,5 +173,38 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
     const names = prepared.getForm().getFields().map((x) => x.getName());
     expect(names).to.include('Text62').and.not.include('Text1.0');
     expect(prepared.getForm().getFields().every((x) => x instanceof PDFTextField || x instanceof PDFCheckBox || x.constructor.name === 'PDFButton')).to.equal(true);
+  });
+});
+
+describe('forms: copies of official forms prepared before filling', () => {
+  it('FL: the tag agency\'s pre-ticked boxes and typed business name are cleared (HSMV 82040, 82053)', async function () {
+    for (const f of ['fl/HSMV-82040.pdf', 'fl/HSMV-82053.pdf']) if (!store.locate(f)) return skipWithout(this, f, store.dirs);
+    const app = await fill(fl, 'form_title_application', 'ohv'); // in-state, one owner: no Original box
+    const form = app.form;
+    for (const name of ['Are you a Florida Resident', 'Are you a US Citizen', 'Are you deaf or hard of hearing Voluntary']) {
+      expect(choiceOptions(form.getField(name)), name).to.have.length(2); // YES / NO
+      expect(choiceSelected(form.getField(name)), name).to.equal(undefined);
+    }
+    expect(app.checked('Original')).to.equal(false);
+    expect(app.text('Vehicle Identification Number VIN')).to.equal(FIXTURE_VIN);
+    const poa = await fill(fl, 'forms_poa', 'full', { signer: 0 });
+    expect(poa.text('Full Legibly Printed Name is required')).to.equal('Acme Auto Finance LLC');
+    expect(poa.text('Legibly Printed Name of Owner Grantor')).to.equal('Jane Q Borrower');
+    // with no lienholder to appoint, the business name of the copy is not left behind
+    const bare = await fillTemplate((await store.open('fl/HSMV-82053.pdf'))!.doc, fl.templates.forms_poa!, { ...poa.values, grantee: '' });
+    expect(bare.doc.getForm().getTextField('Full Legibly Printed Name is required').getText() ?? '').to.equal('');
+    expect(bare.doc.getForm().getCheckBox('Motor Vehicle').isChecked()).to.equal(true); // checked from the entry (an automobile), not left from the copy
+  });
+
+  it('decrypts an encrypted official copy (NY MV-82) and fills its radio groups and dropdowns', async function () {
+    if (!store.locate('ny/MV-82.pdf')) return skipWithout(this, 'ny/MV-82.pdf', store.dirs);
+    const f = await fill(ny, 'form_title_application', 'full');
+    expect(f.text('VEHICLE IDENTIFICATION NUMBER')).to.equal(FIXTURE_VIN);
+    expect(f.text('NAME OF PRIMARY REGISTRANT Last First Middle or Business Name')).to.equal('Borrower, Jane Q');
+    expect(f.form.getRadioGroup('I WANT TO').getSelected()).to.equal('GET A TITLE ONLY');
+    expect(f.form.getDropdown('PRIMARY REGISTRANT DATE OF BIRTH Month').getSelected()).to.deep.equal(['02']);
+    expect(f.form.getDropdown('THE ADDRESS WHERE PRIMARY REGISTRANT GETS MAIL State').getSelected()).to.deep.equal(['NY']);
+    expect(await checkTemplateFill(f.spec, f.pdf, f.values)).to.deep.equal([]);
+    expect(await qpdfCheck(f.file)).to.equal('');
   });
 });

@@ -2,7 +2,6 @@
  * Shared pieces of the auth, tenancy and HTTP contract suites: VINs, account
  * data, exact assertions on the spec's error body, and waiting for a job.
  */
-// chai 6 ships no type declarations (see test/states/fee-data.test.ts).
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { computeCheckDigit } from '../../core/index.js';

@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import type { Principal } from '../../core/auth/authenticator.js';
 import type { TitleEntry } from '../../core/index.js';

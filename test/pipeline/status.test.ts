@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { TitledError } from '../../core/errors.js';
 import { JOB_PHASE_ORDER, JOB_STATUSES, JOB_STATUS_MOVES, assertJobStatusMove, canMoveJobStatus, type JobStatus } from '../../core/status.js';

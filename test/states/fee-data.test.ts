@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed; the import is
 // untyped until one is added (ts-ignore rather than ts-expect-error so it keeps compiling then).
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';

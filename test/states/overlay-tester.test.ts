@@ -36,9 +36,9 @@ describe('state plugin tester: overlay maps of flattened forms', () => {
     const bad = withOverlay([
       { text: 'A', box: [10, 10, 5, 20], value: 'vehicle.nope' as never },
       { mark: 'A', box: [0, 0, 8, 8], when: 'txn.never' as never },
-    ], { formNumber: '', fields: [{ field: 'x', value: 'vehicle.vin' }] });
+    ], { printed: '', fields: [{ field: 'x', value: 'vehicle.vin' }] });
     const problems = checkOverlayDefinition('t', bad, values).join('\n');
-    expect(problems).to.include('needs formNumber');
+    expect(problems).to.include('needs printed');
     expect(problems).to.include('either AcroForm fields or an overlay');
     expect(problems).to.include("box [10, 10, 5, 20] is not [left, top, right, bottom]");
     expect(problems).to.include("'vehicle.nope' is not a value path");
@@ -59,7 +59,7 @@ describe('state plugin tester: overlay maps of flattened forms', () => {
   it(`flags a box over the form's printed text and a form number the form does not print${needs}`, async function () {
     if (!template) return this.skip();
     // the label "APPLICANT'S PRINTED NAME" sits at 32-146 x 87-96
-    const problems = await checkOverlayLayout(withOverlay([{ text: 'over the label', box: [30, 85, 200, 98], value: 'owner1.name' }], { formNumber: 'BMV 9999' }), template);
+    const problems = await checkOverlayLayout(withOverlay([{ text: 'over the label', box: [30, 85, 200, 98], value: 'owner1.name' }], { printed: 'BMV 9999' }), template);
     expect(problems.join('\n')).to.include("covers printed text of the form").and.include("does not print its form number 'BMV 9999'");
     expect(await checkOverlayLayout(spec, template)).to.deep.equal([]);
   });
@@ -83,6 +83,6 @@ describe('state plugin tester: overlay maps of flattened forms', () => {
     expect(problems).to.include("mark 'ORIGINAL CERTIFICATE OF TITLE' holds \"X\", expected nothing");
     expect(problems).to.include("mark 'REPLACEMENT' holds \"\", expected X");
     // another form's number is not found in the filled page
-    expect(await checkOverlayFill(withOverlay([], { formNumber: 'TR-11L' }), file, values, template)).to.deep.equal(["the filled form does not show its number 'TR-11L'"]);
+    expect(await checkOverlayFill(withOverlay([], { printed: 'TR-11L' }), file, values, template)).to.deep.equal(["the filled form does not show its number 'TR-11L'"]);
   });
 });

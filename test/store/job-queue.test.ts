@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { mergeJobInput, type JobInput } from '../../core/jobs/job-queue.js';
 import { DIALECTS, eventually, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';

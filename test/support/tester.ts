@@ -19,18 +19,20 @@
  * The check functions are exported for tests of the tester itself.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { packageRoot } from '../../core/paths.js';
 import { promisify } from 'node:util';
-import { PDFCheckBox, PDFDocument, PDFRef, PDFTextField } from 'pdf-lib';
-// chai 6 ships no type declarations here (see test/states/fee-data.test.ts).
+import { PDFCheckBox, PDFDocument, PDFDropdown, PDFRadioGroup, PDFRef, PDFTextField } from 'pdf-lib';
 import { expect } from 'chai';
 import { FORM_CATALOG } from '../../plugins/forms/layouts/index.js';
 import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { parseIndices } from '../../plugins/forms/packet.js';
 import { LOAD_OPTIONS, save } from '../../plugins/forms/pdf/document.js';
 import { widthOf } from '../../plugins/forms/pdf/fonts.js';
+import { attachPrefix } from '../../plugins/forms/pdf/append.js';
+import { choiceOptions, choiceSelected } from '../../plugins/forms/pdf/choice.js';
 import { TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { renderPlan, type RenderedFile, type RenderResult } from '../../plugins/forms/render.js';
 import { fitOverlay, overlayText } from '../../plugins/forms/pdf/overlay.js';
@@ -38,7 +40,7 @@ import { mappedText, pathExists, resolveFlag } from '../../plugins/forms/resolve
 import { planForms, type FormPlan } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
 import { FIXTURES, fixtureEntry, type FixtureName } from './fixtures.js';
-import { FORM_KINDS, TRANSACTIONS, type FormKind, type FormValues, type OverlayBox, type StatePlugin, type TemplateSpec } from '../../states/types.js';
+import { FORM_KINDS, TRANSACTIONS, type FieldMapping, type FormKind, type FormValues, type OverlayBox, type StatePlugin, type TemplateSpec } from '../../states/types.js';
 
 const run = promisify(execFile);
 
@@ -69,16 +71,19 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
     if (!spec.name.trim()) out.push(`templates.${kind}.name is empty`);
     if (!spec.fields.length && !spec.overlay?.length) out.push(`templates.${kind} maps no fields`);
     if (spec.overlay?.length) out.push(...checkOverlayDefinition(`templates.${kind}`, spec, sample));
+    if (spec.when && !pathExists(sample, spec.when)) out.push(`templates.${kind}: '${spec.when}' is not a value path`);
+    for (const att of spec.attach ?? []) {
+      if (!/^[a-z0-9][a-z0-9._/-]*\.pdf$/i.test(att.file) || att.file.includes('..')) out.push(`templates.${kind}.attach '${att.file}' is not a relative .pdf path`);
+      if (att.when && !pathExists(sample, att.when)) out.push(`templates.${kind}.attach ${att.file}: '${att.when}' is not a value path`);
+      for (const m of att.fields) for (const p of mappingPaths(m)) if (!pathExists(sample, p)) out.push(`templates.${kind}.attach ${att.file}: '${p}' is not a value path`);
+    }
     const seen = new Set<string>();
     for (const m of spec.fields) {
-      const names = 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : [m.field];
-      for (const n of names) {
+      for (const n of mappingNames(m)) {
         if (seen.has(n)) out.push(`templates.${kind}: field '${n}' is mapped twice`);
         seen.add(n);
       }
-      const paths: string[] = 'check' in m ? (typeof m.when === 'string' ? [m.when] : [...m.when]) : typeof m.value === 'string' ? [m.value] : [...m.value];
-      if (!('check' in m) && m.if) paths.push(m.if);
-      for (const p of paths) if (!pathExists(sample, p)) out.push(`templates.${kind}: '${p}' is not a value path`);
+      for (const p of mappingPaths(m)) if (!pathExists(sample, p)) out.push(`templates.${kind}: '${p}' is not a value path`);
     }
   }
   for (const [kind, spec] of Object.entries(plugin.drawn)) {
@@ -87,6 +92,20 @@ export function checkDefinition(plugin: StatePlugin, sample: FormValues): string
   }
   if (!plugin.rules.sources.length) out.push('rules.sources is empty: say where the rules come from (or that they are unsourced)');
   return out;
+}
+
+/** The AcroForm field names a mapping writes. */
+export function mappingNames(m: FieldMapping): string[] {
+  return 'check' in m ? [m.check] : 'chars' in m ? [...m.chars] : 'radio' in m ? [m.radio] : 'select' in m ? [m.select] : [m.field];
+}
+
+/** The value paths a mapping reads. */
+function mappingPaths(m: FieldMapping): string[] {
+  const list = (x: string | readonly string[]) => (typeof x === 'string' ? [x] : [...x]);
+  if ('check' in m) return list(m.when);
+  if ('radio' in m) return m.choose.flatMap((c) => list(c.when));
+  if ('select' in m) return [m.value];
+  return [...list(m.value), ...(m.if ? [m.if] : [])];
 }
 
 /** Widget references on pages, for "does this field show anywhere". */
@@ -108,16 +127,24 @@ export async function checkTemplateFields(spec: TemplateSpec, bytes: Uint8Array)
   const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
   const shown = widgetRefsOnPages(doc);
   const out: string[] = [];
-  const check = (name: string, kind: 'text' | 'checkbox') => {
+  const check = (name: string, kind: 'text' | 'checkbox' | 'radio' | 'dropdown', options: string[] = []) => {
     const f = fields.get(name);
     if (!f) return void out.push(`'${name}' is not a field of ${spec.file}`);
     if (kind === 'text' && !(f instanceof PDFTextField)) out.push(`'${name}' is a ${f.constructor.name}, not a text field`);
     if (kind === 'checkbox' && !(f instanceof PDFCheckBox)) out.push(`'${name}' is a ${f.constructor.name}, not a checkbox`);
+    if (kind === 'radio') {
+      const have = choiceOptions(f);
+      if (!have) out.push(`'${name}' is a ${f.constructor.name}, not a radio group`);
+      else for (const o of options) if (!have.includes(o)) out.push(`'${name}' has no option ${JSON.stringify(o)} (it has ${JSON.stringify(have)})`);
+    }
+    if (kind === 'dropdown' && !(f instanceof PDFDropdown)) out.push(`'${name}' is a ${f.constructor.name}, not a dropdown`);
     const visible = f.acroField.getWidgets().some((w) => shown.has(doc.context.getObjectRef(w.dict)?.toString() ?? ''));
     if (!visible) out.push(`'${name}' has no widget on any page of ${spec.file} (a hidden duplicate field?)`);
   };
   for (const m of spec.fields) {
     if ('check' in m) check(m.check, 'checkbox');
+    else if ('radio' in m) check(m.radio, 'radio', m.choose.map((c) => c.option));
+    else if ('select' in m) check(m.select, 'dropdown');
     else if ('chars' in m) m.chars.forEach((n) => check(n, 'text'));
     else check(m.field, 'text');
   }
@@ -125,9 +152,10 @@ export async function checkTemplateFields(spec: TemplateSpec, bytes: Uint8Array)
 }
 
 /** Problems reading a filled template back: values, checkboxes, and fit (font size x width vs the widget). */
-export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, values: FormValues): Promise<string[]> {
+export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, values: FormValues, prefix = ''): Promise<string[]> {
   const doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
-  const fields = new Map(doc.getForm().getFields().map((f) => [f.getName(), f]));
+  // an attached form's fields sit under its prefix (`MVR-181.Year`): read them by their names in the attached form
+  const fields = new Map(doc.getForm().getFields().filter((f) => !prefix || f.getName().startsWith(`${prefix}.`)).map((f) => [prefix ? f.getName().slice(prefix.length + 1) : f.getName(), f]));
   const out: string[] = [];
   const textOf = (name: string) => {
     const f = fields.get(name);
@@ -143,7 +171,20 @@ export async function checkTemplateFill(spec: TemplateSpec, pdf: Uint8Array, val
     if (got) out.push(...fitProblems(f, got));
   };
   for (const m of spec.fields) {
-    if ('check' in m) {
+    if ('radio' in m) {
+      const f = fields.get(m.radio);
+      const want = m.choose.find((c) => resolveFlag(values, c.when))?.option;
+      if (!f || !choiceOptions(f)) out.push(`'${m.radio}' is missing from the filled form`);
+      else if (choiceSelected(f) !== want) out.push(`radio '${m.radio}' is ${JSON.stringify(choiceSelected(f))}, expected ${JSON.stringify(want)}`);
+    } else if ('select' in m) {
+      const f = fields.get(m.select);
+      const text = mappedText(values, { field: m.select, value: m.value }).toUpperCase();
+      if (!(f instanceof PDFDropdown)) out.push(`'${m.select}' is missing from the filled form`);
+      else {
+        const want = f.getOptions().filter((o) => o.toUpperCase() === text).slice(0, 1);
+        if (JSON.stringify(f.getSelected()) !== JSON.stringify(want)) out.push(`dropdown '${m.select}' is ${JSON.stringify(f.getSelected())}, expected ${JSON.stringify(want)}`);
+      }
+    } else if ('check' in m) {
       const f = fields.get(m.check);
       const want = resolveFlag(values, m.when);
       if (!(f instanceof PDFCheckBox)) out.push(`'${m.check}' is missing from the filled form`);
@@ -186,7 +227,7 @@ function fitProblems(f: PDFTextField, value: string): string[] {
 /** Problems with an overlay map's definition: names, boxes, value paths, the printed form number. */
 export function checkOverlayDefinition(where: string, spec: TemplateSpec, sample: FormValues): string[] {
   const out: string[] = [];
-  if (!spec.formNumber?.trim()) out.push(`${where}: an overlay template needs formNumber (the number printed on the form)`);
+  if (!spec.printed?.trim()) out.push(`${where}: an overlay template needs printed (the form number printed on the form)`);
   if (spec.fields.length) out.push(`${where}: a template has either AcroForm fields or an overlay, not both`);
   const seen = new Set<string>();
   for (const m of spec.overlay ?? []) {
@@ -248,7 +289,7 @@ export async function checkOverlayLayout(spec: TemplateSpec, templateFile: strin
     const printed = wordsIn(words, page, m.box).filter((w) => !('mark' in m && w.length <= 2));
     if (printed.length) out.push(`overlay '${name}': box [${m.box.join(', ')}] covers printed text of the form: ${JSON.stringify(printed.join(' '))}`);
   }
-  if (spec.formNumber && !words.map((w) => w.text).join(' ').includes(spec.formNumber)) out.push(`${spec.file} does not print its form number '${spec.formNumber}'`);
+  if (spec.printed && !words.map((w) => w.text).join(' ').includes(spec.printed)) out.push(`${spec.file} does not print its form number '${spec.printed}'`);
   return out;
 }
 
@@ -282,7 +323,7 @@ export async function checkOverlayFill(spec: TemplateSpec, filledFile: string, v
     if (squash(got.join(' ')) !== squash(want)) out.push(`'${m.text}' reads ${JSON.stringify(got.join(' '))}, expected ${JSON.stringify(want)}`);
   }
   const all = words.map((w) => w.text).join(' ');
-  if (spec.formNumber && !all.includes(spec.formNumber)) out.push(`the filled form does not show its number '${spec.formNumber}'`);
+  if (spec.printed && !all.includes(spec.printed)) out.push(`the filled form does not show its number '${spec.printed}'`);
   return out;
 }
 
@@ -302,7 +343,8 @@ export async function qpdfCheck(file: string): Promise<string> {
 export async function pageTexts(file: string): Promise<string[]> {
   const { stdout, stderr } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
   // "Syntax Warning"s come from some official templates' colour profiles; an error is ours
-  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l));
+  // (the NY MV-82's own radio option names are longer than PDF 1.7's 127 bytes: poppler warns, reads on)
+  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l) && !/name token is longer than/.test(l));
   if (errors.length) throw new Error(`${file}: pdftotext reports ${errors.slice(0, 3).join('; ')}`);
   const pages = stdout.split('\f');
   if (pages.length && pages[pages.length - 1]!.trim() === '') pages.pop();
@@ -321,6 +363,54 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (t: T) => Promise<
   }));
   return out;
 }
+
+/** Skips a test that needs a template the folders lack, saying so in the test's title. */
+export function skipWithout(ctx: Mocha.Context, file: string, dirs?: readonly string[]): never {
+  if (ctx.test) ctx.test.title += ` (skipped: official template ${file} is not in the template folders${dirs ? ` ${JSON.stringify(dirs)}` : ''}; see docs/forms.md)`;
+  return ctx.skip();
+}
+
+/** The text and dropdown values of a filled PDF, by field name (chars fields are joined by the caller). */
+export async function fieldValues(pdf: Uint8Array): Promise<Map<string, string>> {
+  const doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
+  const out = new Map<string, string>();
+  for (const f of doc.getForm().getFields()) {
+    if (f instanceof PDFTextField) out.set(f.getName(), f.getText() ?? '');
+    else if (f instanceof PDFDropdown) out.set(f.getName(), f.getSelected().join(' '));
+  }
+  return out;
+}
+
+/**
+ * Problems with a filled official form as a clerk reads it: the form number
+ * printed on it is in its text (pdftotext), and its fields hold the VIN and
+ * the applicant's (or, on a per-signer form, the signer's) name, whole or last name first.
+ */
+export async function checkOfficialForm(spec: TemplateSpec, file: string, pdf: Uint8Array, values: FormValues, perSigner: boolean): Promise<string[]> {
+  const out: string[] = [];
+  const text = (await pageTexts(file)).join(' ').replace(/\s+/g, ' ');
+  for (const t of [spec, ...(spec.attach ?? []).filter((a) => !a.when || resolveFlag(values, a.when))]) {
+    if (t.printed && !text.includes(t.printed)) out.push(`${t.file}: the form number '${t.printed}' is not in the PDF's text`);
+  }
+  const byName = await fieldValues(pdf);
+  // a row of one-character boxes reads as one value
+  const combs = spec.fields.flatMap((m) => ('chars' in m ? [m.chars.map((n) => byName.get(n) ?? '').join('')] : []));
+  const fields = [...byName.values(), ...combs];
+  if (!fields.some((v) => v.includes(values.vehicle.vin))) out.push(`${spec.file}: no field holds the VIN ${values.vehicle.vin}`);
+  const person = perSigner ? values.signer : values.owner1;
+  const names = [person.name, person.name_lfm, `${person.last}, ${person.first}`].filter((n) => n.trim() && n !== ', ').map((n) => n.toUpperCase());
+  if (person.present && !fields.some((v) => names.some((n) => v.toUpperCase().includes(n)))) out.push(`${spec.file}: no field holds the name ${person.name}`);
+  return out;
+}
+
+/** Writes the first page of a PDF as a 100 dpi PNG (pdftoppm), for people to review. */
+export async function writeReviewImage(pdfFile: string, pngBase: string): Promise<void> {
+  mkdirSync(dirname(pngBase), { recursive: true });
+  await run('pdftoppm', ['-png', '-r', '100', '-f', '1', '-l', '1', '-singlefile', pdfFile, pngBase]);
+}
+
+/** Where review images go (git-ignored). */
+export const REVIEW_DIR = join(packageRoot, 'test-artifacts', 'forms');
 
 // ---------------------------------------------------------------------------
 // The mocha suite
@@ -375,15 +465,22 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       expect(checkDefinition(plugin, sample)).to.deep.equal([]);
     });
 
-    for (const [kind, spec] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
-      const title = spec.overlay ? `places its overlay on blank space of ${spec.file} (${kind}), which prints ${spec.formNumber}` : `maps real AcroForm fields of ${spec.file} (${kind})`;
-      const absent = store.locate(spec.file) ? '' : ` - skipped: ${spec.file} is in no template folder (${store.dirs.join(', ') || 'none configured'}); the form is drawn instead`;
-      it(title + absent, async function () {
-        const found = store.locate(spec.file);
-        if (!found) return this.skip(); // the template is not in the configured folders: drawn instead, nothing to check
-        if (spec.overlay) expect(await checkOverlayLayout(spec, found)).to.deep.equal([]);
-        else expect(await checkTemplateFields(spec, readFileSync(found))).to.deep.equal([]);
-      });
+    for (const [kind, main] of Object.entries(plugin.templates) as [FormKind, TemplateSpec][]) {
+      if (main.overlay) {
+        it(`places its overlay on blank space of ${main.file} (${kind}), which prints ${main.printed}`, async function () {
+          const found = store.locate(main.file);
+          if (!found) return skipWithout(this, main.file); // not in the configured folders: drawn instead, nothing to check
+          expect(await checkOverlayLayout(main, found)).to.deep.equal([]);
+        });
+        continue;
+      }
+      for (const spec of [main, ...(main.attach ?? [])]) {
+        it(`maps real AcroForm fields of ${spec.file} (${kind}${spec === main ? '' : `, attached to ${main.file}`})`, async function () {
+          const found = await store.load(spec.file);
+          if (!found) return skipWithout(this, spec.file); // not in the configured folders: drawn instead, nothing to check
+          expect(await checkTemplateFields(spec, found.bytes)).to.deep.equal([]);
+        });
+      }
     }
 
     it('renders every form it declares, without errors', () => {
@@ -409,13 +506,47 @@ export function testStatePlugin(plugin: StatePlugin, o: StateTestOptions = {}): 
       for (const r of rendered) {
         for (const f of r.result.files.filter((x) => x.source === 'template')) {
           const spec = plugin.templates[f.kind]!;
-          const problems = spec.overlay ? await checkOverlayFill(spec, join(r.dir, fileName(f)), valuesOf(r, f), f.template?.path) : await checkTemplateFill(spec, f.pdf, valuesOf(r, f));
+          const problems = spec.overlay
+            ? await checkOverlayFill(spec, join(r.dir, fileName(f)), valuesOf(r, f), f.template?.path)
+            : await checkTemplateFill(spec, f.pdf, valuesOf(r, f));
           expect(problems, `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+          for (const att of spec.attach ?? []) {
+            if (!store.locate(att.file) || (att.when && !resolveFlag(valuesOf(r, f), att.when))) continue;
+            expect(await checkTemplateFill(att, f.pdf, valuesOf(r, f), attachPrefix(att.file)), `${r.fixture} ${fileName(f)} + ${att.file}`).to.deep.equal([]);
+          }
           checked++;
         }
       }
       const present = Object.values(plugin.templates).some((t) => store.locate(t!.file));
       if (present) expect(checked, 'template-filled files').to.be.greaterThan(0);
+    });
+
+    it('files its official forms: the printed form number in the text, the VIN and the applicant in the fields', async function () {
+      const official = rendered.flatMap((r) => r.result.files.filter((f) => f.source === 'template' && f.variant === 'state').map((f) => ({ r, f })));
+      const specs = Object.values(plugin.templates) as TemplateSpec[];
+      if (!specs.length) return this.skip();
+      const present = specs.filter((t) => store.locate(t.file));
+      if (!present.length) return skipWithout(this, specs.map((t) => t.file).join(', '), store.dirs);
+      const made = new Set(official.map((x) => x.f.template!.file));
+      expect(present.map((t) => t.file).filter((f) => !made.has(f)), 'official templates present but never filled').to.deep.equal([]);
+      for (const { r, f } of official) {
+        expect(await checkOfficialForm(plugin.templates[f.kind]!, join(r.dir, fileName(f)), f.pdf, valuesOf(r, f), !!f.signer), `${r.fixture} ${fileName(f)}`).to.deep.equal([]);
+      }
+    });
+
+    it('writes a review image of each form it generates (first page, 100 dpi, test-artifacts/forms)', async () => {
+      const seen = new Set<string>();
+      const todo: { pdf: string; png: string }[] = [];
+      for (const r of rendered) {
+        for (const f of r.result.files.filter((x) => x.variant === 'state')) {
+          const key = `${f.kind}-${f.source}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          todo.push({ pdf: join(r.dir, fileName(f)), png: join(REVIEW_DIR, plugin.code.toLowerCase(), `${f.kind}-${f.source}-${r.fixture}`) });
+        }
+      }
+      await pool(todo, 2, (t) => writeReviewImage(t.pdf, t.png));
+      for (const t of todo) expect(statSync(`${t.png}.png`).size, t.png).to.be.greaterThan(1000);
     });
 
     it('draws legible forms: each page shows its title, and the VIN is on the form (pdftotext)', async () => {

@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';

@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

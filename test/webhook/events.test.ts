@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { TitledError } from '../../core/errors.js';
 import { ACCOUNT_STATUS_WILDCARD, WEBHOOK_EVENTS } from '../../plugins/webhook/index.js';

@@ -1,4 +1,3 @@
-// chai 6 ships no type declarations and @types/chai is not installed.
 import { expect } from 'chai';
 import { EngineConfigError } from '../../core/errors.js';
 import { parseWebhookOptions, retryDelayMs } from '../../plugins/webhook/options.js';

@@ -89,12 +89,13 @@ function drawComb(page: PDFPage, font: PDFFont, box: OverlayBox, cells: number, 
 }
 
 /** Fills a flattened template from its overlay map: returns the document (not saved) and what was written where. */
-export async function fillOverlay(bytes: Uint8Array, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport }> {
+export async function fillOverlay(template: Uint8Array | PDFDocument, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport }> {
   if (!spec.overlay?.length) throw new Error(`template ${spec.file} has no overlay map`);
-  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
+  // a parsed copy from the template cache is written on as it is; bytes are parsed here
+  const doc = template instanceof PDFDocument ? template : await PDFDocument.load(template, LOAD_OPTIONS);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const report: FillReport = { text: [], checked: [], truncated: [] };
+  const report: FillReport = { text: [], checked: [], chosen: [], truncated: [] };
   for (const m of spec.overlay) {
     if ('mark' in m) {
       const page = pageOf(doc, m.page ?? 0, m.mark);

@@ -4,21 +4,29 @@
  * values), filled from FormValues with every value fitted to its widget, and
  * flattened for the packet.
  */
-import { statSync, readFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
-  PDFCheckBox, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
-  drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont, type PDFPage,
+  PDFButton, PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
+  drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
-import { LOAD_OPTIONS, save } from './document.js';
+import { choiceOptions, choose } from './choice.js';
+import { cloneDocument } from './clone.js';
+import { LOAD_OPTIONS } from './document.js';
+import { annotationPages, prepareTemplate, prepareTemplateFile } from './prepare.js';
 import { wrap } from './draw.js';
 import { widthOf } from './fonts.js';
 
+/** A prepared template: its bytes, and its parsed document (never filled itself: {@link TemplateStore.open} hands out copies). */
+interface Prepared { bytes: Uint8Array; doc: PDFDocument }
+
 /** Where templates are looked up, in order; the first folder holding the file wins. */
 export class TemplateStore {
-  private readonly cache = new Map<string, { mtimeMs: number; size: number; bytes: Promise<Uint8Array> }>();
+  private readonly cache = new Map<string, { mtimeMs: number; size: number; prepared: Promise<Prepared> }>();
+  /** How many times a template file was read and parsed (once per file and change; tests check the cache holds). */
+  parses = 0;
 
   constructor(readonly dirs: readonly string[]) {}
 
@@ -36,56 +44,42 @@ export class TemplateStore {
     return null;
   }
 
-  /** The prepared template bytes (cached; re-read when the file changes), or null when absent. */
-  async load(file: string): Promise<{ path: string; bytes: Uint8Array } | null> {
+  private prepared(file: string): { path: string; prepared: Promise<Prepared> } | null {
     const path = this.locate(file);
     if (!path) return null;
     const st = statSync(path);
     let hit = this.cache.get(path);
     if (!hit || hit.mtimeMs !== st.mtimeMs || hit.size !== st.size) {
-      hit = { mtimeMs: st.mtimeMs, size: st.size, bytes: prepareTemplate(readFileSync(path)) };
-      hit.bytes.catch(() => this.cache.delete(path));
+      this.parses++;
+      const prepared = prepareTemplateFile(path).then(async (bytes) => ({ bytes, doc: await PDFDocument.load(bytes, LOAD_OPTIONS) }));
+      hit = { mtimeMs: st.mtimeMs, size: st.size, prepared };
+      prepared.catch(() => this.cache.delete(path));
       this.cache.set(path, hit);
     }
-    return { path, bytes: await hit.bytes };
+    return { path, prepared: hit.prepared };
+  }
+
+  /** The prepared template bytes (cached; re-read when the file changes), or null when absent. */
+  async load(file: string): Promise<{ path: string; bytes: Uint8Array } | null> {
+    const hit = this.prepared(file);
+    return hit && { path: hit.path, bytes: (await hit.prepared).bytes };
+  }
+
+  /** A fresh copy of the parsed template to fill (parsed once per process and file change), or null when absent. */
+  async open(file: string): Promise<{ path: string; doc: PDFDocument } | null> {
+    const hit = this.prepared(file);
+    return hit && { path: hit.path, doc: cloneDocument((await hit.prepared).doc) };
   }
 }
 
-/** References of every annotation on every page, to the page holding it. */
-function annotationPages(doc: PDFDocument): Map<string, PDFPage> {
-  const out = new Map<string, PDFPage>();
-  for (const page of doc.getPages()) {
-    const annots = page.node.Annots();
-    if (!annots) continue;
-    for (let i = 0; i < annots.size(); i++) {
-      const ref = annots.get(i);
-      if (ref instanceof PDFRef) out.set(ref.toString(), page);
-    }
-  }
-  return out;
-}
-
-/** Removes fields none of whose widgets is on a page (REG 343 carries a hidden duplicate set) and any XFA. */
-export async function prepareTemplate(bytes: Uint8Array): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
-  const form = doc.getForm();
-  form.acroForm.dict.delete(PDFName.of('XFA'));
-  const onPage = annotationPages(doc);
-  for (const field of form.getFields()) {
-    const widgets = field.acroField.getWidgets();
-    const shown = widgets.some((w) => {
-      const ref = doc.context.getObjectRef(w.dict);
-      return ref && onPage.has(ref.toString());
-    });
-    if (!shown) form.acroForm.removeField(field.acroField);
-  }
-  return save(doc);
-}
+export { prepareTemplate };
 
 export interface FillReport {
   /** Text fields set: name, value, font size chosen, lines (1 = single line). */
   text: { field: string; value: string; size: number; lines: number }[];
   checked: string[];
+  /** Radio groups and dropdowns set: name and the option chosen. */
+  chosen: { field: string; value: string }[];
   /** Fields whose value was cut to the field's maximum length. */
   truncated: string[];
 }
@@ -134,11 +128,11 @@ function setText(field: PDFTextField, value: string, report: FillReport): void {
 }
 
 /** Fills a prepared template: returns the document (not saved) and what was written where. */
-export async function fillTemplate(bytes: Uint8Array, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport; font: PDFFont }> {
-  const doc = await PDFDocument.load(bytes, LOAD_OPTIONS);
+export async function fillTemplate(template: Uint8Array | PDFDocument, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport; font: PDFFont }> {
+  const doc = template instanceof PDFDocument ? template : await PDFDocument.load(template, LOAD_OPTIONS);
   const form = doc.getForm();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  const report: FillReport = { text: [], checked: [], truncated: [] };
+  const report: FillReport = { text: [], checked: [], chosen: [], truncated: [] };
   const touched = new Set<PDFTextField | PDFCheckBox>();
   // PDFForm.getTextField(name) walks every field each call: index them once
   const byName = new Map(form.getFields().map((f) => [f.getName(), f]));
@@ -153,8 +147,28 @@ export async function fillTemplate(bytes: Uint8Array, spec: TemplateSpec, values
     if (f instanceof PDFCheckBox) return f;
     throw missing(name, 'checkbox');
   };
+  const typed = <T>(name: string, kind: abstract new (...a: never[]) => T, label: string): T => {
+    const f = byName.get(name);
+    if (f instanceof (kind as unknown as typeof PDFTextField)) return f as T;
+    throw missing(name, label);
+  };
   for (const m of spec.fields as readonly FieldMapping[]) {
-    if ('check' in m) {
+    if ('radio' in m) {
+      const field = byName.get(m.radio);
+      if (!field || !choiceOptions(field)) throw missing(m.radio, 'radio group');
+      const pick = m.choose.find((c) => resolveFlag(values, c.when));
+      choose(field, pick?.option);
+      if (pick) report.chosen.push({ field: m.radio, value: pick.option });
+    } else if ('select' in m) {
+      const field = typed(m.select, PDFDropdown as unknown as abstract new () => PDFDropdown, 'dropdown');
+      const want = mappedText(values, { field: m.select, value: m.value });
+      const option = field.getOptions().find((o) => o.toUpperCase() === want.toUpperCase());
+      if (option) {
+        field.select(option);
+        report.chosen.push({ field: m.select, value: option });
+      } else field.clear();
+      field.defaultUpdateAppearances(font);
+    } else if ('check' in m) {
       const field = box(m.check);
       if (resolveFlag(values, m.when)) {
         field.check();
@@ -193,6 +207,7 @@ export function flattenForm(doc: PDFDocument): void {
       const ref = doc.context.getObjectRef(widget.dict);
       if (!ref) continue;
       widgetRefs.add(ref.toString());
+      if (field instanceof PDFButton) continue; // a form's own PRINT / CLEAR buttons (GA MV-1) are not printed on the filed copy
       const page = onPage.get(ref.toString());
       const flags = widget.dict.lookup(PDFName.of('F'));
       if (!page || (flags instanceof PDFNumber && flags.asNumber() & 2)) continue;

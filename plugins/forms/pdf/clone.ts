@@ -1,0 +1,37 @@
+/**
+ * A parsed template copied per fill: parsing a large official form costs more
+ * than the fill itself, so a template is parsed once per process and every
+ * fill works on a deep copy of its objects (streams' bytes are shared: pdf-lib
+ * replaces a stream it changes, it never writes into one).
+ */
+import { PDFArray, PDFContext, PDFDict, PDFDocument, PDFRawStream, type PDFObject } from 'pdf-lib';
+
+type DictClass = { fromMapWithContext(map: Map<never, never>, context: PDFContext): PDFDict };
+
+function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
+  if (obj instanceof PDFRawStream) return PDFRawStream.of(copy(obj.dict, ctx) as PDFDict, obj.contents);
+  if (obj instanceof PDFDict) {
+    const map = new Map();
+    for (const [k, v] of obj.entries()) map.set(k, copy(v, ctx));
+    // keep the class (PDFCatalog, PDFPageTree, PDFPageLeaf): pdf-lib relies on it
+    return (obj.constructor as unknown as DictClass).fromMapWithContext(map as Map<never, never>, ctx);
+  }
+  if (obj instanceof PDFArray) {
+    const arr = PDFArray.withContext(ctx);
+    for (let i = 0; i < obj.size(); i++) arr.push(copy(obj.get(i), ctx));
+    return arr;
+  }
+  // names, numbers, strings, booleans, null and references are immutable: shared
+  return obj;
+}
+
+/** A new document holding a deep copy of `src`'s objects (same object numbers). */
+export function cloneDocument(src: PDFDocument): PDFDocument {
+  const ctx = PDFContext.create();
+  ctx.largestObjectNumber = src.context.largestObjectNumber;
+  ctx.header = src.context.header;
+  ctx.trailerInfo = { ...src.context.trailerInfo };
+  for (const [ref, obj] of src.context.enumerateIndirectObjects()) ctx.assign(ref, copy(obj, ctx));
+  const Ctor = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+  return new Ctor(ctx, false, false);
+}
