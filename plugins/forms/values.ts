@@ -166,7 +166,64 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   const loan = ad.loan ?? {};
   const sale = ad.sale ?? {};
   const has = (x: Transaction) => txns.includes(x);
+  const people = peopleOf(entry);
+  const { applicants, recordList, pv, ownersOr } = people;
 
+  const ownershipChange = has('add_owner') || has('drop_owner') || has('repossession') || has('purchase');
+  const newTitle = ownershipChange || has('out_of_state_transfer');
+  const lienChange = has('new_lien') || has('refinance') || has('lien_release');
+  const activeLiens = t.active_liens ?? [];
+  const recordLien = activeLiens[0];
+  const priorLien = loan.prior_lien ?? activeLiens.find((l) => l.lien_release_signed) ?? recordLien;
+  const owners = applicants.map(pv);
+  const submission = submissionOf(state.code, entry);
+  // the new lien's account is the loan: its id is the loan's (only when there is a new lienholder)
+  const lienId = personName(loan.new_lienholder as PersonLike) ? { lien_id: s(loan.loan_id || entry.lenderLoanId) } : {};
+  const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date, ...lienId }, loan.loan_amount);
+
+  const values: FormValues = {
+    today: formatDate(today.toISOString()),
+    state: {
+      code: state.code, name: state.name, agency: state.agency, submit_to: submission.submit_to,
+      payable_to: payeeName(submission.payable_to, owners[0]?.addr.county ?? ''),
+    },
+    vehicle: vehicleValues(entry, state),
+    title: titleValues(entry, has, ownersOr, recordList, today),
+    owner1: owners[0] ?? EMPTY_PERSON, owner2: owners[1] ?? EMPTY_PERSON, owner3: owners[2] ?? EMPTY_PERSON,
+    owners_line: owners.map((o) => o.name).join(ownersOr ? ' OR ' : ' AND '),
+    owners_count: owners.length ? String(owners.length) : '',
+    record_owner1: pv(recordList[0]), record_owner2: pv(recordList[1]),
+    seller: pv(sale.seller ?? (ownershipChange ? recordList[0] : undefined)),
+    borrower1: personValues(people.borrowers[0]),
+    lien,
+    prior_lien: priorLien ? lienValues(priorLien.lienholder, priorLien) : EMPTY_LIEN,
+    record_lien: recordLien ? lienValues(recordLien.lienholder, recordLien) : EMPTY_LIEN,
+    loan: {
+      loan_id: s(loan.loan_id || entry.lenderLoanId), amount: formatMoney(loan.loan_amount), payoff_amount: formatMoney(loan.payoff_amount),
+      per_diem: formatMoney(loan.per_diem), security_agreement_date: formatDate(loan.security_agreement_sign_date),
+      release_to: loan.release_title_to_address ? addressValues(loan.release_title_to_address) : (owners[0]?.mailing ?? EMPTY_ADDR),
+    },
+    sale: saleValues(entry, has),
+    signer: { ...(owners[0] ?? EMPTY_PERSON), role: 'Owner' },
+    grantee: lien.holder_name,
+    txn: {
+      new_lien: has('new_lien'), refinance: has('refinance'), add_owner: has('add_owner'), drop_owner: has('drop_owner'), purchase: has('purchase'),
+      duplicate_title: has('duplicate_title'), repossession: has('repossession'), lien_release: has('lien_release'),
+      out_of_state_transfer: has('out_of_state_transfer'), ohv: has('ohv'), low_speed: has('low_speed'), trailer: has('trailer'), boat: has('boat'),
+      ownership_change: ownershipChange, same_owner: !ownershipChange, in_state_transfer: ownershipChange && !has('out_of_state_transfer'),
+      new_title: newTitle, lien_only: lienChange && !newTitle, duplicate_only: has('duplicate_title') && !newTitle,
+    },
+    always: true,
+  };
+  return { values, signers: signersOf(people, has('repossession')) };
+}
+
+/** The people of an entry as the forms see them: applicants (owners after the transaction), owners of record, borrowers. */
+function peopleOf(entry: Readonly<TitleEntry>) {
+  const ad = entry.account_data;
+  const t = ad.vehicle?.title ?? {};
+  const loan = ad.loan ?? {};
+  const sale = ad.sale ?? {};
   const borrowers = (loan.borrower ?? []).filter((p) => personName(p));
   const borrowerNames = new Set(borrowers.map((p) => norm(personName(p))));
   const recordOwners = (t.owners ?? []).filter((p) => personName(p));
@@ -185,90 +242,14 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   const recordList: PersonLike[] = recordOwners.length ? recordOwners.map((p) => fillFrom(p, borrowerByName.get(norm(personName(p))))) : borrowers;
   const isNonObligor = (p: PersonLike) => !!p && (p.is_nonobligor === true || (borrowerNames.size > 0 && !borrowerNames.has(norm(personName(p)))));
   const pv = (p: PersonLike) => personValues(p, isNonObligor(p));
-
-  const ownershipChange = has('add_owner') || has('drop_owner') || has('repossession') || has('purchase');
-  const newTitle = ownershipChange || has('out_of_state_transfer');
-  const lienChange = has('new_lien') || has('refinance') || has('lien_release');
-  const saleType = s(sale.sale_type || sale.type).toUpperCase();
-  const salePresent = present(sale) && (!!sale.date_of_sale || sale.sale_price !== undefined || !!sale.seller || !!sale.buyer?.length);
-  const saleDate = formatDate(sale.date_of_sale);
-  const [mm = '', dd = '', yyyy = ''] = /^\d{2}\/\d{2}\/\d{4}$/.test(saleDate) ? saleDate.split('/') : [];
-
-  const reading = s(t.odometer_reading).replace(/[,\s]/g, '').replace(/\.\d*$/, '').replace(/\D/g, '');
-  const code = s(t.odometer_code_translation).toUpperCase();
-  const vehicleType = s(v.type || 'AUTO').toUpperCase();
-  const year = s(v.year);
-  const activeLiens = t.active_liens ?? [];
-  const recordLien = activeLiens[0];
-  const priorLien = loan.prior_lien ?? activeLiens.find((l) => l.lien_release_signed) ?? recordLien;
-  const titleStatus = `${s(t.status)} ${s(t.status_raw_text)}`;
-  const owners = applicants.map(pv);
   const conj = s(t.conjunction).toUpperCase();
   const ownersOr = t.is_or === true || conj === 'OR';
-  const submission = submissionOf(state.code, entry);
-  // the new lien's account is the loan: its id is the loan's (only when there is a new lienholder)
-  const lien = lienValues(loan.new_lienholder, { lien_date: loan.security_agreement_sign_date, ...(personName(loan.new_lienholder as PersonLike) ? { lien_id: s(loan.loan_id || entry.lenderLoanId) } : {}) }, loan.loan_amount);
+  return { borrowers, borrowerNames, borrowerByName, recordOwners, recordList, dropped, added, applicants, pv, ownersOr, loan };
+}
 
-  const values: FormValues = {
-    today: formatDate(today.toISOString()),
-    state: { code: state.code, name: state.name, agency: state.agency, submit_to: submission.submit_to, payable_to: payeeName(submission.payable_to, owners[0]?.addr.county ?? '') },
-    vehicle: {
-      vin: s(v.vin || entry.VIN).toUpperCase(), year, make: s(v.make), model: s(v.model), body: s(v.body),
-      year_make: join([year, v.make]), description: join([year, v.make, v.model]),
-      color: s(v.color), color_secondary: s(v.color_secondary), fuel: s(v.fuel_type),
-      plate: s(v.license_plate), plate_state: s(t.issuing_state || state.code).toUpperCase(), engine_number: s(v.motorcycle_engine_number),
-      weight_empty: s(v.weight_unladen || v.weight), weight_gross: s(v.weight_gross || v.weight_rating), axles: s(v.number_of_axles),
-      length: s(v.length), width: s(v.width), type: vehicleType, type_label: TYPE_LABELS[vehicleType] ?? vehicleType,
-      is_auto: vehicleType === 'AUTO', is_motor_vehicle: vehicleType !== 'TRAILER' && vehicleType !== 'BOAT', is_motorcycle: vehicleType === 'MOTORCYCLE', is_ohv: ['OHV', 'ORV', 'ATV'].includes(vehicleType),
-      is_trailer: vehicleType === 'TRAILER', is_boat: vehicleType === 'BOAT', is_low_speed: vehicleType === 'LOW_SPEED',
-    },
-    title: {
-      number: s(t.number), issuing_state: s(t.issuing_state).toUpperCase(), issuing_state_name: stateNames.get(s(t.issuing_state).toUpperCase()) ?? s(t.issuing_state),
-      issuing_county: s(t.issuing_county), issuance_date: formatDate(t.issuance_date), brand: s(t.brand || t.brands?.map((b) => b.brand).join(', ')),
-      odometer: reading, odometer_6: reading.length <= 6 ? reading.padStart(6, ' ') : reading.slice(-6), odometer_unit: s(t.odometer_reading_unit || 'MI').toUpperCase(),
-      odometer_actual: code === 'ACTUAL' || (!code && !!reading), odometer_not_actual: code === 'NOT_ACTUAL', odometer_exceeds: code === 'EXCESS',
-      odometer_exempt: code === 'EXEMPT' || odometerExempt({ type: vehicleType, year: v.year ?? undefined, gvwr: v.weight_rating ?? v.weight_gross ?? undefined }, today),
-      odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
-      is_electronic: t.is_electronic === true,
-      is_in_state: !has('out_of_state_transfer'),
-      is_lost: has('duplicate_title') && !/stolen/i.test(titleStatus), is_stolen: has('duplicate_title') && /stolen/i.test(titleStatus),
-      missing_reason: has('duplicate_title') ? (/stolen/i.test(titleStatus) ? 'stolen' : 'lost') : '',
-      owners_and: !ownersOr, owners_or: ownersOr,
-      owners_one_line: s(t.owner_names_one_line) || recordList.map(personName).filter(Boolean).join(ownersOr ? ' OR ' : ' AND '),
-    },
-    owner1: owners[0] ?? EMPTY_PERSON, owner2: owners[1] ?? EMPTY_PERSON, owner3: owners[2] ?? EMPTY_PERSON,
-    owners_line: owners.map((o) => o.name).join(ownersOr ? ' OR ' : ' AND '),
-    owners_count: owners.length ? String(owners.length) : '',
-    record_owner1: pv(recordList[0]), record_owner2: pv(recordList[1]),
-    seller: pv(sale.seller ?? (ownershipChange ? recordList[0] : undefined)),
-    borrower1: personValues(borrowers[0]),
-    lien,
-    prior_lien: priorLien ? lienValues(priorLien.lienholder, priorLien) : EMPTY_LIEN,
-    record_lien: recordLien ? lienValues(recordLien.lienholder, recordLien) : EMPTY_LIEN,
-    loan: {
-      loan_id: s(loan.loan_id || entry.lenderLoanId), amount: formatMoney(loan.loan_amount), payoff_amount: formatMoney(loan.payoff_amount),
-      per_diem: formatMoney(loan.per_diem), security_agreement_date: formatDate(loan.security_agreement_sign_date),
-      release_to: loan.release_title_to_address ? addressValues(loan.release_title_to_address) : (owners[0]?.mailing ?? EMPTY_ADDR),
-    },
-    sale: {
-      date: saleDate, date_mm: mm, date_dd: dd, date_yyyy: yyyy, price: formatMoney(sale.sale_price),
-      price_dollars: formatMoney(sale.sale_price).replace(/\.\d+$/, ''), price_cents: /\.(\d+)$/.exec(formatMoney(sale.sale_price))?.[1] ?? '', type: saleType,
-      is_gift: saleType === 'GIFT', is_trade: saleType === 'TRADE', is_purchase: salePresent && saleType !== 'GIFT' && saleType !== 'TRADE' && !has('repossession'),
-      is_new: salePresent && saleType === 'NEW', is_used: salePresent && saleType !== 'NEW', present: salePresent, state: s(sale.state).toUpperCase(),
-    },
-    signer: { ...(owners[0] ?? EMPTY_PERSON), role: 'Owner' },
-    grantee: lien.holder_name,
-    txn: {
-      new_lien: has('new_lien'), refinance: has('refinance'), add_owner: has('add_owner'), drop_owner: has('drop_owner'), purchase: has('purchase'),
-      duplicate_title: has('duplicate_title'), repossession: has('repossession'), lien_release: has('lien_release'),
-      out_of_state_transfer: has('out_of_state_transfer'), ohv: has('ohv'), low_speed: has('low_speed'), trailer: has('trailer'), boat: has('boat'),
-      ownership_change: ownershipChange, same_owner: !ownershipChange, in_state_transfer: ownershipChange && !has('out_of_state_transfer'), new_title: newTitle, lien_only: lienChange && !newTitle,
-      duplicate_only: has('duplicate_title') && !newTitle,
-    },
-    always: true,
-  };
-
-  // Signers: owners after the transaction, then borrowers, then owners being removed; each person once.
+/** Signers: owners after the transaction, then borrowers, then owners being removed; each person once. */
+function signersOf(people: ReturnType<typeof peopleOf>, repossession: boolean): BuiltValues['signers'] {
+  const { applicants, borrowers, borrowerNames, borrowerByName, recordOwners, dropped, added, pv, ownersOr, loan } = people;
   const signers: BuiltValues['signers'] = [];
   const seen = new Set<string>();
   const addSigner = (p: PersonLike, role: string) => {
@@ -283,12 +264,70 @@ export function buildValues(entry: Readonly<TitleEntry>, state: StatePlugin, txn
   for (const p of loan.drop_owner ?? []) addSigner(p, 'Owner being removed');
   // owners of record who are not applicants release their interest (a sale to one co-owner, say): with AND each of them
   // signs, with OR one signature of record is enough; a repossession is signed by the secured party instead
-  if (!has('repossession')) {
+  if (!repossession) {
     const ofRecord = recordOwners.filter((p) => !dropped.has(norm(personName(p))));
     const signedOfRecord = ofRecord.some((p) => seen.has(norm(personName(p))));
     for (const p of ownersOr ? (signedOfRecord ? [] : ofRecord.slice(0, 1)) : ofRecord) addSigner(fillFrom(p, borrowerByName.get(norm(personName(p)))), 'Owner of record');
   }
-  return { values, signers };
+  return signers;
+}
+
+function vehicleValues(entry: Readonly<TitleEntry>, state: StatePlugin): FormValues['vehicle'] {
+  const v = entry.account_data.vehicle ?? {};
+  const t = v.title ?? {};
+  const vehicleType = s(v.type || 'AUTO').toUpperCase();
+  const year = s(v.year);
+  return {
+    vin: s(v.vin || entry.VIN).toUpperCase(), year, make: s(v.make), model: s(v.model), body: s(v.body),
+    year_make: join([year, v.make]), description: join([year, v.make, v.model]),
+    color: s(v.color), color_secondary: s(v.color_secondary), fuel: s(v.fuel_type),
+    plate: s(v.license_plate), plate_state: s(t.issuing_state || state.code).toUpperCase(), engine_number: s(v.motorcycle_engine_number),
+    weight_empty: s(v.weight_unladen || v.weight), weight_gross: s(v.weight_gross || v.weight_rating), axles: s(v.number_of_axles),
+    length: s(v.length), width: s(v.width), type: vehicleType, type_label: TYPE_LABELS[vehicleType] ?? vehicleType,
+    is_auto: vehicleType === 'AUTO', is_motor_vehicle: vehicleType !== 'TRAILER' && vehicleType !== 'BOAT', is_motorcycle: vehicleType === 'MOTORCYCLE',
+    is_ohv: ['OHV', 'ORV', 'ATV'].includes(vehicleType), is_trailer: vehicleType === 'TRAILER', is_boat: vehicleType === 'BOAT', is_low_speed: vehicleType === 'LOW_SPEED',
+  };
+}
+
+function titleValues(
+  entry: Readonly<TitleEntry>, has: (x: Transaction) => boolean, ownersOr: boolean, recordList: PersonLike[], today: Date,
+): FormValues['title'] {
+  const v = entry.account_data.vehicle ?? {};
+  const t = v.title ?? {};
+  const reading = s(t.odometer_reading).replace(/[,\s]/g, '').replace(/\.\d*$/, '').replace(/\D/g, '');
+  const code = s(t.odometer_code_translation).toUpperCase();
+  const vehicleType = s(v.type || 'AUTO').toUpperCase();
+  const titleStatus = `${s(t.status)} ${s(t.status_raw_text)}`;
+  const stolen = /stolen/i.test(titleStatus);
+  return {
+    number: s(t.number), issuing_state: s(t.issuing_state).toUpperCase(), issuing_state_name: stateNames.get(s(t.issuing_state).toUpperCase()) ?? s(t.issuing_state),
+    issuing_county: s(t.issuing_county), issuance_date: formatDate(t.issuance_date), brand: s(t.brand || t.brands?.map((b) => b.brand).join(', ')),
+    odometer: reading, odometer_6: reading.length <= 6 ? reading.padStart(6, ' ') : reading.slice(-6), odometer_unit: s(t.odometer_reading_unit || 'MI').toUpperCase(),
+    odometer_actual: code === 'ACTUAL' || (!code && !!reading), odometer_not_actual: code === 'NOT_ACTUAL', odometer_exceeds: code === 'EXCESS',
+    odometer_exempt: code === 'EXEMPT' || odometerExempt({ type: vehicleType, year: v.year ?? undefined, gvwr: v.weight_rating ?? v.weight_gross ?? undefined }, today),
+    odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
+    is_electronic: t.is_electronic === true,
+    is_in_state: !has('out_of_state_transfer'),
+    is_lost: has('duplicate_title') && !stolen, is_stolen: has('duplicate_title') && stolen,
+    missing_reason: has('duplicate_title') ? (stolen ? 'stolen' : 'lost') : '',
+    owners_and: !ownersOr, owners_or: ownersOr,
+    owners_one_line: s(t.owner_names_one_line) || recordList.map(personName).filter(Boolean).join(ownersOr ? ' OR ' : ' AND '),
+  };
+}
+
+function saleValues(entry: Readonly<TitleEntry>, has: (x: Transaction) => boolean): FormValues['sale'] {
+  const sale = entry.account_data.sale ?? {};
+  const saleType = s(sale.sale_type || sale.type).toUpperCase();
+  const salePresent = present(sale) && (!!sale.date_of_sale || sale.sale_price !== undefined || !!sale.seller || !!sale.buyer?.length);
+  const saleDate = formatDate(sale.date_of_sale);
+  const [mm = '', dd = '', yyyy = ''] = /^\d{2}\/\d{2}\/\d{4}$/.test(saleDate) ? saleDate.split('/') : [];
+  const price = formatMoney(sale.sale_price);
+  return {
+    date: saleDate, date_mm: mm, date_dd: dd, date_yyyy: yyyy, price,
+    price_dollars: price.replace(/\.\d+$/, ''), price_cents: /\.(\d+)$/.exec(price)?.[1] ?? '', type: saleType,
+    is_gift: saleType === 'GIFT', is_trade: saleType === 'TRADE', is_purchase: salePresent && saleType !== 'GIFT' && saleType !== 'TRADE' && !has('repossession'),
+    is_new: salePresent && saleType === 'NEW', is_used: salePresent && saleType !== 'NEW', present: salePresent, state: s(sale.state).toUpperCase(),
+  };
 }
 
 /** The person with what it lacks taken from `more` (the same person as a borrower); what it has is kept. */
