@@ -253,9 +253,10 @@ export function mergeAccountData(sources: readonly AccountSource[]): MergeOutcom
   const documents = ordered.filter((s) => s.kind === 'document');
   const data = structuredClone(client?.record ?? {}) as Record<string, unknown>;
   const provenance: Record<string, string> = {};
+  // the sources stay untouched: objects and arrays are copied in, scalars need no copy
   const writes: Writes = {
     set(ptr, value, from) {
-      setAt(data, ptr, structuredClone(value));
+      setAt(data, ptr, typeof value === 'object' && value !== null ? structuredClone(value) : value);
       provenance[ptr] = from.id;
     },
   };

@@ -83,8 +83,24 @@ function clean(s: string): string {
 
 const isSuffix = (t: string, i: number, n: number) => SUFFIXES.has(t) || (t === 'V' && i === n - 1 && n >= 3);
 
-/** Parses a full name (`Jane Q. Doe Jr.`, `DOE, JANE Q`) or the structured parts of a Person. */
+/** Parsed names by their text: the merger compares the same few names over and over. Bounded; the results are frozen. */
+const PARSED = new Map<string, ParsedName>();
+const PARSED_MAX = 5_000;
+
+/** Parses a full name (`Jane Q. Doe Jr.`, `DOE, JANE Q`) or the structured parts of a Person. The result is frozen. */
 export function parseName(input: string | PersonName | null | undefined): ParsedName {
+  const key = typeof input === 'string' ? `s:${input}`
+    : input ? `o:${input.name ?? ''}\u0000${input.name_first ?? ''}\u0000${input.name_middle ?? ''}\u0000${input.name_last ?? ''}\u0000${input.name_suffix ?? ''}` : 'nil';
+  const hit = PARSED.get(key);
+  if (hit) return hit;
+  const parsed = parseNameUncached(input);
+  Object.freeze(parsed.middle);
+  if (PARSED.size >= PARSED_MAX) PARSED.delete(PARSED.keys().next().value!);
+  PARSED.set(key, Object.freeze(parsed));
+  return parsed;
+}
+
+function parseNameUncached(input: string | PersonName | null | undefined): ParsedName {
   if (input && typeof input === 'object' && !input.name && (input.name_first || input.name_last)) {
     const first = clean(input.name_first ?? '').split(' ')[0] ?? '';
     const middle = clean(input.name_middle ?? '').split(' ').filter(Boolean);

@@ -18,6 +18,8 @@ export default defineState({
       file: 'co/DR-2395.pdf',
       name: 'DR 2395, Application for Title and/or Registration',
       printed: 'DR 2395',
+      // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
+      sha256: 'c07ee9390a9a8f6efc2ac5921943e777eed8d3f6d4a47498308777740810ce8f',
       fields: [],
       overlay: [
         vin(0, 120),

@@ -16,6 +16,8 @@ export default defineState({
       file: 'il/VSD-190.pdf',
       name: 'VSD 190, Application for Vehicle Transaction(s)',
       printed: 'VSD 190',
+      // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
+      sha256: '0915ac5ca205098d93dc5f987afcc24be84c2c159d0fb94a9e092246149e61ab',
       fields: [],
       overlay: [
         { mark: '1. Title Only', box: [25.5, 79.5, 34.5, 89], when: 'txn.new_title' },

@@ -15,6 +15,8 @@ export default defineState({
       file: 'mi/TR-11L.pdf',
       name: 'TR-11L, Application for Michigan Vehicle Title',
       printed: 'TR-11L',
+      // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
+      sha256: '0370e243a23643fbed58faeb6e96fd1d1cae33cee6bb550d3acab6e8571ea8c9',
       fields: [],
       overlay: [
         { text: 'YEAR', box: [32, 111.5, 79.5, 124.5], value: 'vehicle.year' },

@@ -25,6 +25,8 @@ export default defineState({
       file: 'va/VSA-17A.pdf',
       name: 'VSA 17A, Application for Certificate of Title and Registration',
       printed: 'VSA 17A',
+      // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
+      sha256: '77662ba314cb580fc3de93ce6bb82b4782601b00ea8b67d9a578b1e0b1459f13',
       fields: [],
       overlay: [
         { mark: 'APPLICATION TYPE: Title', box: [121, 105.5, 129.5, 113.5], when: 'always' },

@@ -392,14 +392,19 @@ export async function checkOfficialForm(spec: TemplateSpec, file: string, pdf: U
   for (const t of [spec, ...(spec.attach ?? []).filter((a) => !a.when || resolveFlag(values, a.when))]) {
     if (t.printed && !text.includes(t.printed)) out.push(`${t.file}: the form number '${t.printed}' is not in the PDF's text`);
   }
-  const byName = await fieldValues(pdf);
+  // a flattened form's values are text placed on the page (the overlay checks read each box); a fillable form's are its fields
+  const byName = spec.overlay?.length ? new Map<string, string>() : await fieldValues(pdf);
   // a row of one-character boxes reads as one value
   const combs = spec.fields.flatMap((m) => ('chars' in m ? [m.chars.map((n) => byName.get(n) ?? '').join('')] : []));
-  const fields = [...byName.values(), ...combs];
+  const fields = spec.overlay?.length ? [text, text.replace(/\s+/g, '')] : [...byName.values(), ...combs];
   if (!fields.some((v) => v.includes(values.vehicle.vin))) out.push(`${spec.file}: no field holds the VIN ${values.vehicle.vin}`);
   const person = perSigner ? values.signer : values.owner1;
   const names = [person.name, person.name_lfm, `${person.last}, ${person.first}`].filter((n) => n.trim() && n !== ', ').map((n) => n.toUpperCase());
-  if (person.present && !fields.some((v) => names.some((n) => v.toUpperCase().includes(n)))) out.push(`${spec.file}: no field holds the name ${person.name}`);
+  // a flattened form may print the name in parts (first, middle and last boxes): then each part must be on the page
+  const parts = [person.first, person.last].map((x) => x.trim().toUpperCase()).filter(Boolean);
+  const holds = (v: string, n: string) => v.toUpperCase().includes(n)
+    || (!!spec.overlay?.length && (v.toUpperCase().includes(n.replace(/\s+/g, '')) || (parts.length === 2 && parts.every((x) => v.toUpperCase().includes(x)))));
+  if (person.present && !fields.some((v) => names.some((n) => holds(v, n)))) out.push(`${spec.file}: no field holds the name ${person.name}`);
   return out;
 }
 
