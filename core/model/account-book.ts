@@ -68,8 +68,12 @@ export class AccountBook implements AccountAccess {
     if (!source.id || !source.kind) throw new TitledError('INVALID_INPUT', 'an account source needs an id and a kind');
     const check = AccountDataSchema.safeParse(source.record ?? {});
     if (!check.success) throw new TitledError('INVALID_INPUT', `source ${source.id}: ${describeZodError(check.error, 'account_data')}`);
-    const copy = structuredClone({ ...source, record: check.data as AccountData });
-    const i = this.list.findIndex((x) => x.id === source.id);
+    this.put(structuredClone({ ...source, record: check.data as AccountData }));
+  }
+
+  /** Adds or replaces a source already checked (the client's record: its requests were validated where they came in). */
+  private put(copy: AccountSource): void {
+    const i = this.list.findIndex((x) => x.id === copy.id);
     if (i >= 0) this.list[i] = copy;
     else this.list.push(copy);
     this.changed = true;
@@ -90,7 +94,8 @@ export class AccountBook implements AccountAccess {
       if (!check.valid) throw new TitledError('INVALID_VIN', `account_data.vehicle.vin: ${check.reason}`);
       record.vehicle!.vin = check.vin;
     }
-    this.contribute({ id: 'client', kind: 'client', record });
+    // each request was validated where it came in, and the merged result is validated at the commit
+    this.put({ id: 'client', kind: 'client', record: structuredClone(record) });
   }
 
   preview(): MergeOutcome {
