@@ -5,7 +5,6 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type Koa from 'koa';
-import type Router from '@koa/router';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { DestinationStream } from 'pino';
 import { ApiKeys } from './auth/api-keys.js';

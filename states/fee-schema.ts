@@ -77,19 +77,17 @@ const Rate = z.number().min(0).max(1);
  * whose amount could not be found at all (the calculator must then refuse or
  * flag the estimate rather than assume a number).
  */
-export const MoneySchema = sourced({ cents: Cents.nullable() }).refine((v) => v.cents !== null || v.unsourced === true, {
+const MoneySchema = sourced({ cents: Cents.nullable() }).refine((v) => v.cents !== null || v.unsourced === true, {
   message: '`cents` may only be null on an unsourced figure',
   path: ['cents'],
 });
 export type Money = z.infer<typeof MoneySchema>;
 
 /** A percentage as a decimal rate (0.0625 = 6.25 %). */
-export const RateFigureSchema = sourced({ rate: Rate });
-export type RateFigure = z.infer<typeof RateFigureSchema>;
+const RateFigureSchema = sourced({ rate: Rate });
 
 /** A sourced yes/no fact (e.g. whether a trade-in reduces the taxable amount). */
-export const BoolFigureSchema = sourced({ value: z.boolean() });
-export type BoolFigure = z.infer<typeof BoolFigureSchema>;
+const BoolFigureSchema = sourced({ value: z.boolean() });
 
 /**
  * The transactions fees are priced for, in core's one vocabulary
@@ -116,7 +114,7 @@ const RangeSchema = z
  * condition whose input is unknown (no county, no fuel type ...) leaves the fee
  * undecided: the estimate lists it as not included and says why.
  */
-export const AppliesIfSchema = z
+const AppliesIfSchema = z
   .object({
     /** Only for these transactions. */
     transactions: z.array(z.enum(FEE_TRANSACTIONS)).min(1).optional(),
@@ -139,7 +137,7 @@ export type AppliesIf = z.infer<typeof AppliesIfSchema>;
  * `basis`); `min_cents`/`max_cents` bound a rate-based fee. `optional` marks fees
  * that only apply in some cases (described in `when`).
  */
-export const NamedFeeSchema = sourced({
+const NamedFeeSchema = sourced({
   name: z.string().min(1),
   cents: Cents.optional(),
   rate: Rate.optional(),
@@ -161,9 +159,8 @@ export type NamedFee = z.infer<typeof NamedFeeSchema>;
 
 /** A filing office's mailing address: core's complete address (every part a letter needs), nothing else. */
 export const AddressSchema = CompleteAddressSchema;
-export type Address = z.infer<typeof AddressSchema>;
 
-export const SubmissionInstructionsSchema = sourced({
+const SubmissionInstructionsSchema = sourced({
   /** Who checks / money orders are made payable to. */
   payable_to: z.string().min(1),
   /** Mailing address for title applications. */
@@ -176,13 +173,12 @@ export const SubmissionInstructionsSchema = sourced({
   processed_by: z.enum(['state', 'county']).default('state'),
   // `src` (or `unsourced: true` + `note` when no public page giving the address was found).
 });
-export type SubmissionInstructions = z.infer<typeof SubmissionInstructionsSchema>;
 
 // ---------------------------------------------------------------------------
 // Title
 // ---------------------------------------------------------------------------
 
-export const TitleFeeOverrideSchema = z
+const TitleFeeOverrideSchema = z
   .object({
     original: MoneySchema.optional(),
     transfer: MoneySchema.optional(),
@@ -191,7 +187,7 @@ export const TitleFeeOverrideSchema = z
   })
   .strict();
 
-export const TitleFeesSchema = z
+const TitleFeesSchema = z
   .object({
     /** First title in this state (new vehicle, or out-of-state vehicle brought in). */
     original: MoneySchema,
@@ -207,13 +203,12 @@ export const TitleFeesSchema = z
     note: z.string().min(1).optional(),
   })
   .strict();
-export type TitleFees = z.infer<typeof TitleFeesSchema>;
 
 // ---------------------------------------------------------------------------
 // Registration
 // ---------------------------------------------------------------------------
 
-export const WeightBracketSchema = z
+const WeightBracketSchema = z
   .object({
     /** Inclusive lower bound (lbs); defaults to previous bracket's max + 1. */
     min_lbs: z.int().nonnegative().optional(),
@@ -228,7 +223,7 @@ export const WeightBracketSchema = z
   })
   .strict();
 
-export const AgeBracketSchema = z
+const AgeBracketSchema = z
   .object({
     /** Inclusive upper bound on vehicle age in years (model-year based); null = older. */
     max_age_years: z.int().nonnegative().nullable(),
@@ -236,7 +231,7 @@ export const AgeBracketSchema = z
   })
   .strict();
 
-export const DepreciationStepSchema = z
+const DepreciationStepSchema = z
   .object({
     /** Vehicle age in years (0 = current model year / first registration year). */
     age_years: z.int().nonnegative(),
@@ -281,7 +276,7 @@ const AgeRule = sourced({
 });
 
 /** A registration rule that is not county-based. */
-export const BaseRegistrationRuleSchema = z.discriminatedUnion('kind', [FlatRule, WeightRule, ValueRule, AgeRule]);
+const BaseRegistrationRuleSchema = z.discriminatedUnion('kind', [FlatRule, WeightRule, ValueRule, AgeRule]);
 export type BaseRegistrationRule = z.infer<typeof BaseRegistrationRuleSchema>;
 
 const CountyRule = z
@@ -299,10 +294,9 @@ const CountyRule = z
   })
   .strict();
 
-export const RegistrationRuleSchema = z.discriminatedUnion('kind', [FlatRule, WeightRule, ValueRule, AgeRule, CountyRule]);
-export type RegistrationRule = z.infer<typeof RegistrationRuleSchema>;
+const RegistrationRuleSchema = z.discriminatedUnion('kind', [FlatRule, WeightRule, ValueRule, AgeRule, CountyRule]);
 
-export const RegistrationSchema = z
+const RegistrationSchema = z
   .object({
     /** Length of the registration period the rule prices, in months. */
     term_months: z.int().positive(),
@@ -313,13 +307,12 @@ export const RegistrationSchema = z
     note: z.string().min(1).optional(),
   })
   .strict();
-export type Registration = z.infer<typeof RegistrationSchema>;
 
 // ---------------------------------------------------------------------------
 // Tax
 // ---------------------------------------------------------------------------
 
-export const TaxSchema = z
+const TaxSchema = z
   .object({
     /** State motor vehicle sales / use / excise tax rate (0 where there is none). */
     rate: RateFigureSchema,
@@ -368,13 +361,12 @@ export const TaxSchema = z
   .refine((v) => (v.county_overrides === undefined) === (v.county_overrides_mode === undefined), {
     message: '`county_overrides` and `county_overrides_mode` go together',
   });
-export type Tax = z.infer<typeof TaxSchema>;
 
 // ---------------------------------------------------------------------------
 // Late fees
 // ---------------------------------------------------------------------------
 
-export const LateFeeSchema = sourced({
+const LateFeeSchema = sourced({
   applies_to: z.enum(['title', 'registration', 'tax']),
   /** Penalty starts when more than this many days have passed since the sale / due date. */
   days_after_sale: z.int().nonnegative(),

@@ -73,12 +73,11 @@ const NoLocalTaxSchema = z
   })
   .strict();
 
-export const LocalSalesTaxSchema = z.discriminatedUnion('kind', [RateTableSchema, NoLocalTaxSchema]);
-export type LocalSalesTax = z.infer<typeof LocalSalesTaxSchema>;
+const LocalSalesTaxSchema = z.discriminatedUnion('kind', [RateTableSchema, NoLocalTaxSchema]);
 
 const CountyAmountSchema = z.object({ cents: Cents, src: SourceSchema, note: z.string().min(1).optional() }).strict();
 
-export const CountyFeeSchema = z
+const CountyFeeSchema = z
   .object({
     name: z.string().min(1),
     /** The estimate section the fee belongs to. */
@@ -89,11 +88,10 @@ export const CountyFeeSchema = z
     note: z.string().min(1).optional(),
   })
   .strict();
-export type CountyFee = z.infer<typeof CountyFeeSchema>;
 
 const ZipSchema = z.object({ county: CountyKey, src: SourceSchema, note: z.string().min(1).optional() }).strict();
 
-export const OfficeSchema = z
+const OfficeSchema = z
   .object({
     /** The payee's name, exactly as checks are written (not a sentence). */
     payable_to: z.string().min(1).max(80).regex(/^[^.;:]*$/, 'payable_to is a payee name, not a sentence'),

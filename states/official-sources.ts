@@ -28,7 +28,7 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
  * Official accounts on a shared government-communications host: only the
  * account's own path counts, never the host as a whole.
  */
-export const OFFICIAL_ACCOUNTS: Readonly<Record<string, string>> = {
+const OFFICIAL_ACCOUNTS: Readonly<Record<string, string>> = {
   'content.govdelivery.com/accounts/OHTAX/': "the Ohio Department of Taxation's own bulletin account (GovDelivery, the notification service it links from tax.ohio.gov; account OHTAX)",
 };
 
@@ -57,5 +57,3 @@ export function officialReason(url: string): string | null {
   for (const [prefix, why] of Object.entries(OFFICIAL_ACCOUNTS)) if (path.startsWith(prefix)) return why;
   return null;
 }
-
-export const isOfficialSource = (url: string): boolean => officialReason(url) !== null;

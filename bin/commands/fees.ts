@@ -35,7 +35,7 @@ function zip(values: Values): string | undefined {
 }
 
 /** The human summary after the JSON: the county used, unsourced figures and what is not modelled. */
-export function summary(e: { metadata: { state: string; county: string; city: string; county_source: string | null; complete: boolean; unsourced: string[]; not_modelled: string[]; unknown: string[] } }): string {
+function summary(e: { metadata: { state: string; county: string; city: string; county_source: string | null; complete: boolean; unsourced: string[]; not_modelled: string[]; unknown: string[] } }): string {
   const m = e.metadata;
   const lines = [`${m.state}${m.county ? `, ${m.county} County${m.county_source === 'zip' ? ' (from the ZIP)' : ''}` : ', county not known'}${m.city ? `, ${m.city}` : ''}: ${m.complete ? 'complete' : 'incomplete (totals are a lower bound)'}`];
   lines.push(m.unsourced.length ? `unsourced (shown, not counted): ${m.unsourced.length}` : 'unsourced: none');

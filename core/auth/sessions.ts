@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 
-export interface SessionRow {
+interface SessionRow {
   id: string;
   orgId: string;
   keyId: string | null;

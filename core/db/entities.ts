@@ -120,7 +120,7 @@ class OutboxRecord {
  * never outlives `expiresAt` (at most the credential it was minted from).
  */
 @Entity('sessions')
-export class SessionRecord {
+class SessionRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   /** The API key that logged in (a revoked key ends its sessions); null for a JWT login. */

@@ -18,7 +18,7 @@ import { taxSection } from './tax.js';
 import { titleSection } from './title.js';
 import type { EstFees, FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
 
-export const CALCULATOR_VERSION = 'titled-fees/1';
+const CALCULATOR_VERSION = 'titled-fees/1';
 
 /** Section total in cents: items added, `subtract` items subtracted, unknown amounts left out (the estimate says so). */
 export function sectionCents(items: readonly FeeItemOut[]): number {

@@ -41,7 +41,7 @@ export const hasAny = (ctx: Ctx, list: readonly FeeTransaction[]): boolean => li
 
 const srcOut = (p: Provenance): { url: string; date: string } | null => (p.src ? { url: p.src.url, date: p.src.date } : null);
 
-export interface ItemSpec {
+interface ItemSpec {
   feeType: FeeType;
   name: string;
   description: string;
@@ -136,7 +136,7 @@ type Decision = { ok: 'yes' | 'no' | 'unknown'; why: string };
 const inRange = (v: number, r: { min?: number; max?: number }): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 
 /** Evaluates `applies_if`: every condition must hold; a condition whose input is unknown makes the answer `unknown`. */
-export function decide(ctx: Ctx, a: AppliesIf): Decision {
+function decide(ctx: Ctx, a: AppliesIf): Decision {
   const unknown: string[] = [];
   const v = ctx.input.vehicle;
   if (a.transactions && !a.transactions.some((t) => ctx.tx.has(t))) return { ok: 'no', why: 'transaction' };

@@ -45,7 +45,6 @@ export function feeTransactions(entry: Readonly<TitleEntry>): FeeTransaction[] {
   const ad = entry.account_data ?? {};
   const sale = ad.sale;
   const loan = ad.loan;
-  const title = ad.vehicle?.title;
   const out: FeeTransaction[] = [];
   const repo = isRepossession(entry);
   const hasSale = !!sale && (typeof sale.sale_price === 'number' || !!sale.date_of_sale || present(sale.seller) || (sale.buyer?.length ?? 0) > 0);

@@ -9,7 +9,7 @@ import { hasAny, makeItem, noteUnknown, PURCHASE, TITLE_ISSUING, type Ctx } from
 import { applyRate, formatUsd } from './money.js';
 import type { FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
 
-export interface CountyResolution {
+interface CountyResolution {
   county: string;
   /** `given`: the input named it; `zip`: found from the ZIP in the state's table; null: not known. */
   source: 'given' | 'zip' | null;
@@ -32,7 +32,7 @@ export function resolveCounty(input: FeeInput, local: StateLocalData | null): Co
   return { county: '', source: null, why: `ZIP ${zip} is not in ${input.state.toUpperCase()}'s ZIP-to-county table` };
 }
 
-export interface LocalTaxResult { item: FeeItemOut; grossCents: number; netCents: number }
+interface LocalTaxResult { item: FeeItemOut; grossCents: number; netCents: number }
 
 /**
  * The local sales tax item from the state's rate table, or undefined when the

@@ -20,7 +20,7 @@ export function toDollars(cents: number | null): number | null {
 }
 
 /** The rate as an integer number of millionths (0.0625 -> 62500). */
-export function rateMicros(rate: number): number {
+function rateMicros(rate: number): number {
   return Math.round(rate * RATE_SCALE);
 }
 

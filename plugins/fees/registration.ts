@@ -17,7 +17,7 @@ const age = (ctx: Ctx): number | null => {
 };
 
 /** What a value rule's `base` text prices: the original MSRP, the price paid, or the vehicle's value. */
-export function valueSource(base: string): 'msrp' | 'price' | 'value' {
+function valueSource(base: string): 'msrp' | 'price' | 'value' {
   if (/MSRP|list price|factory price|base retail/i.test(base)) return 'msrp';
   if (/price/i.test(base)) return 'price';
   return 'value';

@@ -31,9 +31,3 @@ export function localSchedule(code: string): StateLocalData | null {
   localCache.set(upper, frozen);
   return frozen;
 }
-
-/** Forgets cached data (tests that edit a state's file). */
-export function clearFeeSchedules(): void {
-  cache.clear();
-  localCache.clear();
-}

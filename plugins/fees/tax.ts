@@ -21,7 +21,7 @@ function localReason(ctx: Ctx): string {
   return ctx.county || ctx.city ? `no local rate for ${ctx.county || ctx.city} in the fee data` : 'the county is not known';
 }
 
-export interface TaxResult { items: FeeItemOut[]; taxableCents: number }
+interface TaxResult { items: FeeItemOut[]; taxableCents: number }
 
 type Push = (item: FeeItemOut) => FeeItemOut;
 type Tax = Ctx['s']['tax'];

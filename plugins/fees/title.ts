@@ -8,7 +8,7 @@ import { addNamedFees, countyOverride, hasAny, LIEN, makeItem, noteUnknown, TITL
 import { latePenalty, lateConditions } from './late.js';
 import type { FeeItemOut } from './types.js';
 
-export interface SectionResult { items: FeeItemOut[] }
+interface SectionResult { items: FeeItemOut[] }
 
 export function titleSection(ctx: Ctx): SectionResult {
   const t = ctx.s.title;

@@ -9,10 +9,8 @@
  */
 import type { FeeTransaction } from '../../states/fee-schema.js';
 
-export type { FeeTransaction } from '../../states/fee-schema.js';
-export { FEE_TRANSACTIONS } from '../../states/fee-schema.js';
 /** A transaction as the fee input takes it: core's name, or its old fee name (`transfer`, `duplicate`). */
-export type FeeTransactionInput = FeeTransaction | 'transfer' | 'duplicate';
+type FeeTransactionInput = FeeTransaction | 'transfer' | 'duplicate';
 
 export type VehicleType = 'AUTO' | 'OHV' | 'MOTORCYCLE' | 'TRAILER' | 'BOAT' | 'LOW_SPEED' | 'ORV' | 'ATV';
 export type FuelKind = 'electric' | 'hybrid' | 'plug_in_hybrid' | 'other';
@@ -144,7 +142,7 @@ export interface EstFees {
   metadata: EstimateMetadata;
 }
 
-export interface EstimateMetadata {
+interface EstimateMetadata {
   state: string;
   county: string;
   city: string;

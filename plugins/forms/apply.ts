@@ -13,17 +13,17 @@ import type { RenderResult, RenderedFile } from './render.js';
 /** Entry members this plugin owns (removed when a generation no longer has them). */
 export const OWNED_KEYS: readonly string[] = [...FORM_KEYS, ...SIGNER_FORM_KEYS, 'form_final_packet', 'final_packet_indices'];
 
-export interface SignerFormItem { signer_name: string; form_generic: string; signer_id: string; form: string }
+interface SignerFormItem { signer_name: string; form_generic: string; signer_id: string; form: string }
 
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 60) || 'signer';
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Object names (relative to the entry's storeIndex) of a form file. */
-export function objectName(f: Pick<RenderedFile, 'kind' | 'signer' | 'variant'>): string {
+function objectName(f: Pick<RenderedFile, 'kind' | 'signer' | 'variant'>): string {
   if (!f.signer) return `forms/${f.kind}.pdf`;
   return `forms/${f.kind}/${f.signer.index}-${slug(f.signer.id)}${f.variant === 'generic' ? '-generic' : ''}.pdf`;
 }
-export const updatesName = (key: string) => `forms/updates/${key}.json`;
+const updatesName = (key: string) => `forms/updates/${key}.json`;
 
 interface UpdateMeta {
   form_key: string;

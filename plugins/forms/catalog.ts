@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import type { FormKind, StatePlugin, TemplateSpec } from '../../states/types.js';
 import { TemplateStore } from './pdf/template.js';
 
-export interface TemplateEntry {
+interface TemplateEntry {
   state: string;
   form: FormKind;
   file: string;
@@ -45,7 +45,7 @@ export function listTemplates(states: readonly StatePlugin[], dirs: readonly str
   });
 }
 
-export interface FetchResult {
+interface FetchResult {
   state: string;
   form: FormKind;
   file: string;
@@ -58,7 +58,7 @@ export interface FetchResult {
   error?: string;
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   /** Download function (default: global fetch with a 60 s limit). */
   download?: (url: string) => Promise<Uint8Array>;
   /** Largest file accepted, bytes (default 25 MB). */

@@ -11,7 +11,7 @@ const SINGLE = /^(form_[a-z_]+)\.pdf$/;
 const PER_SIGNER = /^(forms_(?:poa|name_oats|non_obligor))\/[^/]+\.pdf$/;
 
 /** The entry and form key of a form file's object key (`<orgId>/<entryId>/forms/...`), or null for any other object. */
-export function formOfObjectKey(key: string): { orgId: string; entryId: string; formKey: string } | null {
+function formOfObjectKey(key: string): { orgId: string; entryId: string; formKey: string } | null {
   const parts = key.split('/');
   if (parts.length < 4 || parts[2] !== 'forms') return null;
   const rest = parts.slice(3).join('/');

@@ -19,7 +19,7 @@ export const FormsOptionsSchema = z.object({
 
 export interface FormsOptions { templateDirs: string[]; historyLimit: number }
 
-export const DEFAULT_TEMPLATE_DIR = '../shared/forms';
+const DEFAULT_TEMPLATE_DIR = '../shared/forms';
 
 export function parseFormsOptions(raw: unknown): FormsOptions {
   const r = FormsOptionsSchema.safeParse(raw ?? {});

@@ -27,7 +27,7 @@ export function resolveText(values: FormValues, value: TextPath | readonly TextP
 }
 
 /** The text a text or chars mapping puts in the form (empty when its `if` flag is false), WinAnsi-safe. */
-export type TextMapping = Extract<FieldMapping, { field: string } | { chars: readonly string[] }>;
+type TextMapping = Extract<FieldMapping, { field: string } | { chars: readonly string[] }>;
 
 export function mappedText(values: FormValues, m: TextMapping): string {
   if (m.if && !resolveFlag(values, m.if)) return '';

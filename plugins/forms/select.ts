@@ -22,7 +22,7 @@ export interface FormPlan {
 }
 
 /** Forms a state declares for transactions: `always` plus each transaction's list, each once; UCC-1 for a type the state does not title. */
-export function declaredForms(state: StatePlugin, txns: readonly Transaction[], vehicleType: string): FormKind[] {
+function declaredForms(state: StatePlugin, txns: readonly Transaction[], vehicleType: string): FormKind[] {
   const out = new Set<FormKind>(state.forms.always ?? []);
   for (const t of txns) for (const f of state.forms[t] ?? []) out.add(f);
   if (state.rules.untitledTypes.includes(vehicleType)) {

@@ -35,7 +35,7 @@ export function formatMoney(v: unknown): string {
 
 const EMPTY_ADDR: AddressValues = Object.freeze({ street1: '', street2: '', street: '', city: '', state: '', zip: '', zip5: '', county: '', one_line: '', city_state_zip: '' });
 
-export function addressValues(a: Addr): AddressValues {
+function addressValues(a: Addr): AddressValues {
   if (!a) return EMPTY_ADDR;
   const street = join([a.street1, a.street2]);
   const csz = join([s(a.city) + (a.state || a.zip ? ',' : ''), a.state, a.zip]).replace(/,$/, '');
@@ -97,7 +97,7 @@ const EMPTY_LIEN: LienValues = Object.freeze({
   elt_id: '', feid: '', signatory: EMPTY_PERSON, date: '', amount: '', lien_id: '', release_date: '', present_yn: 'N', present: false,
 });
 
-export function lienValues(holder: Lienholder | null | undefined, lien?: Partial<Lien> | null, amount?: unknown): LienValues {
+function lienValues(holder: Lienholder | null | undefined, lien?: Partial<Lien> | null, amount?: unknown): LienValues {
   const name = personName(holder as PersonLike);
   if (!name && !lien?.lien_id) return EMPTY_LIEN;
   const addr = addressValues(holder?.addr ?? holder?.address_vault);
@@ -141,7 +141,7 @@ function stateSubmission(code: string): { submit_to: string; payable_to: string 
  * it has one for this state (the fees stage picks the office of the entry's
  * county where a state files by county), else the state's own office.
  */
-export function submissionOf(code: string, entry?: Readonly<TitleEntry>): { submit_to: string; payable_to: string } {
+function submissionOf(code: string, entry?: Readonly<TitleEntry>): { submit_to: string; payable_to: string } {
   const est = entry?.fee_estimate as { state?: string; submission_instructions?: SubmissionInstructions } | undefined;
   if (est?.submission_instructions && (!est.state || est.state.toUpperCase() === code.toUpperCase())) {
     const mine = fromInstructions(est.submission_instructions);
@@ -152,7 +152,7 @@ export function submissionOf(code: string, entry?: Readonly<TitleEntry>): { subm
 
 const stateNames = new Map(STATE_PLUGINS.map((p) => [p.code, p.name]));
 
-export interface BuiltValues {
+interface BuiltValues {
   values: FormValues;
   /** People who sign per-signer forms, in order, with their role. */
   signers: { person: PersonValues; role: string }[];

@@ -28,7 +28,7 @@ import { PX_PER_PT, type Gray, type PageText, type Word } from './read/types.js'
 import { sniff, type DocumentFormat } from './sniff.js';
 import { readingPool } from './worker/pool.js';
 
-export interface AnalyzeOptions {
+interface AnalyzeOptions {
   /** Raster resolution for scanned PDF pages (default 300). */
   dpi?: number;
   /** Pages read per document (default 10); the rest are ignored with a warning. */
@@ -66,7 +66,7 @@ export class NeedsOcr extends Error {
   }
 }
 
-export interface PageReport { page: number; source: PageText['source']; words: number; mean_conf?: number; rotated?: number; document_type: DocumentType; confidence: number; barcode?: boolean }
+interface PageReport { page: number; source: PageText['source']; words: number; mean_conf?: number; rotated?: number; document_type: DocumentType; confidence: number; barcode?: boolean }
 
 export interface DocumentAnalysis {
   format: DocumentFormat;
@@ -90,7 +90,7 @@ export interface DocumentAnalysis {
   timings_ms: { read: number; extract: number; steps: Partial<Record<Step, number>> };
 }
 
-export interface DocumentPart {
+interface DocumentPart {
   /** 1-based, in page order. */
   part: number;
   pages: number[];

@@ -8,7 +8,7 @@ import type { Layout } from './layout/layout.js';
 import { headerState } from './extract/common.js';
 import { findDates, parseCityLine } from './layout/text.js';
 
-export const DOCUMENT_TYPES = ['VEHICLE_TITLE', 'VEHICLE_TITLE_BACK', 'VEHICLE_REGISTRATION', 'DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'PAYOFF_LETTER', 'UNKNOWN'] as const;
+const DOCUMENT_TYPES = ['VEHICLE_TITLE', 'VEHICLE_TITLE_BACK', 'VEHICLE_REGISTRATION', 'DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'PAYOFF_LETTER', 'UNKNOWN'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 type Scored = Exclude<DocumentType, 'UNKNOWN'>;
 
@@ -40,7 +40,7 @@ const CUES: Record<Scored, [string, number][]> = {
 export interface Classification { type: DocumentType; confidence: number; scores: Record<string, number>; /** An AAMVA barcode was decoded on the page. */ barcode?: boolean }
 
 /** Letters-only text of a page, for cue matching. */
-export const cueText = (l: Layout) => l.phrases.map((p) => p.text.toUpperCase().replace(/[^A-Z]/g, '')).join('');
+const cueText = (l: Layout) => l.phrases.map((p) => p.text.toUpperCase().replace(/[^A-Z]/g, '')).join('');
 
 /**
  * Whether `text` holds `cue` with at most `k` edits (Sellers' approximate

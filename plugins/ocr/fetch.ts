@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import got, { type Got } from 'got';
 import { UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 
-export type FetchFailure = 'BLOCKED' | 'TOO_LARGE' | 'HTTP_STATUS' | 'TIMEOUT' | 'NETWORK' | 'TOO_MANY_REDIRECTS';
+type FetchFailure = 'BLOCKED' | 'TOO_LARGE' | 'HTTP_STATUS' | 'TIMEOUT' | 'NETWORK' | 'TOO_MANY_REDIRECTS';
 
 export class FetchRejected extends Error {
   constructor(readonly code: FetchFailure, message: string, readonly retryable = false) {
@@ -26,7 +26,7 @@ export class FetchRejected extends Error {
   }
 }
 
-export interface FetchLimits {
+interface FetchLimits {
   maxBytes: number;
   /** Time limit of one attempt (got's request timeout). */
   timeoutMs: number;
@@ -34,7 +34,7 @@ export interface FetchLimits {
   /** Time budget of the whole fetch, every attempt and the pause between them included (default `timeoutMs`). */
   totalMs?: number;
 }
-export interface Fetched { bytes: Buffer; finalUrl: string; contentType: string | null }
+interface Fetched { bytes: Buffer; finalUrl: string; contentType: string | null }
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 

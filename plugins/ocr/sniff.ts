@@ -5,7 +5,7 @@
  */
 export type DocumentFormat = 'pdf' | 'jpeg' | 'png';
 
-export interface Sniffed { format: DocumentFormat | null; /** What it looks like, for a rejection: "HTML", "GIF image", ... */ looksLike: string }
+interface Sniffed { format: DocumentFormat | null; /** What it looks like, for a rejection: "HTML", "GIF image", ... */ looksLike: string }
 
 const starts = (b: Buffer, sig: number[] | string, at = 0) => {
   const bytes = typeof sig === 'string' ? [...Buffer.from(sig, 'latin1')] : sig;

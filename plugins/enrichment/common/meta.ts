@@ -5,7 +5,7 @@
  * the cached VIN decode. What the pulls found is contributed to the entry's
  * account data (`ctx.account`); core keeps the records and their provenance.
  */
-import type { TitleEntry, FoundStatus } from '../../../core/plugin-api.js';
+import type { TitleEntry } from '../../../core/plugin-api.js';
 import type { RecordSource } from './provider.js';
 
 interface PullRef {

@@ -8,7 +8,7 @@
  * settled status was `not_found` is found, and contributes what was found to
  * the entry's account data (a not-found pull withdraws what it gave).
  */
-import type { TitledConfig, JobInput, TitleEntry, AccountData, StageContext, StagePlugin, StatusField } from '../../../core/plugin-api.js';
+import type { TitledConfig, JobInput, TitleEntry, StageContext, StagePlugin, StatusField } from '../../../core/plugin-api.js';
 import { clockOf, contributePull, fileStamp, pullSourceId, requestFor } from './apply.js';
 import { hideMeta, readMeta, setNote, writeMeta, type EnrichmentMeta } from './meta.js';
 import { parseProviderOptions, type ProviderOptions } from './options.js';

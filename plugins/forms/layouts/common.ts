@@ -21,8 +21,6 @@ export interface Layout {
   build(ctx: LayoutContext): Block[];
 }
 
-export const BLANK = '';
-
 export function header(ctx: LayoutContext, title: string): Pick<DrawnForm, 'title' | 'subtitle' | 'footer'> {
   const { state, spec, generic } = ctx;
   const subtitle: string[] = [];

@@ -8,7 +8,7 @@ import { PAGE } from './draw.js';
 import { FONT_RESOURCES, type FontName } from './fonts.js';
 
 /** Metadata written into every generated PDF. */
-export interface PdfMeta { title: string; subject?: string }
+interface PdfMeta { title: string; subject?: string }
 
 export async function newDocument(meta: PdfMeta): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false });

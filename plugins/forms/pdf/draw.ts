@@ -34,9 +34,9 @@ export interface DrawnForm {
 }
 
 /** A text drawn on a page, kept for checks (tests and the layout's own bound assertions). */
-export interface PlacedText { page: number; x: number; y: number; width: number; size: number; font: FontName; text: string; maxX: number }
+interface PlacedText { page: number; x: number; y: number; width: number; size: number; font: FontName; text: string; maxX: number }
 
-export interface DrawnPages {
+interface DrawnPages {
   /** Content stream text per page. */
   pages: string[];
   placed: PlacedText[];
@@ -75,7 +75,7 @@ export function wrap(text: string, font: FontName, size: number, width: number):
 }
 
 /** How a value sits in a box of inner width `w`: one line at the largest size that fits, else wrapped lines. */
-export function fitValue(value: string, w: number, font: FontName = 'regular', sizes: readonly number[] = VALUE_SIZES): { size: number; lines: string[] } {
+function fitValue(value: string, w: number, font: FontName = 'regular', sizes: readonly number[] = VALUE_SIZES): { size: number; lines: string[] } {
   for (const size of sizes) if (widthOf(value, font, size) <= w) return { size, lines: [value] };
   const size = Math.min(WRAP_SIZE, sizes[sizes.length - 1]!);
   return { size, lines: wrap(value, font, size, w) };

@@ -5,7 +5,7 @@
  * flattened for the packet.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
   PDFButton, PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
   drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont,
@@ -15,7 +15,7 @@ import { mappedText, resolveFlag } from '../resolve.js';
 import { choiceOptions, choose } from './choice.js';
 import { cloneDocument } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
-import { annotationPages, prepareTemplate, prepareTemplateFile } from './prepare.js';
+import { annotationPages, prepareTemplateFile } from './prepare.js';
 import { wrap } from './draw.js';
 import { widthOf } from './fonts.js';
 
@@ -72,7 +72,6 @@ export class TemplateStore {
   }
 }
 
-export { prepareTemplate };
 
 export interface FillReport {
   /** Text fields set: name, value, font size chosen, lines (1 = single line). */
@@ -259,6 +258,3 @@ function pick(states: PDFDict, state?: PDFName): PDFRef | undefined {
   return chosen instanceof PDFRef ? chosen : undefined;
 }
 
-export function resolveDirs(dirs: readonly string[], base: string): string[] {
-  return dirs.map((d) => resolve(base, d));
-}

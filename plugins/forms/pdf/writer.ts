@@ -21,7 +21,7 @@ function textString(s: string): string {
   return `<FEFF${b.toString('hex').toUpperCase()}>`;
 }
 
-export interface WriteMeta { title: string; subject?: string }
+interface WriteMeta { title: string; subject?: string }
 
 export function writePdf(pages: readonly Buffer[], meta: WriteMeta): Uint8Array {
   const chunks: Buffer[] = [];

@@ -18,7 +18,7 @@ export const value = (v: string | undefined): string => {
 const suffixOf = (s: string): string => s.replace(/\./g, '').trim().toUpperCase();
 const words = (s: string) => s.replace(/,/g, ' ').split(' ').filter(Boolean);
 
-export interface HolderName { first: string; middle: string; last: string; suffix: string }
+interface HolderName { first: string; middle: string; last: string; suffix: string }
 
 /** A trailing suffix split off a run of name words ("SMITH JR" -> SMITH, JR); never the only word. */
 function trailingSuffix(ws: string[], set: Set<string>): [string[], string] {
@@ -32,7 +32,7 @@ function trailingSuffix(ws: string[], set: Set<string>): [string[], string] {
  * with no separator `FIRST MIDDLE LAST [SUFFIX]` (the last word the family
  * name: a name without a separator cannot tell a two-word family name).
  */
-export function fullName(daa: string): HolderName {
+function fullName(daa: string): HolderName {
   const t = value(daa);
   if (/[,$]/.test(t)) {
     const parts = t.split(/\s*[,$]\s*/);

@@ -38,7 +38,7 @@ export const shortText = (maxWords: number) => (s: string): string | null => {
 };
 
 /** Vehicle makes, to rejoin one OCR split ("J EEP") and to tell a make from other words. */
-export const MAKES = new Set(['ACURA', 'ALFA ROMEO', 'AUDI', 'BMW', 'BUICK', 'CADILLAC', 'CHEVROLET', 'CHEV', 'CHEVY', 'CHRYSLER', 'DODGE', 'FIAT', 'FORD', 'GENESIS', 'GMC', 'HARLEY-DAVIDSON', 'HONDA', 'HYUNDAI', 'INFINITI', 'JAGUAR', 'JEEP', 'KAWASAKI', 'KIA', 'LAND ROVER', 'LEXUS', 'LINCOLN', 'MAZDA', 'MERCEDES-BENZ', 'MERCURY', 'MINI', 'MITSUBISHI', 'NISSAN', 'PONTIAC', 'PORSCHE', 'RAM', 'RIVIAN', 'SATURN', 'SCION', 'SUBARU', 'SUZUKI', 'TESLA', 'TOYOTA', 'VOLKSWAGEN', 'VOLVO', 'YAMAHA']);
+const MAKES = new Set(['ACURA', 'ALFA ROMEO', 'AUDI', 'BMW', 'BUICK', 'CADILLAC', 'CHEVROLET', 'CHEV', 'CHEVY', 'CHRYSLER', 'DODGE', 'FIAT', 'FORD', 'GENESIS', 'GMC', 'HARLEY-DAVIDSON', 'HONDA', 'HYUNDAI', 'INFINITI', 'JAGUAR', 'JEEP', 'KAWASAKI', 'KIA', 'LAND ROVER', 'LEXUS', 'LINCOLN', 'MAZDA', 'MERCEDES-BENZ', 'MERCURY', 'MINI', 'MITSUBISHI', 'NISSAN', 'PONTIAC', 'PORSCHE', 'RAM', 'RIVIAN', 'SATURN', 'SCION', 'SUBARU', 'SUZUKI', 'TESLA', 'TOYOTA', 'VOLKSWAGEN', 'VOLVO', 'YAMAHA']);
 
 /** A make: a known one with OCR's stray spaces removed, else a short text. */
 export function makeText(s: string): string | null {

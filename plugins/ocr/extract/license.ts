@@ -120,8 +120,6 @@ function unlabelledNumber(l: Layout): string | null {
   return null;
 }
 
-export interface LicenseResult { fields: Fields; account_data: AccountData }
-
 export function licenseFields(pages: readonly Layout[]): Fields {
   const r = runSpecs(pages, SPECS, BLOCKS, STOPPERS);
   const v = r.values;

@@ -35,7 +35,7 @@ function letterhead(l: Layout): string {
   return best?.text ?? '';
 }
 
-export interface PayoffResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
+interface PayoffResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
 export function extractPayoff(pages: readonly Layout[]): PayoffResult {
   const r = runSpecs(pages, SPECS, [], STOPPERS);

@@ -30,7 +30,7 @@ const BLOCKS = [
 ];
 const STOPPERS = ['FEES PAID', 'FEES', 'BODY TYPE MODEL', 'BODY TYPE', 'MODEL', 'BODY', 'COLOR', 'WEIGHT', 'CLASS', 'COUNTY', 'TITLE NUMBER', 'TOTAL'];
 
-export interface RegistrationResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
+interface RegistrationResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
 export function extractRegistration(pages: readonly Layout[]): RegistrationResult {
   const r = runSpecs(pages, SPECS, BLOCKS, STOPPERS);

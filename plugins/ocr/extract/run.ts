@@ -11,7 +11,7 @@ import type { Layout } from '../layout/layout.js';
 import type { Box } from '../layout/fields.js';
 import { bestVin, vinCandidates, type VinRead, type VinSpot } from './vin.js';
 
-export interface BlockSpec { key: string; labels: readonly string[] }
+interface BlockSpec { key: string; labels: readonly string[] }
 
 export interface SpecResult {
   values: Record<string, string>;

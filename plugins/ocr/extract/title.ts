@@ -28,7 +28,7 @@ const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LI
  * they end the first lien's block. "LIEN HOLDER" also matches the word run
  * together ("2ND LIENHOLDER"), so each label is spelled once.
  */
-export const LIEN_2_LABELS = ['2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY', '2ND LEGAL OWNER', 'SECOND LEGAL OWNER',
+const LIEN_2_LABELS = ['2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY', '2ND LEGAL OWNER', 'SECOND LEGAL OWNER',
   '2ND LIEN HOLDER NAME AND ADDRESS', 'SECOND LIEN HOLDER NAME AND ADDRESS', '2ND LIEN HOLDER INFORMATION', 'SECOND LIEN HOLDER INFORMATION', 'LIEN HOLDER 2', 'LIEN HOLDER #2', 'ADDITIONAL LIEN HOLDER'];
 const SPECS: FieldSpec[] = [
   { key: 'vin', labels: VIN_LABELS, parse: vinText, typed: true },
@@ -53,9 +53,9 @@ const BLOCKS = [
 ];
 const BLOCK_SPECS: FieldSpec[] = BLOCKS.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
 /** Labels of things not extracted: they end blocks (a third lien ends the second's). */
-export const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'LIEN RELEASE', 'RELEASE OF INTEREST', 'LIEN SATISFIED', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE', 'TITLE TYPE'];
+const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'LIEN RELEASE', 'RELEASE OF INTEREST', 'LIEN SATISFIED', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE', 'TITLE TYPE'];
 
-export interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
+interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
 
 export const person = (n: Party['names'][number], p: Party | null): Person => {
   const out: Person = { type: 'PERSON', name: n.name, name_first: n.first, name_last: n.last };
@@ -248,7 +248,7 @@ const partyScore = (lines: string[]) => {
   return (p?.city ? 2 : 0) + (p?.street ? 1 : 0);
 };
 
-export interface LienPair { page: Layout; blocks: [{ hit: LabelHit; lines: string[] }, { hit: LabelHit; lines: string[] }] }
+interface LienPair { page: Layout; blocks: [{ hit: LabelHit; lines: string[] }, { hit: LabelHit; lines: string[] }] }
 
 /**
  * Two lien boxes printed with the same plain label ("LIENHOLDER" over each):
@@ -257,7 +257,7 @@ export interface LienPair { page: Layout; blocks: [{ hit: LabelHit; lines: strin
  * and a "CITY, ST ZIP" line; a box reading NONE is no lien), so a label
  * repeated elsewhere (a release section) does not make a second lien.
  */
-export function plainLienPair(pages: readonly Layout[]): LienPair | null {
+function plainLienPair(pages: readonly Layout[]): LienPair | null {
   for (const l of pages) {
     const hits = titleHits(l);
     const plain = hits.filter((h) => h.key === 'lienholder');

@@ -17,7 +17,7 @@ import type { Box } from '../layout/fields.js';
 import type { Layout } from '../layout/layout.js';
 import { digitish } from '../layout/text.js';
 
-export type VinStatus = 'valid' | 'repaired' | 'unverified' | 'malformed';
+type VinStatus = 'valid' | 'repaired' | 'unverified' | 'malformed';
 
 export interface VinRead {
   /** What the page says, spaces and dashes removed, uppercased. */

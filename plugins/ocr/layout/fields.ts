@@ -23,10 +23,10 @@ export interface FieldSpec {
 }
 
 export interface LabelHit { key: string; phrase: Phrase; start: number; end: number; x0: number; y0: number; x1: number; y1: number }
-export type How = 'inline' | 'right' | 'below' | 'above';
+type How = 'inline' | 'right' | 'below' | 'above';
 export interface Box { x0: number; y0: number; x1: number; y1: number }
-export interface Candidate { text: string; how: How; dist: number; hit: LabelHit; box: Box }
-export interface FieldValue { value: string; how: How; label: string; box: Box }
+interface Candidate { text: string; how: How; dist: number; hit: LabelHit; box: Box }
+interface FieldValue { value: string; how: How; label: string; box: Box }
 
 const boxOf = (ws: readonly Word[]): Box => ({ x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
 
@@ -231,7 +231,7 @@ export function valueSide(l: Layout, hits: LabelHit[], specs: readonly FieldSpec
   return below + above >= 2 ? (below >= above ? 'below' : 'above') : null;
 }
 
-export interface Extraction {
+interface Extraction {
   values: Record<string, FieldValue>;
   hits: LabelHit[];
   /** The side of their labels this page prints values on, when its typed fields tell. */

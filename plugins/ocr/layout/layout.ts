@@ -158,6 +158,3 @@ export function buildLayout(page: Pick<PageText, 'width' | 'height' | 'words'> &
   }
   return { page: page.page ?? 1, width: page.width, height: page.height, h, rows: out, phrases };
 }
-
-/** The page's text, one line per row, phrases separated by wide spaces. */
-export const layoutText = (l: Layout) => l.rows.map((r) => r.map((p) => p.text).join('   ')).join('\n');

@@ -143,7 +143,7 @@ export const STATES: Record<string, string> = {
 };
 export const STATE_CODES = new Set(Object.values(STATES));
 
-export interface CityLine { city: string; state: string; zip: string }
+interface CityLine { city: string; state: string; zip: string }
 
 /** "SACRAMENTO, CA 95814" / "Sacramento CA 95814-1234" (OCR digit confusions in the ZIP repaired). */
 export function parseCityLine(line: string): CityLine | null {

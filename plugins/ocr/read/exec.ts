@@ -12,7 +12,7 @@ export class ToolError extends Error {
   }
 }
 
-export interface RunOptions {
+interface RunOptions {
   input?: Buffer | Uint8Array;
   timeoutMs: number;
   maxOutputBytes: number;

@@ -48,7 +48,7 @@ export function ocrScale(g: Gray, density?: number): number | undefined {
   return undefined;
 }
 
-export interface Box { x: number; y: number; width: number; height: number }
+interface Box { x: number; y: number; width: number; height: number }
 
 /**
  * What the ink on `small` (a downscaled copy, `factor` of the full size)
@@ -58,7 +58,7 @@ export interface Box { x: number; y: number; width: number; height: number }
  * printed (null when the page is blank). Specks, and large shapes touching
  * the image's edge (a scanner's dark border, a shadow), are left out.
  */
-export function surveyInk(small: Gray, factor: number, threshold: number): { glyph: number | null; content: Box | null; heights: number[] } {
+function surveyInk(small: Gray, factor: number, threshold: number): { glyph: number | null; content: Box | null; heights: number[] } {
   const { data, width, height } = small;
   const label = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
@@ -138,7 +138,7 @@ export function smallPrintScale(heights: readonly number[], scale: number, area:
 /** A page whose print covers less than this share of it is cropped to the print before OCR. */
 const CROP_BELOW = 0.6;
 
-export interface Prepared {
+interface Prepared {
   /** The raster tesseract reads: the page, or the part of it that holds print. */
   gray: Gray;
   /** Where `gray` sits on the page, and the page's size, in the scaled page's pixels. */
@@ -236,7 +236,7 @@ function mode(hist: Uint32Array): number {
 }
 
 /** Standard deviation of the paper's gray level (pixels within 25 levels of the most common one). */
-export function paperNoise(hist: Uint32Array): number {
+function paperNoise(hist: Uint32Array): number {
   const m = mode(hist);
   let n = 0;
   let s = 0;

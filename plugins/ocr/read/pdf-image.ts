@@ -23,7 +23,7 @@ import sharp, { type Sharp } from 'sharp';
 import type { PDFDocument, PDFRawStream } from 'pdf-lib';
 import type { Gray } from './types.js';
 
-export interface PdfImagePage { gray: Gray; dpi: number }
+interface PdfImagePage { gray: Gray; dpi: number }
 
 type PdfLib = typeof import('pdf-lib');
 let lib: Promise<PdfLib> | undefined;

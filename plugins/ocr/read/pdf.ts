@@ -16,7 +16,7 @@ const decode = (s: string) => s.replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: stri
 });
 
 /** Parses `pdftotext -bbox-layout` XHTML into pages of words (300-dpi pixel coordinates). */
-export function parseBboxLayout(xhtml: string): TextLayerPage[] {
+function parseBboxLayout(xhtml: string): TextLayerPage[] {
   const pages: TextLayerPage[] = [];
   const pageRe = /<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g;
   const wordRe = /<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)<\/word>/g;
@@ -32,7 +32,7 @@ export function parseBboxLayout(xhtml: string): TextLayerPage[] {
   return pages;
 }
 
-export interface PdfLimits { maxPages: number; toolTimeoutMs: number; signal?: AbortSignal }
+interface PdfLimits { maxPages: number; toolTimeoutMs: number; signal?: AbortSignal }
 
 /** The text layer of the first `maxPages` pages (a page without one has no words). */
 export async function readTextLayer(pdf: Buffer, o: PdfLimits): Promise<TextLayerPage[]> {
@@ -50,7 +50,7 @@ export async function pageCount(pdf: Buffer, o: PdfLimits): Promise<number> {
 }
 
 /** Parses a binary PGM (P5, 8-bit). */
-export function parsePgm(buf: Buffer): Gray {
+function parsePgm(buf: Buffer): Gray {
   let pos = 0;
   const tokens: string[] = [];
   while (tokens.length < 4) {

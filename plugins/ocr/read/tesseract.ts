@@ -29,7 +29,7 @@ const CONFIG = configFile('tesseract.cfg');
 const VIN_CONFIG = configFile('tesseract-vin.cfg');
 
 /** Parses tesseract's TSV: the words (level 5) with their boxes and confidence. */
-export function parseTsv(tsv: string): Word[] {
+function parseTsv(tsv: string): Word[] {
   const words: Word[] = [];
   for (const line of tsv.split('\n')) {
     const c = line.split('\t');
@@ -47,7 +47,7 @@ export function parseTsv(tsv: string): Word[] {
 let shared: PQueue | undefined;
 
 /** The process-wide OCR queue: `concurrency` tesseract processes at most (default: one per core). */
-export function ocrQueue(concurrency?: number): PQueue {
+function ocrQueue(concurrency?: number): PQueue {
   if (!shared) shared = new PQueue({ concurrency: concurrency ?? availableParallelism() });
   else if (concurrency && shared.concurrency !== concurrency) shared.concurrency = concurrency;
   return shared;

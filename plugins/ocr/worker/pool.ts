@@ -21,7 +21,7 @@ import type { TextLayerPage } from '../read/pdf.js';
 import { ToolError } from '../read/exec.js';
 
 /** What a worker answers: the analysis, the text layer of a document that needs OCR, or an error to rebuild. */
-export type WorkerAnswer<T> =
+type WorkerAnswer<T> =
   | { id: number; ok: T }
   | { id: number; needsOcr: TextLayerPage[] }
   | { id: number; error: { name: string; message: string; code?: string } };
@@ -34,7 +34,7 @@ interface Pending<T> { job: Job<T>; slot: Slot }
 
 const PER_WORKER = 2;
 
-export class ReadingPool<T> {
+class ReadingPool<T> {
   private readonly slots: Slot[] = [];
   private readonly queue: Job<T>[] = [];
   private readonly pending = new Map<number, Pending<T>>();
