@@ -172,7 +172,7 @@ const NORMALIZERS = new Map(COMPARED);
 
 const ownerNames = (v: unknown) => (Array.isArray(v) ? v.map((p) => personName(p as never)) : []);
 const lienholders = (v: unknown) => (Array.isArray(v)
-  ? v.map((l) => compactUpper((l as { lienholder?: { name?: string } }).lienholder?.name ?? '')).sort() : []);
+  ? v.map((l) => compactUpper((l as { lienholder?: { name?: string } } | null)?.lienholder?.name ?? '')).sort() : []);
 
 /** Whether two observations of `ptr` agree (after normalization). */
 export function sameValue(ptr: string, a: unknown, b: unknown): boolean {
@@ -233,7 +233,7 @@ function sameTitle(a: Record<string, unknown>, b: Record<string, unknown>): bool
   return false;
 }
 const TITLE_KEYS = new Set(TITLE_FIELDS.map((p) => p.slice(T.length + 1)));
-const titleOnly = (t: Record<string, unknown>) => Object.fromEntries(Object.entries(t).filter(([k, v]) => TITLE_KEYS.has(k) && present(v)));
+const titleOnly = (t: unknown) => (isObj(t) ? Object.fromEntries(Object.entries(t).filter(([k, v]) => TITLE_KEYS.has(k) && present(v))) : {});
 const titleOf = (d: unknown) => (isObj(getAt(d, T)) ? getAt(d, T) as Record<string, unknown> : undefined);
 const titleLabel = (t: Record<string, unknown>) => [t.issuing_state, t.number ? `title ${String(t.number)}` : 'a title',
   t.issuance_date ? `issued ${String(t.issuance_date).slice(0, 10)}` : 'with no issuance date'].filter(Boolean).join(' ');
@@ -367,10 +367,11 @@ function mergeRecords(base: Record<string, unknown>, pulls: AccountSource[], dec
 function mergeHolds(data: Record<string, unknown>, insurance: AccountSource | undefined): void {
   const own = insurance ? getAt(insurance.record, HOLDS) : undefined;
   if (!Array.isArray(own) || !own.length) return;
-  const others = (getAt(data, HOLDS) as Record<string, unknown>[] | undefined ?? []).filter((h) => h.source !== 'insurance');
+  const current = getAt(data, HOLDS);
+  const others = (Array.isArray(current) ? current : []).filter((h) => !isObj(h) || h.source !== 'insurance');
   const holds = [...others, ...structuredClone(own as Record<string, unknown>[])];
   setAt(data, HOLDS, holds);
-  setAt(data, '/vehicle/has_reg_title_holds', holds.some((h) => !present(h.clear_date)));
+  setAt(data, '/vehicle/has_reg_title_holds', holds.some((h) => isObj(h) && !present(h.clear_date)));
 }
 
 interface Candidate { source: AccountSource | null; rank: number; t: Record<string, unknown>; date?: string }
@@ -444,7 +445,8 @@ function writePreviousTitles(base: Record<string, unknown>, winner: Candidate, g
     if (known) for (const [k, v] of Object.entries(only)) known[k] ??= v;
     else previous.push(only);
   };
-  const prevOf = (c: Candidate) => (Array.isArray(c.t.previous_title) ? c.t.previous_title as Record<string, unknown>[] : []);
+  // a client's previous_title is loose JSON (the spec types it `any`): only objects in it are titles
+  const prevOf = (c: Candidate) => (Array.isArray(c.t.previous_title) ? (c.t.previous_title as unknown[]).filter(isObj) : []);
   for (const c of group) prevOf(c).forEach(addPrev);
   for (const c of older) addPrev(c.t);
   for (const c of older) prevOf(c).forEach(addPrev);

@@ -89,6 +89,14 @@ describe('enrichment: reconciliation (precedence, title chain, provenance, discr
     expect(third.account_data.vehicle).to.deep.equal({ vin: VIN, color: 'BLUE' });
   });
 
+  it('loose client JSON (nulls and scalars inside previous_title, liens and holds) merges without throwing (found by the fuzzer)', () => {
+    const client = { vehicle: { vin: VIN, reg_title_holds: [null], title: { number: 'T-9', previous_title: [null, 'x', { number: 'T-1', issuance_date: '2019-01-01' }], active_liens: [null] } } } as unknown as AccountData;
+    const pulls = [pull('nmvtis', { number: 'N-1', issuance_date: '2020-01-01', previous_title: [null, 7] })];
+    const r = reconcile({ account_data: client, pulls, insurance: { policy_number: 'P1' } });
+    expect(r.account_data.vehicle!.title!.number).to.equal('T-9');
+    expect(r.discrepancies.map((d) => d.field_path)).to.include('/vehicle/title/number');
+  });
+
   it('the VIN decode fills last; insurance fills vehicle.insurance only when the client has none', () => {
     const r = reconcile({ account_data: { vehicle: { vin: VIN } }, pulls: [pull('nmvtis', {}, { make: 'HONDA' })], decoded: { year: 2020, make: 'HONDA MOTOR', body: 'Sedan' }, insurance: { policy_number: 'P1' } });
     expect(r.account_data.vehicle).to.include({ make: 'HONDA', year: 2020, body: 'Sedan' });

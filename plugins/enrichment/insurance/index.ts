@@ -89,7 +89,7 @@ export class InsuranceStage implements StagePlugin {
     const c = out.coverage;
     const found = Object.fromEntries(Object.entries({ provider_name: c.provider_name, provider_naic: c.provider_naic, policy_number: c.policy_number }).filter(([, v]) => v));
     // the search's own holds (source "insurance"), kept in its contribution; the merge adds them to the others
-    const previous = ctx.account.source('insurance')?.record ?? { vehicle: { reg_title_holds: (ad.vehicle?.reg_title_holds ?? []).filter((h) => h.source === HOLD_SOURCE) } };
+    const previous = ctx.account.source('insurance')?.record ?? { vehicle: { reg_title_holds: (ad.vehicle?.reg_title_holds ?? []).filter((h) => h?.source === HOLD_SOURCE) } };
     const own: AccountData = { vehicle: { reg_title_holds: previous.vehicle?.reg_title_holds ?? [] } };
     const hold = applyInsuranceHold(own, c, now.toISOString().slice(0, 10));
     const before = structuredClone(ad.vehicle?.insurance ?? null);
