@@ -42,6 +42,8 @@ export class PipelineRunner {
   private timer?: NodeJS.Timeout;
   private running = false;
   private polling = false;
+  /** A wake-up came while a poll was under way. */
+  private pollAgain = false;
   private readonly stopController = new AbortController();
   private readonly onEnqueued = () => {
     this.enqueues++;
@@ -109,8 +111,25 @@ export class PipelineRunner {
 
   /** Claims as many jobs as there are free workers and starts them. */
   async poll(): Promise<void> {
-    if (!this.running || this.polling) return;
+    if (!this.running) return;
+    // a wake-up while a poll is under way is not dropped: that poll claims once more before it ends
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
+    try {
+      do {
+        this.pollAgain = false;
+        await this.claimAll();
+      } while (this.pollAgain && this.running);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Claims as many jobs as there are free workers and starts them (one poll's work). */
+  private async claimAll(): Promise<void> {
     try {
       for (;;) {
         const free = this.config.workers.concurrency - this.pq.size - this.pq.pending;
@@ -124,8 +143,6 @@ export class PipelineRunner {
       }
     } catch (e) {
       this.log.error({ err: e, code: 'QUEUE_POLL_FAILED' }, 'claiming jobs failed');
-    } finally {
-      this.polling = false;
     }
   }
 
