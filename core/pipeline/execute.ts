@@ -3,14 +3,12 @@
  * (`run`, inside a job) and the title service (`runNow`, a synchronous
  * action such as POST /title/{id}/forms).
  */
-import { isTitledError } from '../errors.js';
-import { PermanentStageFailure } from '../errors.js';
+import { isTitledError, PermanentStageFailure } from '../errors.js';
 import { changedKeys } from '../merge.js';
 import { AccountBook } from '../model/account-book.js';
 import type { TitleEntry } from '../model/entry.js';
 import type { EntityManager } from 'typeorm';
-import type { StoredEntry, StoredEntryDoc } from '../store/entry-store.js';
-import { moveStatus } from '../store/entry-store.js';
+import { moveStatus, type StoredEntry, type StoredEntryDoc } from '../store/entry-store.js';
 import type { StageContext, StagePlugin } from './stage.js';
 
 export interface StageEvent { name: string; payload?: Record<string, unknown> }
