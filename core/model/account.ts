@@ -428,7 +428,7 @@ function mergeTitleChain(base: Record<string, unknown>, clientData: Record<strin
       (review.other_titles ??= []).push({ source: c.source!.id, relation, title: titleOnly(c.t) });
       review.summary.push(relation === 'newer'
         ? `${describeSource(c.source!)} reports a newer title (${titleLabel(c.t)}) than the submitted one (${titleLabel(pinned.t)}); the submitted title was kept`
-        : `${describeSource(c.source!)} reports ${titleLabel(c.t)}, and the submitted title (${titleLabel(pinned.t)}) has no issuance date to tell which is current; the submitted title was kept`);
+        : `${describeSource(c.source!)} reports ${titleLabel(c.t)}, and the submitted title (${titleLabel({ ...pinned.t, issuance_date: undefined }).replace(/ with no issuance date$/, '')}) has no issuance date to tell which is current; the submitted title was kept`);
     }
   }
   writePreviousTitles(base, winner, group, others.filter((c) => !pinned || (c.date && pinned.date && c.date <= pinned.date)), candidates, w);
