@@ -1,0 +1,77 @@
+/**
+ * Services one plugin offers another through the engine's container. The
+ * providing plugin registers its implementation under the token in its
+ * constructor (`container.registerInstance(COLLABORATORS.signing, this.service)`);
+ * a consumer resolves it only when `container.isRegistered(token)`, so every
+ * plugin still works when the other one is not enabled.
+ *
+ *   signing           plugins/signing            (issue 14)
+ *   titleCollection   plugins/title-collection   (issue 15)
+ *   submission        plugins/submission         (issue 16)
+ */
+import type { Principal } from '../auth/authenticator.js';
+
+export const COLLABORATORS = {
+  signing: Symbol.for('titled.SigningService'),
+  titleCollection: Symbol.for('titled.TitleCollectionService'),
+  submission: Symbol.for('titled.SubmissionService'),
+} as const;
+
+/** The spec's TitleCollection, as the title-collection plugin returns it (URLs presigned for the caller). */
+export interface TitleCollectionView {
+  collection_id: string;
+  mode: 'STUB' | 'LIVE';
+  carrier: string;
+  service: string;
+  return_address: Record<string, unknown>;
+  instructions: string[];
+  created_at: string;
+  tracking_number: string | null;
+  label_url: string | null;
+  qr_url?: string | null;
+  qr_verified: boolean;
+  assets_expires_at: string;
+  [k: string]: unknown;
+}
+
+export interface TitleCollectionService {
+  /**
+   * Creates the entry's title collection at most once (a unique index holds it
+   * under concurrent calls) when the organization is enrolled and the entry's
+   * state and transaction need the original paper title returned; returns the
+   * one that exists, or undefined when none applies.
+   */
+  ensure(orgId: string, entryId: string): Promise<TitleCollectionView | undefined>;
+  /** The entry's collection, if any. */
+  get(orgId: string, entryId: string): Promise<TitleCollectionView | undefined>;
+  /** A carrier shipment for a WET_SIGN packet (outbound and return label), for `physical_tracking`. */
+  wetSignShipment?(orgId: string, entryId: string, signatureRequestId: string): Promise<Record<string, unknown> | undefined>;
+}
+
+/** A signed document, as the submission plugin encloses it in a filing packet. */
+export interface SignedDocument {
+  /** The form's name on the entry (e.g. `forms_poa`) or the file name. */
+  name: string;
+  filename: string;
+  /** Object key under the entry's store (read with EntryObjects). */
+  key: string;
+  sha256: string;
+}
+
+export interface SigningService {
+  /**
+   * POST /title/{id}/sign: creates the entry's signature request or returns
+   * the open one; `action` is the `?Action=` of the spec (ACTIVATE, BUMP).
+   * Returns the SignatureRequest as the API answers it.
+   */
+  request(p: Principal, entryId: string, body: unknown, action?: string): Promise<Record<string, unknown>>;
+  /** The signed copies from the entry's newest COMPLETED request ([] when none). */
+  signedDocuments(orgId: string, entryId: string): Promise<SignedDocument[]>;
+}
+
+export interface SubmissionService {
+  /** POST /title/{id}/submit. */
+  submit(p: Principal, entryId: string, body: unknown): Promise<Record<string, unknown>>;
+  /** GET /title/{id}/submit/{submissionId}. */
+  get(p: Principal, entryId: string, submissionId: string): Promise<Record<string, unknown>>;
+}
