@@ -18,6 +18,7 @@ export const ERROR_CATALOG = {
   NO_ACCOUNT_DATA: { status: 409, message: 'entry has no account_data' },
   VIN_CONFLICT: { status: 409, message: 'another entry of this organization has that VIN' },
   CONFLICT: { status: 409, message: 'conflict' },
+  PULL_FOUND_NOTHING: { status: 422, message: 'the enrichment providers found nothing for this vehicle' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'request body must be application/json' },
   NOT_IMPLEMENTED: { status: 501, message: 'not implemented by the enabled stages' },
@@ -74,6 +75,8 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  LEGACY_LISTENING: 'the legacy interface listens on a port of its own',
+  LEGACY_POA: 'a legacy POST /poa made a power of attorney (and a signature request when signing is enabled)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

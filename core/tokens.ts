@@ -7,4 +7,6 @@
 export const TOKENS = {
   Config: Symbol.for('titled.Config'),
   Logger: Symbol.for('titled.Logger'),
+  /** The engine's container itself: a plugin resolves optional collaborators from it (core/service/collaborators.ts). */
+  Container: Symbol.for('titled.Container'),
 } as const;

@@ -13,6 +13,7 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   fees: { load: async () => (await import('./fees/index.js')).FeesStage },
   forms: { load: async () => (await import('./forms/index.js')).FormsStage },
   insurance: { load: async () => (await import('./enrichment/index.js')).InsuranceStage, providers: ['insurance'] },
+  legacy: { load: async () => (await import('./legacy/index.js')).LegacyPlugin },
   intake: { load: async () => (await import('./intake/index.js')).IntakeStage },
   nmvtis: { load: async () => (await import('./enrichment/index.js')).NmvtisStage, providers: ['nmvtis'] },
   ocr: { load: async () => (await import('./ocr/index.js')).OcrStage },

@@ -23,7 +23,7 @@ import { runToCheckpoint, type CheckpointIO } from '../pipeline/execute.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects } from '../storage/object-store.js';
 
-interface ActionResult { entryId: string; job_status: JobStatus }
+export interface ActionResult { entryId: string; job_status: JobStatus }
 interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
 interface DeleteResult { statusCode: 200; message: string; entryId: string; deletedCount: number }
 
