@@ -114,50 +114,10 @@ export class JobQueue {
   async claim(owner: string, n: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (n <= 0) return [];
     const now = Date.now();
-    const share = this.opts.perOrganization ?? Number.MAX_SAFE_INTEGER;
-    const runnable = `((j.status = 'queued' AND j."runAfter" <= ?
-             AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r."entryId" = j."entryId" AND r.status = 'running'))
-         OR (j.status = 'running' AND j."leaseExpiresAt" < ?))`;
-    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.db.tx(async (m) => {
-      const orgs = await this.db.query<{ orgId: string }>(
-        `SELECT j."orgId" AS "orgId", MIN(j."createdAt") AS "firstAt" FROM jobs j WHERE ${runnable} GROUP BY j."orgId" ORDER BY "firstAt", j."orgId" LIMIT ?`, [now, now, 4 * n + 16], m);
-      if (!orgs.length) return [];
-      const mine = await this.db.query<{ orgId: string; n: number }>(
-        'SELECT "orgId" AS "orgId", COUNT(*) AS n FROM jobs WHERE "leaseOwner" = ? AND status = ? AND "leaseExpiresAt" >= ? GROUP BY "orgId"', [owner, 'running', now], m);
-      const room = new Map(orgs.map((o) => [o.orgId, share]));
-      for (const r of mine) if (room.has(r.orgId)) room.set(r.orgId, Math.max(0, share - Number(r.n)));
-      // candidates per organization, oldest first: organizations with room before the others
-      const order = [...orgs.filter((o) => room.get(o.orgId)! > 0), ...orgs.filter((o) => room.get(o.orgId) === 0)];
-      const candidates = new Map<string, { id: string; createdAt: number }[]>();
-      let found = 0;
-      for (const o of order) {
-        if (found >= 2 * n) break;
-        const c = await this.db.query<{ id: string; createdAt: number }>(
-          `SELECT j.id AS id, j."createdAt" AS "createdAt" FROM jobs j WHERE ${runnable} AND j."orgId" = ? ORDER BY j."createdAt", j.id LIMIT ?${lock}`, [now, now, o.orgId, n], m);
-        candidates.set(o.orgId, c.map((r) => ({ id: String(r.id), createdAt: Number(r.createdAt) })));
-        found += c.length;
-      }
-      const chosen: string[] = [];
-      // turns: one job per organization with room, until n are chosen or no organization has room and a job left
-      for (let progress = true; progress && chosen.length < n;) {
-        progress = false;
-        for (const [org, list] of candidates) {
-          if (chosen.length >= n) break;
-          if (room.get(org)! > 0 && list.length) {
-            chosen.push(list.shift()!.id);
-            room.set(org, room.get(org)! - 1);
-            progress = true;
-          }
-        }
-      }
-      // free workers left: the oldest remaining jobs, whatever their organization
-      const rest = [...candidates.values()].flat().sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-      for (const c of rest) {
-        if (chosen.length >= n) break;
-        chosen.push(c.id);
-      }
+      const chosen = pickFairly(await this.candidates(m, owner, n, now), n, this.opts.perOrganization ?? Number.MAX_SAFE_INTEGER);
       if (!chosen.length) return [];
+      // the WHERE re-checks each row: a job another daemon claimed meanwhile is not taken twice
       return this.db.query<Record<string, unknown>>(
         `UPDATE jobs SET status = 'running', "leaseOwner" = ?, "leaseExpiresAt" = ?, attempts = attempts + 1, "updatedAt" = ?
          WHERE id IN (${chosen.map(() => '?').join(', ')}) AND (status = 'queued' OR (status = 'running' AND "leaseExpiresAt" < ?))
@@ -169,6 +129,36 @@ export class JobQueue {
       input: JSON.parse(String(r.input)) as JobInput, stagesDone: JSON.parse(String(r.stagesDone)) as string[],
       attempts: Number(r.attempts), initialStatus: String(r.initialStatus) as JobStatus,
     }));
+  }
+
+  /**
+   * The runnable jobs in turn order, in one query: each organization's jobs
+   * ranked oldest first (`rk`), listed by rank, then by age (the first job of
+   * every organization, oldest organization first, then the second of
+   * each, ...), with how many jobs of the organization `owner` runs now.
+   * PostgreSQL: the candidates are then locked with SKIP LOCKED (a window
+   * query cannot lock), so two daemons claiming at once skip each other's.
+   */
+  private async candidates(m: EntityManager, owner: string, n: number, now: number): Promise<Candidate[]> {
+    const runnable = `((j.status = 'queued' AND j."runAfter" <= ?
+             AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r."entryId" = j."entryId" AND r.status = 'running'))
+         OR (j.status = 'running' AND j."leaseExpiresAt" < ?))`;
+    const rows = await this.db.query<{ id: string; orgId: string; createdAt: number; mine: number | string | null }>(
+      `SELECT x.id AS id, x."orgId" AS "orgId", x."createdAt" AS "createdAt", mine.n AS mine FROM (
+         SELECT j.id, j."orgId", j."createdAt", ROW_NUMBER() OVER (PARTITION BY j."orgId" ORDER BY j."createdAt", j.id) AS rk
+         FROM jobs j WHERE ${runnable}) x
+       LEFT JOIN (SELECT "orgId", COUNT(*) AS n FROM jobs WHERE "leaseOwner" = ? AND status = 'running' AND "leaseExpiresAt" >= ?
+                  GROUP BY "orgId") mine ON mine."orgId" = x."orgId"
+       WHERE x.rk <= ? ORDER BY x.rk, x."createdAt", x.id LIMIT ?`,
+      [now, now, owner, now, n, 4 * n + 16], m);
+    let list = rows.map((r) => ({ id: String(r.id), orgId: String(r.orgId), createdAt: Number(r.createdAt), mine: Number(r.mine ?? 0) }));
+    if (this.db.dialect === 'postgres' && list.length) {
+      const locked = await this.db.query<{ id: string }>(
+        `SELECT id FROM jobs WHERE id IN (${list.map(() => '?').join(', ')}) FOR UPDATE SKIP LOCKED`, list.map((c) => c.id), m);
+      const ids = new Set(locked.map((r) => String(r.id)));
+      list = list.filter((c) => ids.has(c.id));
+    }
+    return list;
   }
 
   /** Extends the lease; false when the job is no longer this owner's (lease lost, job deleted). */
@@ -231,4 +221,34 @@ export class JobQueue {
     const rows = await this.db.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status');
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
+}
+
+interface Candidate { id: string; orgId: string; createdAt: number; mine: number }
+
+/**
+ * Chooses up to `n` of `candidates` (in turn order): first the jobs of
+ * organizations still below their `share` of this owner's workers, in turn
+ * order; then, for workers still free, the oldest remaining jobs of any
+ * organization (no worker idles while work waits).
+ */
+function pickFairly(candidates: readonly Candidate[], n: number, share: number): string[] {
+  const room = new Map<string, number>();
+  for (const c of candidates) if (!room.has(c.orgId)) room.set(c.orgId, Math.max(0, share - c.mine));
+  const chosen: string[] = [];
+  const rest: Candidate[] = [];
+  for (const c of candidates) {
+    const left = room.get(c.orgId)!;
+    if (chosen.length < n && left > 0) {
+      chosen.push(c.id);
+      room.set(c.orgId, left - 1);
+    } else {
+      rest.push(c);
+    }
+  }
+  rest.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  for (const c of rest) {
+    if (chosen.length >= n) break;
+    chosen.push(c.id);
+  }
+  return chosen;
 }
