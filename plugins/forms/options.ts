@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { EngineConfigError, packageRoot } from '../../core/plugin-api.js';
+import { definePluginOptions, packageRoot } from '../../core/plugin-api.js';
 
-export const FormsOptionsSchema = z.object({
+const FormsOptionsDef = definePluginOptions('forms', {
   /**
    * Folders searched for the states' official templates, in order (a
    * template is named by its path under a folder, e.g. `tx/130-U.pdf`).
@@ -15,18 +15,18 @@ export const FormsOptionsSchema = z.object({
   templateDirs: z.array(z.string().min(1)).optional(),
   /** Regenerations kept in each `form_updates` metadata file's history. */
   historyLimit: z.number().int().min(0).max(1000).default(20),
-}).strict();
+});
+export const FormsOptionsSchema = FormsOptionsDef.schema;
 
 export interface FormsOptions { templateDirs: string[]; historyLimit: number }
 
 const DEFAULT_TEMPLATE_DIR = '../shared/forms';
 
 export function parseFormsOptions(raw: unknown): FormsOptions {
-  const r = FormsOptionsSchema.safeParse(raw ?? {});
-  if (!r.success) throw new EngineConfigError(`invalid plugins.forms options: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  const o = FormsOptionsDef.parse(raw);
   const fallback = resolve(packageRoot, DEFAULT_TEMPLATE_DIR);
-  const templateDirs = r.data.templateDirs
-    ? r.data.templateDirs.map((d) => resolve(packageRoot, d))
+  const templateDirs = o.templateDirs
+    ? o.templateDirs.map((d) => resolve(packageRoot, d))
     : existsSync(fallback) ? [fallback] : [];
-  return { templateDirs, historyLimit: r.data.historyLimit };
+  return { templateDirs, historyLimit: o.historyLimit };
 }

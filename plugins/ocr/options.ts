@@ -3,9 +3,9 @@
  * stage is built. Every limit has a default; docs/ocr.md lists them.
  */
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/plugin-api.js';
+import { definePluginOptions } from '../../core/plugin-api.js';
 
-export const OcrOptionsSchema = z.object({
+const OcrOptions = definePluginOptions('ocr', {
   /** Largest document fetched, in bytes (the download stops there). */
   maxDocumentBytes: z.number().int().positive().default(25 * 1024 * 1024),
   /** Documents an entry may hold; more are rejected on the entry. */
@@ -24,12 +24,11 @@ export const OcrOptionsSchema = z.object({
   stageTimeoutMs: z.number().int().positive().default(900_000),
   /** Documents fetched and analyzed at once within one job. */
   parallelDocuments: z.number().int().positive().max(32).default(4),
-}).strict();
+});
+export const OcrOptionsSchema = OcrOptions.schema;
 
 export type OcrOptions = z.infer<typeof OcrOptionsSchema>;
 
 export function parseOcrOptions(raw: unknown): OcrOptions {
-  const r = OcrOptionsSchema.safeParse(raw ?? {});
-  if (!r.success) throw new EngineConfigError(`plugins.ocr: ${r.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`).join('; ')}`);
-  return r.data;
+  return OcrOptions.parse(raw);
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/plugin-api.js';
+import { definePluginOptions, EngineConfigError } from '../../core/plugin-api.js';
 
 /**
  * Options of the webhook plugin: config `plugins.webhook`, and the
  * environment variable TITLED_WEBHOOK_RETRY_BASE_MS (it wins over config
  * files, like every TITLED_ variable). docs/webhooks.md explains each.
  */
-export const WebhookOptionsSchema = z.object({
+const WebhookOptionsDef = definePluginOptions('webhook', {
   /** Time limit of one attempt (spec Limits: 10 seconds). */
   timeoutMs: z.number().int().min(1).default(10_000),
   /** Delay before the first retry; each next retry doubles it, plus up to 25 % jitter. */
@@ -23,7 +23,8 @@ export const WebhookOptionsSchema = z.object({
   batchSize: z.number().int().min(1).max(5000).default(500),
   /** Validity of presigned URLs in delivered bodies (spec Limits: 1 hour). */
   presignTtlSeconds: z.number().int().min(1).default(3600),
-}).strict();
+});
+export const WebhookOptionsSchema = WebhookOptionsDef.schema;
 
 export type WebhookOptions = z.infer<typeof WebhookOptionsSchema> & { leaseMs: number };
 
@@ -34,9 +35,7 @@ export function parseWebhookOptions(raw: unknown, env: NodeJS.ProcessEnv = proce
     if (!/^\d+$/.test(envBase)) throw new EngineConfigError(`TITLED_WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds, not '${envBase}'`);
     input.retryBaseMs = Number(envBase);
   }
-  const r = WebhookOptionsSchema.safeParse(input);
-  if (!r.success) throw new EngineConfigError(`plugins.webhook: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  const o = r.data;
+  const o = WebhookOptionsDef.parse(input);
   return { ...o, leaseMs: o.leaseMs ?? o.timeoutMs + 30_000 };
 }
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { type AccountData, type TitledConfig, EngineConfigError, type JobInput, type TitleEntry, type StageContext, type StagePlugin, TOKENS, deepEqual } from '../../../core/plugin-api.js';
+import { type AccountData, type TitledConfig, definePluginOptions, type JobInput, type TitleEntry, type StageContext, type StagePlugin, TOKENS, deepEqual } from '../../../core/plugin-api.js';
 import { clockOf, requestFor } from '../common/apply.js';
 import { hideMeta, setNote } from '../common/meta.js';
 import { parseProviderOptions, type ProviderOptions } from '../common/options.js';
@@ -18,10 +18,10 @@ export function insuranceProvider(options: ProviderOptions, config: Readonly<Tit
 }
 
 /** `plugins.insurance`: when the search runs. */
-const OptionsSchema = z.object({
+const Options = definePluginOptions('insurance', {
   /** `sync`: with every enrichment request (any sync flag; default); `always`: every job of an entry with a VIN; `never`. */
   when: z.enum(['sync', 'always', 'never']).default('sync'),
-}).strict();
+});
 
 /**
  * insurance: verifies the vehicle's insurance. Sets `insurance_last_fetch`,
@@ -33,7 +33,7 @@ const OptionsSchema = z.object({
  */
 @injectable()
 export class InsuranceStage implements StagePlugin {
-  static readonly options = OptionsSchema;
+  static readonly options = Options.schema;
   readonly name = 'insurance';
   readonly phase = 'enriching' as const;
   readonly handles = ['data'] as const;
@@ -41,9 +41,7 @@ export class InsuranceStage implements StagePlugin {
   private readonly provider: InsuranceProvider | null;
 
   constructor(@inject(TOKENS.Config) config: TitledConfig) {
-    const o = OptionsSchema.safeParse(config.plugins.insurance ?? {});
-    if (!o.success) throw new EngineConfigError(`invalid plugins.insurance: ${o.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    this.when = o.data.when;
+    this.when = Options.parse(config.plugins.insurance).when;
     this.provider = insuranceProvider(parseProviderOptions('insurance', config.providers.insurance), config);
   }
 
