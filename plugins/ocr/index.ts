@@ -8,6 +8,7 @@ import {
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
 import { DocumentFetcher, FetchRejected } from './fetch.js';
 import { OcrOptionsSchema, parseOcrOptions, type OcrOptions } from './options.js';
+import { retainReadingPool } from './worker/pool.js';
 
 /** A document that could not be taken in (beyond the spec: `attachment_errors`, docs/ocr.md). */
 export interface AttachmentError { doc_id: string; url: string; code: string; reason: string; at: string }
@@ -98,6 +99,8 @@ export class OcrStage implements StagePlugin {
   readonly timeoutMs: number;
   private readonly options: OcrOptions;
   private readonly fetcher: DocumentFetcher;
+  /** Ends this stage's use of the process's reading pool (the last user stops its worker threads). */
+  private readonly releasePool = retainReadingPool();
 
   constructor(@inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries) {
     this.options = parseOcrOptions(config.plugins.ocr);
@@ -113,6 +116,10 @@ export class OcrStage implements StagePlugin {
 
   present(entry: TitleEntry): void {
     delete entry.ocr_meta;
+  }
+
+  stop(): Promise<void> {
+    return this.releasePool();
   }
 
   async run(ctx: StageContext): Promise<void> {

@@ -9,7 +9,8 @@
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from '../../plugins/ocr/analyze.js';
-import { readingPool } from '../../plugins/ocr/worker/pool.js';
+import { readingPool, readingPoolUsers, retainReadingPool } from '../../plugins/ocr/worker/pool.js';
+import { startTestEngine } from '../helpers/engine.js';
 import { aamvaVariants, renderBack } from '../fixtures/ocr/aamva/variants.js';
 import { corpus, corpusBytes, corpusDoc, joinPdfs } from './support.js';
 
@@ -20,7 +21,9 @@ const sansTimings = (a: DocumentAnalysis) => {
 
 describe('reading PDFs in worker threads', function () {
   this.timeout(600_000);
-  const pool = readingPool();
+  // the pool of now: an engine stopped by another suite may have ended an earlier one
+  let pool = readingPool();
+  beforeEach(() => { pool = readingPool(); });
 
   it('gives the same analysis as reading in this thread, for every digital PDF of the corpus', async () => {
     const files = [
@@ -76,5 +79,21 @@ describe('reading PDFs in worker threads', function () {
     expect(await p.then(() => 'read', (e: Error) => e.message)).to.equal('stopped while reading');
     const again = await analyzeDocument(bytes);
     expect(again.document_type).to.equal('VEHICLE_TITLE');
+  });
+
+  it('the last engine to stop stops the workers; a later read starts a new pool', async () => {
+    const bytes = corpusBytes(corpusDoc('title-ca-0-digital'));
+    const t = await startTestEngine({ listen: false });
+    expect(readingPoolUsers()).to.be.greaterThan(0);
+    const others = readingPoolUsers() - 1;
+    const before = readingPool();
+    await analyzeDocument(bytes);
+    expect(before.threads).to.be.greaterThan(0);
+    await t.stop();
+    if (others === 0) {
+      expect(before.threads, 'threads after the last engine stopped').to.equal(0);
+      expect(readingPool()).to.not.equal(before);
+    }
+    expect((await analyzeDocument(bytes)).document_type).to.equal('VEHICLE_TITLE');
   });
 });

@@ -53,6 +53,11 @@ class ReadingPool<T> {
     });
   }
 
+  /** Worker threads running now. */
+  get threads(): number {
+    return this.slots.length;
+  }
+
   /** Stops every worker (tests; a daemon's shutdown). */
   async close(): Promise<void> {
     const all = this.slots.splice(0);
@@ -123,6 +128,31 @@ class ReadingPool<T> {
 }
 
 let shared: ReadingPool<unknown> | undefined;
+let users = 0;
+
+/**
+ * Marks one more user of the process's pool (an ocr stage); the returned
+ * function ends that use, and the last user's end stops the pool's workers
+ * (an engine's shutdown), so an embedding process keeps no idle threads.
+ * A later read starts a new pool.
+ */
+/** Users holding the pool now (tests). */
+export function readingPoolUsers(): number {
+  return users;
+}
+
+export function retainReadingPool(): () => Promise<void> {
+  users++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--users > 0 || !shared) return;
+    const pool = shared;
+    shared = undefined;
+    await pool.close();
+  };
+}
 
 /** The process's pool (sized on first use). */
 export function readingPool<T>(size?: number): ReadingPool<T> {
