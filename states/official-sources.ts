@@ -21,6 +21,7 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
   'kslegislature.org': "the Kansas Legislature's own site (Kansas Statutes Annotated as published by the Revisor of Statutes)",
   'floridarevenue.com': "the Florida Department of Revenue's own site (its discretionary sales surtax tables, DR-15DSS, and the address-to-county lookup are published there; linked from myflorida.com)",
   'broward.org': "Broward County's own government site (the county's Records, Taxes and Treasury Division acts as its tax collector for motor vehicle services)",
+  'hamilton-co.org': "Hamilton County, Ohio's own government site (the Board of County Commissioners' pages, e.g. its Sales Tax Fund page)",
   'pbctax.com': "the Palm Beach County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles)",
 };
 

@@ -4,6 +4,9 @@ import { testStateFees } from '../../support/tester-fees.js';
 //   Florida DOR Discretionary Sales Surtax Rate Table (PointMatch, as corrected January 7, 2025),
 //     https://pointmatch.floridarevenue.com/General/DiscretionarySalesSurtaxRates.aspx :
 //     Broward 1.00%, Duval 1.50%, Hamilton 2.00%, Citrus 0.00% (the rows read: Alachua to Hardee);
+//   Miami-Dade 1% = 0.5% Charter County Transit System Surtax (Ordinance 02-116, miamidade.gov legislative item
+//     022196, no sunset) + 0.5% county public hospital surtax (Ordinance 91-64, "has no expiration date", FL DOR
+//     TIP 98(A)15-03); Palm Beach's current surtax was not confirmed (not shipped: unknown);
 //   the surtax applies to the first $5,000 of a vehicle's price (tax.local.max_taxable_cents; its own source is
 //   unconfirmed, see states/fl/README.md).
 // Unsourced (shown, never counted): the 6% state rate, title, lien and registration fees. So the tax total of
@@ -47,10 +50,22 @@ testStateFees('FL', {
       expect: { tax: { total: 0 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 0, county: 'Citrus' }] },
     },
     {
-      // ZIP 33128 (Miami-Dade Tax Collector's office) finds Miami-Dade; its surtax row was not read: unknown
-      name: 'ZIP 33128 finds Miami-Dade, whose surtax is not modelled',
+      // ZIP 33128 (Miami-Dade Tax Collector's office) finds Miami-Dade: surtax 1% x first $5,000 = $50.00
+      name: 'ZIP 33128 finds Miami-Dade: surtax 1% on the first $5,000',
       input: { zip: '33128', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 10_000 } },
-      expect: { tax: { total: 0 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Miami-Dade' }], complete: false },
+      expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }], complete: false },
+    },
+    {
+      // Miami-Dade, $3,000 transfer (under the cap): surtax 1% x $3,000 = $30.00
+      name: 'Miami-Dade: $3,000 transfer, surtax 1% on the whole price',
+      input: { county: 'Miami-Dade', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 3_000 } },
+      expect: { tax: { total: 30 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 30, county: 'Miami-Dade' }] },
+    },
+    {
+      // ZIP 33401 (Palm Beach Tax Collector) finds Palm Beach; its current surtax is not confirmed: unknown
+      name: 'ZIP 33401 finds Palm Beach, whose surtax is not modelled',
+      input: { zip: '33401', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 0 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Palm Beach' }], complete: false },
     },
   ],
 });
