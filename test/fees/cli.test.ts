@@ -31,7 +31,7 @@ describe('titled fees (CLI)', () => {
     expect(e.metadata.as_of).to.equal('2026-11-20');
     expect(e.metadata.unknown).to.have.length(5);
     expect(r.stderr).to.match(/TX, Travis County: incomplete/);
-    expect(r.stderr).to.match(/unsourced \(shown, not counted\): 5\n {2}- RegistrationFee: Registration fee \(\$50\.75 not counted\)/);
+    expect(r.stderr).to.match(/unsourced \(shown, not counted\): 4\n {2}- RegistrationFee: Registration fee \(\$50\.75 not counted\)/);
     expect(r.stderr).to.match(/not modelled: 1\n {2}- RegistrationLocalFee: County registration fee \(no amount for Travis County in the fee data \(not modelled\)\)/);
   });
 
