@@ -63,6 +63,13 @@ testStateFees('NY', {
       },
     },
     {
+      // ZIP 11215 (no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 11215 in Kings County
+      //   (states/ny/local.json zip_table), so Kings' 4.875% applies: $10,000 x 4.875% = $487.50; state 4% = $400.00
+      name: 'ZIP 11215 finds Kings County (Census ZCTA file): $10,000 transfer',
+      input: { zip: '11215', transaction: 'transfer', vehicle: { title_state: 'NY', weight_lbs: 3_300 }, sale: { price: 10_000 } },
+      expect: { tax: { total: 887.5 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 487.5, county: 'Kings' }] },
+    },
+    {
       // refinance: title $50 + lien $5 = $55; no tax, no registration
       name: 'refinance: title and lien fees',
       input: { transaction: 'refinance', vehicle: { title_state: 'NY' } },

@@ -52,6 +52,13 @@ testStateFees('PA', {
       },
     },
     {
+      // ZIP 19104 (no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 19104 in Philadelphia
+      //   (states/pa/local.json zip_table): state 6% x $20,000 = $1,200.00; local 2% = $400.00; tax $1,600.00
+      name: 'ZIP 19104 finds Philadelphia (Census ZCTA file): $20,000 transfer',
+      input: { zip: '19104', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 20_000 } },
+      expect: { tax: { total: 1_600 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 400, county: 'Philadelphia' }] },
+    },
+    {
       // Lancaster County is not in the rows shipped: its local tax is an unknown amount (not modelled)
       name: 'Lancaster: county not in the table shipped, local tax unknown',
       input: { county: 'Lancaster', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 10_000 } },
