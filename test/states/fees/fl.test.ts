@@ -56,6 +56,13 @@ testStateFees('FL', {
       expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }], complete: false },
     },
     {
+      // ZIP 33176 (no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 33176 in Miami-Dade
+      //   (states/fl/local.json zip_table): surtax 1% x first $5,000 = $50.00
+      name: 'ZIP 33176 finds Miami-Dade (Census ZCTA file)',
+      input: { zip: '33176', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 22_000 } },
+      expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }] },
+    },
+    {
       // Miami-Dade, $3,000 transfer (under the cap): surtax 1% x $3,000 = $30.00
       name: 'Miami-Dade: $3,000 transfer, surtax 1% on the whole price',
       input: { county: 'Miami-Dade', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 3_000 } },
