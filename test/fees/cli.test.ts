@@ -35,6 +35,13 @@ describe('titled fees (CLI)', () => {
     expect(r.stderr).to.match(/not modelled: 1\n {2}- RegistrationLocalFee: County registration fee \(no amount for Travis County in the fee data \(not modelled\)\)/);
   });
 
+  it('--audit prints every state\'s figure counts instead of an estimate', async () => {
+    const r = await run(['fees', '--audit']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^NY  official \d+  unsourced \d+/m);
+    expect(r.stdout).to.match(/^all: official \d+, unsourced \d+, other sources 0, not modelled \d+$/m);
+  });
+
   it('takes the transaction, vehicle and date options', async () => {
     const r = await run([
       'fees', '--state', 'NC', '--price', '10000', '--transaction', 'transfer', '--vehicle-type', 'auto', '--year', '2021',
