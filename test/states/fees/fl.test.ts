@@ -9,8 +9,11 @@ import { testStateFees } from '../../support/tester-fees.js';
 //     TIP 98(A)15-03); Palm Beach's current surtax was not confirmed (not shipped: unknown);
 //   the surtax applies to the first $5,000 of a vehicle's price (tax.local.max_taxable_cents; its own source is
 //   unconfirmed, see states/fl/README.md).
-// Unsourced (shown, never counted): the 6% state rate, title, lien and registration fees. So the tax total of
-// these cases is the county surtax alone and every estimate is incomplete.
+//   Hillsborough County Tax Collector fee table, https://www.hillstax.org/title-tag/payment-fees/ : transferring an
+//     MCO $77.75, a Florida title $75.75, duplicate title $75.75; FLHSMV Fees, https://flhsmv.gov/Fees : "An
+//     additional $2 lien recording fee may also apply".
+// Unsourced (shown, never counted): the 6% state rate and the registration fees. So the tax total of these cases
+// is the county surtax alone and every purchase estimate is incomplete.
 testStateFees('FL', {
   goldens: [
     {
@@ -18,15 +21,18 @@ testStateFees('FL', {
       //   (the net $20,000 is still above $5,000, so the credit does not touch the surtax)
       //   state 6% unsourced -> unknown; trade-in credit unknown (the tax it reduces is not confirmed), and a credit
       //   that is not counted does not lower the taxable amount either: it stays $25,000 (the calculator's rule)
+      //   title: Florida title transferred $75.75 + lien recording $2.00 = $77.75; total $127.75
       name: 'Broward: $25,000 purchase, surtax 1% on the first $5,000',
       input: { county: 'Broward', transaction: 'new_lien', vehicle: { title_state: 'FL', weight_lbs: 3_200 }, sale: { price: 25_000, trade_in: 5_000 } },
       expect: {
         tax: { taxable_amount: 25_000, total: 50 },
-        total: 50,
+        title: { total: 77.75 },
+        total: 127.75,
         items: [
           { section: 'tax', feeType: 'LocalTax', value: 50, county: 'Broward' },
           { section: 'tax', feeType: 'StateTax', value: null },
-          { section: 'title', feeType: 'TitleFee', value: null },
+          { section: 'title', feeType: 'TitleFee', value: 75.75 },
+          { section: 'title', feeType: 'LienFee', value: 2 },
         ],
         complete: false,
       },
@@ -73,6 +79,12 @@ testStateFees('FL', {
       name: 'ZIP 33401 finds Palm Beach, whose surtax is not modelled',
       input: { zip: '33401', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 10_000 } },
       expect: { tax: { total: 0 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Palm Beach' }], complete: false },
+    },
+    {
+      // duplicate title: $75.75 (Hillsborough County Tax Collector's fee table)
+      name: 'duplicate title: $75.75',
+      input: { transaction: 'duplicate' },
+      expect: { total: 75.75, items: [{ section: 'title', feeType: 'DuplicateTitleFee', value: 75.75 }] },
     },
   ],
 });
