@@ -25,7 +25,7 @@ export const LARGEST_COUNTIES: Readonly<Record<(typeof LARGE_STATES)[number], Re
   FL: [['Miami-Dade', 'Miami'], ['Broward', 'Fort Lauderdale'], ['Palm Beach', 'West Palm Beach']],
   NY: [['Kings', 'Brooklyn'], ['Queens', 'Queens'], ['New York', 'New York']],
   PA: [['Philadelphia', 'Philadelphia'], ['Allegheny', 'Pittsburgh'], ['Montgomery', 'Norristown']],
-  IL: [['Cook', 'Chicago'], ['DuPage', 'Naperville'], ['Lake', 'Waukegan']],
+  IL: [['Cook', 'Chicago'], ['DuPage', 'Naperville'], ['Lake', 'Antioch']],
   OH: [['Franklin', 'Columbus'], ['Cuyahoga', 'Cleveland'], ['Hamilton', 'Cincinnati']],
   GA: [['Fulton', 'Atlanta'], ['Gwinnett', 'Lawrenceville'], ['Cobb', 'Marietta']],
   NC: [['Wake', 'Raleigh'], ['Mecklenburg', 'Charlotte'], ['Guilford', 'Greensboro']],

@@ -184,9 +184,9 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
   });
 
   it('a state without local.json keeps its fees.json rules and says its local rates are not modelled', () => {
-    expect(localSchedule('IL')).to.equal(null);
-    const e = estimateFees({ state: 'IL', county: 'DuPage', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_000 }, as_of: AS_OF });
-    expect(e.metadata.not_modelled).to.deep.equal(['tax: local sales tax: county and city rates are not modelled for IL']);
+    expect(localSchedule('CO')).to.equal(null);
+    const e = estimateFees({ state: 'CO', county: 'Denver', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_000 }, as_of: AS_OF });
+    expect(e.metadata.not_modelled).to.deep.equal(['tax: local sales tax: county and city rates are not modelled for CO']);
     expect(e.tax.items.find((i) => i.feeType === 'LocalTax')!.value).to.equal(null);
   });
 
