@@ -60,6 +60,13 @@ testStateFees('OH', {
       },
     },
     {
+      // ZIP 43215 (downtown Columbus, no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 43215 in
+      //   Franklin County (states/oh/local.json zip_table): local 8% - 5.75% = 2.25% x $10,000 = $225.00; state $575.00
+      name: 'ZIP 43215 finds Franklin County (Census ZCTA file): $10,000 transfer',
+      input: { zip: '43215', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 800 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 225, county: 'Franklin' }] },
+    },
+    {
       // duplicate title: $15.00, nothing unsourced involved
       name: 'duplicate title: $15',
       input: { county: 'Franklin', transaction: 'duplicate' },
