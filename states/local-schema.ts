@@ -159,7 +159,9 @@ export function zipTableClashes(data: StateLocalData): string[] {
   for (const [county, zips] of Object.entries(data.zip_table?.counties ?? {})) {
     for (const zip of zips) {
       const other = seen.get(zip);
-      if (other !== undefined && placeKey(other) !== placeKey(county)) out.push(`ZIP ${zip} is put in both ${other} and ${county}`);
+      if (other !== undefined && placeKey(other) !== placeKey(county)) {
+        out.push(`ZIP ${zip} is put in both ${other} and ${county}`);
+      }
       seen.set(zip, county);
     }
   }

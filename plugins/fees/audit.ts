@@ -19,23 +19,74 @@ import { feeSchedule, localSchedule } from './schedules.js';
 export const LARGE_STATES = ['CA', 'TX', 'FL', 'NY', 'PA', 'IL', 'OH', 'GA', 'NC', 'MI'] as const;
 
 /** Each large state's three largest counties by population, with a city for a sample address. */
-export const LARGEST_COUNTIES: Readonly<Record<(typeof LARGE_STATES)[number], ReadonlyArray<readonly [string, string]>>> = {
-  CA: [['Los Angeles', 'Alhambra'], ['San Diego', 'San Diego'], ['Orange', 'Anaheim']],
-  TX: [['Harris', 'Houston'], ['Dallas', 'Dallas'], ['Tarrant', 'Fort Worth']],
-  FL: [['Miami-Dade', 'Miami'], ['Broward', 'Fort Lauderdale'], ['Palm Beach', 'West Palm Beach']],
-  NY: [['Kings', 'Brooklyn'], ['Queens', 'Queens'], ['New York', 'New York']],
-  PA: [['Philadelphia', 'Philadelphia'], ['Allegheny', 'Pittsburgh'], ['Montgomery', 'Norristown']],
-  IL: [['Cook', 'Chicago'], ['DuPage', 'Naperville'], ['Lake', 'Antioch']],
-  OH: [['Franklin', 'Columbus'], ['Cuyahoga', 'Cleveland'], ['Hamilton', 'Cincinnati']],
-  GA: [['Fulton', 'Atlanta'], ['Gwinnett', 'Lawrenceville'], ['Cobb', 'Marietta']],
-  NC: [['Wake', 'Raleigh'], ['Mecklenburg', 'Charlotte'], ['Guilford', 'Greensboro']],
-  MI: [['Wayne', 'Detroit'], ['Oakland', 'Pontiac'], ['Macomb', 'Mount Clemens']],
+export const LARGEST_COUNTIES: Readonly<
+  Record<(typeof LARGE_STATES)[number], ReadonlyArray<readonly [string, string]>>
+> = {
+  CA: [
+    ['Los Angeles', 'Alhambra'],
+    ['San Diego', 'San Diego'],
+    ['Orange', 'Anaheim'],
+  ],
+  TX: [
+    ['Harris', 'Houston'],
+    ['Dallas', 'Dallas'],
+    ['Tarrant', 'Fort Worth'],
+  ],
+  FL: [
+    ['Miami-Dade', 'Miami'],
+    ['Broward', 'Fort Lauderdale'],
+    ['Palm Beach', 'West Palm Beach'],
+  ],
+  NY: [
+    ['Kings', 'Brooklyn'],
+    ['Queens', 'Queens'],
+    ['New York', 'New York'],
+  ],
+  PA: [
+    ['Philadelphia', 'Philadelphia'],
+    ['Allegheny', 'Pittsburgh'],
+    ['Montgomery', 'Norristown'],
+  ],
+  IL: [
+    ['Cook', 'Chicago'],
+    ['DuPage', 'Naperville'],
+    ['Lake', 'Antioch'],
+  ],
+  OH: [
+    ['Franklin', 'Columbus'],
+    ['Cuyahoga', 'Cleveland'],
+    ['Hamilton', 'Cincinnati'],
+  ],
+  GA: [
+    ['Fulton', 'Atlanta'],
+    ['Gwinnett', 'Lawrenceville'],
+    ['Cobb', 'Marietta'],
+  ],
+  NC: [
+    ['Wake', 'Raleigh'],
+    ['Mecklenburg', 'Charlotte'],
+    ['Guilford', 'Greensboro'],
+  ],
+  MI: [
+    ['Wayne', 'Detroit'],
+    ['Oakland', 'Pontiac'],
+    ['Macomb', 'Mount Clemens'],
+  ],
 };
 
 const FIGURE_KEYS = ['cents', 'rate', 'value', 'brackets', 'depreciation', 'min_cents', 'max_cents', 'plus_cents'];
 
-export interface FigureCount { official: number; unsourced: number; other_source: number }
-export interface CountyCheck { county: string; city: string; local_tax: number | null; why?: string }
+export interface FigureCount {
+  official: number;
+  unsourced: number;
+  other_source: number;
+}
+export interface CountyCheck {
+  county: string;
+  city: string;
+  local_tax: number | null;
+  why?: string;
+}
 export interface StateAudit extends FigureCount {
   state: string;
   /** What the data says it does not model for the state (one line each). */
@@ -58,9 +109,12 @@ function add(c: FigureCount, url: string | undefined, unsourced: boolean): void 
 function countFees(node: unknown, c: FigureCount): void {
   if (Array.isArray(node)) return node.forEach((el) => countFees(el, c));
   if (!isObj(node)) return;
-  const isFigure = FIGURE_KEYS.some((k) => k in node && (typeof node[k] !== 'object' || node[k] === null || Array.isArray(node[k])));
+  const isFigure = FIGURE_KEYS.some(
+    (k) => k in node && (typeof node[k] !== 'object' || node[k] === null || Array.isArray(node[k])),
+  );
   if (isFigure && (node.src || node.unsourced)) add(c, srcUrl(node), node.unsourced === true);
-  for (const [k, v] of Object.entries(node)) if (k !== 'src' && k !== 'brackets' && k !== 'depreciation') countFees(v, c);
+  for (const [k, v] of Object.entries(node))
+    if (k !== 'src' && k !== 'brackets' && k !== 'depreciation') countFees(v, c);
 }
 
 /** Count the figures of a local.json: rate rows (a row without its own source has the table's), county fees, the "none" fact. */
@@ -81,19 +135,31 @@ function notModelled(code: string, l: StateLocalData | null): string[] {
   const out: string[] = [];
   const local = s.tax.local;
   if (local?.applies.value && !l?.sales_tax) out.push('local sales tax by county and city (no rate table)');
-  if (l?.sales_tax?.kind === 'table') out.push(`local sales tax: only the ${Object.keys(l.sales_tax.counties).length} counties in the table shipped`);
+  if (l?.sales_tax?.kind === 'table')
+    out.push(`local sales tax: only the ${Object.keys(l.sales_tax.counties).length} counties in the table shipped`);
   const rule = s.registration.rule;
-  if (rule.kind === 'county' && Object.keys(rule.county_overrides).length === 0) out.push('county registration fees: no county amounts');
+  if (rule.kind === 'county' && Object.keys(rule.county_overrides).length === 0)
+    out.push('county registration fees: no county amounts');
   return out;
 }
 
 /** The local tax of a $10,000 purchase at a sample address of each of the state's three largest counties. */
 function countyChecks(code: (typeof LARGE_STATES)[number]): CountyCheck[] {
   return LARGEST_COUNTIES[code].map(([county, city]) => {
-    const e = estimateFees({ state: code, county, city, transaction: 'purchase', sale: { price: 10_000 }, as_of: '2026-11-25' });
+    const e = estimateFees({
+      state: code,
+      county,
+      city,
+      transaction: 'purchase',
+      sale: { price: 10_000 },
+      as_of: '2026-11-25',
+    });
     const li = e.tax.items.find((i) => i.feeType === 'LocalTax');
-    if (!li) return { county, city, local_tax: null, why: 'no local tax item (local taxes marked not applying, unsourced)' };
-    return li.value === null ? { county, city, local_tax: null, why: String(li.metadata.reason ?? 'unknown') } : { county, city, local_tax: li.value };
+    if (!li)
+      return { county, city, local_tax: null, why: 'no local tax item (local taxes marked not applying, unsourced)' };
+    return li.value === null
+      ? { county, city, local_tax: null, why: String(li.metadata.reason ?? 'unknown') }
+      : { county, city, local_tax: li.value };
   });
 }
 
@@ -128,17 +194,27 @@ export function totals(rows: StateAudit[]): FigureCount & { not_modelled: number
 export function formatAudit(rows: StateAudit[]): string {
   const large = rows.filter((r) => r.counties);
   const other = rows.filter((r) => !r.counties);
-  const line = (r: StateAudit) => `${r.state}  official ${r.official}  unsourced ${r.unsourced}${r.other_source ? `  other ${r.other_source}` : ''}` +
+  const line = (r: StateAudit) =>
+    `${r.state}  official ${r.official}  unsourced ${r.unsourced}${r.other_source ? `  other ${r.other_source}` : ''}` +
     `${r.not_modelled.length ? `  not modelled: ${r.not_modelled.join('; ')}` : ''}`;
-  const out: string[] = ['Figures by state (official = cites the state\'s own publication; unsourced = shown, never counted)'];
+  const out: string[] = [
+    "Figures by state (official = cites the state's own publication; unsourced = shown, never counted)",
+  ];
   for (const r of large) {
     out.push(line(r));
-    for (const k of r.counties!) out.push(`    ${k.county} (${k.city}): ${k.local_tax === null ? `not estimated: ${k.why}` : `local tax on $10,000 = $${k.local_tax.toFixed(2)}`}`);
+    for (const k of r.counties!)
+      out.push(
+        `    ${k.county} (${k.city}): ${k.local_tax === null ? `not estimated: ${k.why}` : `local tax on $10,000 = $${k.local_tax.toFixed(2)}`}`,
+      );
   }
   for (const r of other) out.push(line(r));
   const sum = (label: string, t: ReturnType<typeof totals>) =>
     `${label}: official ${t.official}, unsourced ${t.unsourced}, other sources ${t.other_source}, not modelled ${t.not_modelled}`;
-  out.push(sum('10 largest states', totals(large)), sum(`other ${other.length} states`, totals(other)), sum('all', totals(rows)));
+  out.push(
+    sum('10 largest states', totals(large)),
+    sum(`other ${other.length} states`, totals(other)),
+    sum('all', totals(rows)),
+  );
   const estimated = large.filter((r) => r.counties!.every((k) => k.local_tax !== null)).map((r) => r.state);
   out.push(`large states estimating the local tax in all three largest counties: ${estimated.join(', ') || 'none'}`);
   return `${out.join('\n')}\n`;

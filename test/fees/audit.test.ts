@@ -8,7 +8,8 @@ describe('fees: figure audit (titled fees --audit)', () => {
   it('audits every state once, the ten largest first, each with its three largest counties', () => {
     expect(rows.map((r) => r.state).sort()).to.deep.equal([...STATE_CODES].sort());
     expect(rows.slice(0, 10).map((r) => r.state)).to.deep.equal([...LARGE_STATES]);
-    for (const r of rows.slice(0, 10)) expect(r.counties!.map((k) => k.county)).to.deep.equal(LARGEST_COUNTIES[r.state as 'CA'].map(([c]) => c));
+    for (const r of rows.slice(0, 10))
+      expect(r.counties!.map((k) => k.county)).to.deep.equal(LARGEST_COUNTIES[r.state as 'CA'].map(([c]) => c));
     for (const r of rows.slice(10)) expect(r.counties).to.equal(undefined);
   });
 
