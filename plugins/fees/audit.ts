@@ -117,7 +117,10 @@ function countFees(node: unknown, c: FigureCount): void {
     if (k !== 'src' && k !== 'brackets' && k !== 'depreciation') countFees(v, c);
 }
 
-/** Count the figures of a local.json: rate rows (a row without its own source has the table's), county fees, the "none" fact. */
+/**
+ * Count the figures of a local.json: rate rows (a row without its own source has the table's),
+ * county fee amounts and the statewide "none" fact.
+ */
 function countLocal(l: StateLocalData, c: FigureCount): void {
   const st = l.sales_tax;
   if (st?.kind === 'none') add(c, st.src.url, false);
@@ -190,6 +193,9 @@ export function totals(rows: StateAudit[]): FigureCount & { not_modelled: number
   return t;
 }
 
+const countyLine = (k: CountyCheck): string =>
+  k.local_tax === null ? `not estimated: ${k.why}` : `local tax on $10,000 = $${k.local_tax.toFixed(2)}`;
+
 /** The audit as text lines (the CLI prints it). */
 export function formatAudit(rows: StateAudit[]): string {
   const large = rows.filter((r) => r.counties);
@@ -204,12 +210,13 @@ export function formatAudit(rows: StateAudit[]): string {
     out.push(line(r));
     for (const k of r.counties!)
       out.push(
-        `    ${k.county} (${k.city}): ${k.local_tax === null ? `not estimated: ${k.why}` : `local tax on $10,000 = $${k.local_tax.toFixed(2)}`}`,
+        `    ${k.county} (${k.city}): ${countyLine(k)}`,
       );
   }
   for (const r of other) out.push(line(r));
   const sum = (label: string, t: ReturnType<typeof totals>) =>
-    `${label}: official ${t.official}, unsourced ${t.unsourced}, other sources ${t.other_source}, not modelled ${t.not_modelled}`;
+    `${label}: official ${t.official}, unsourced ${t.unsourced}, ` +
+    `other sources ${t.other_source}, not modelled ${t.not_modelled}`;
   out.push(
     sum('10 largest states', totals(large)),
     sum(`other ${other.length} states`, totals(other)),
