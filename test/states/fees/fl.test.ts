@@ -69,6 +69,12 @@ testStateFees('FL', {
       expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }] },
     },
     {
+      // ZIP 33024 (Pembroke Pines): the Census file puts 100% of ZCTA 33024 in Broward: surtax 1% x $5,000 = $50.00
+      name: 'ZIP 33024 finds Broward (Census ZCTA file)',
+      input: { zip: '33024', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 12_000 } },
+      expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Broward' }] },
+    },
+    {
       // Miami-Dade, $3,000 transfer (under the cap): surtax 1% x $3,000 = $30.00
       name: 'Miami-Dade: $3,000 transfer, surtax 1% on the whole price',
       input: { county: 'Miami-Dade', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 3_000 } },
