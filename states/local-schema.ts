@@ -12,6 +12,10 @@
  * - `zip_counties`: ZIP codes and the county each lies in, so an address without
  *   a county still finds its county. Each ZIP cites the official page it was
  *   read from; a ZIP that is not listed leaves the county unknown.
+ * - `zip_table`: a ZIP-to-county table read from an official data file (the US Census
+ *   Bureau's ZCTA-to-county relationship file), with the file's source and the rule by
+ *   which a ZIP was put in a county (ZIPs split between counties are left out). Used
+ *   after `zip_counties`.
  * - `offices`: where a county's residents file titles (address and payee NAME),
  *   for states whose titles are filed with county offices.
  *
@@ -91,6 +95,19 @@ const CountyFeeSchema = z
 
 const ZipSchema = z.object({ county: CountyKey, src: SourceSchema, note: z.string().min(1).optional() }).strict();
 
+const ZipCode = z.string().regex(/^\d{5}$/, 'a ZIP is five digits');
+
+/** ZIPs by county, read from one official data file (docs/fees.md, "County and local rates"). */
+const ZipTableSchema = z
+  .object({
+    src: SourceSchema,
+    /** How a ZIP was put in a county (e.g. "at least 99% of the ZCTA's 2010 population in the county"). */
+    rule: z.string().min(1),
+    counties: z.record(CountyKey, z.array(ZipCode).min(1)),
+    note: z.string().min(1).optional(),
+  })
+  .strict();
+
 const OfficeSchema = z
   .object({
     /** The payee's name, exactly as checks are written (not a sentence). */
@@ -109,6 +126,7 @@ export const StateLocalDataSchema = z
     sales_tax: LocalSalesTaxSchema.optional(),
     county_fees: z.array(CountyFeeSchema).optional(),
     zip_counties: z.record(z.string().regex(/^\d{5}$/), ZipSchema).optional(),
+    zip_table: ZipTableSchema.optional(),
     offices: z
       .object({
         /** How filing by county works in this state (one sentence or two). */
@@ -134,6 +152,30 @@ export function lookupPlace<T>(record: Record<string, T> | undefined, name: stri
   return undefined;
 }
 
+/** ZIPs the state's ZIP data puts in two counties (zip_table, or zip_table against zip_counties). */
+export function zipTableClashes(data: StateLocalData): string[] {
+  const seen = new Map<string, string>(Object.entries(data.zip_counties ?? {}).map(([zip, z0]) => [zip, z0.county]));
+  const out: string[] = [];
+  for (const [county, zips] of Object.entries(data.zip_table?.counties ?? {})) {
+    for (const zip of zips) {
+      const other = seen.get(zip);
+      if (other !== undefined && placeKey(other) !== placeKey(county)) {
+        out.push(`ZIP ${zip} is put in both ${other} and ${county}`);
+      }
+      seen.set(zip, county);
+    }
+  }
+  return out;
+}
+
+/** The county the state's ZIP data puts `zip` in: `zip_counties` first, then `zip_table`. */
+export function countyOfZip(local: StateLocalData | null, zip: string): string | undefined {
+  const hit = local?.zip_counties?.[zip];
+  if (hit) return hit.county;
+  for (const [county, zips] of Object.entries(local?.zip_table?.counties ?? {})) if (zips.includes(zip)) return county;
+  return undefined;
+}
+
 /** Read and validate `states/<code>/local.json`; null when the state has none. Throws naming the state and the issue path. */
 export function loadStateLocalData(code: string): StateLocalData | null {
   const upper = code.toUpperCase();
@@ -154,5 +196,7 @@ export function loadStateLocalData(code: string): StateLocalData | null {
   for (const [zip, z0] of Object.entries(parsed.data.zip_counties ?? {})) {
     if (!z0.county.trim()) throw new Error(`local fee data for ${upper}: zip ${zip} has no county`);
   }
+  const clash = zipTableClashes(parsed.data)[0];
+  if (clash) throw new Error(`local fee data for ${upper}: ${clash}`);
   return parsed.data;
 }

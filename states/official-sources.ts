@@ -21,6 +21,9 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
   'kslegislature.org': "the Kansas Legislature's own site (Kansas Statutes Annotated as published by the Revisor of Statutes)",
   'floridarevenue.com': "the Florida Department of Revenue's own site (its discretionary sales surtax tables, DR-15DSS, and the address-to-county lookup are published there; linked from myflorida.com)",
   'broward.org': "Broward County's own government site (the county's Records, Taxes and Treasury Division acts as its tax collector for motor vehicle services)",
+  'hamilton-co.org': "Hamilton County, Ohio's own government site (the Board of County Commissioners' pages, e.g. its Sales Tax Fund page)",
+  'hillstax.org': "the Hillsborough County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles and registrations; its fee table lists the state's title fees)",
+  'habershamga.com': "Habersham County, Georgia's own government site (its County Tag Office, agent of the Georgia DOR Motor Vehicle Division; fee page states the fees set by Georgia law)",
   'pbctax.com': "the Palm Beach County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles)",
 };
 

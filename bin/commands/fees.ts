@@ -78,6 +78,7 @@ export const fees: Command = {
     date: { type: 'string' },
     'as-of': { type: 'string' },
     compact: { type: 'boolean' },
+    audit: { type: 'boolean' },
   },
   optionHelp: [
     ['--state XX', 'state where the vehicle is titled and registered (required)'],
@@ -97,8 +98,14 @@ export const fees: Command = {
     ['--as-of YYYY-MM-DD', 'the day of the estimate (default today)'],
     ['--compact', 'one line of JSON'],
     ['--quiet', 'no unsourced / not-modelled summary on stderr'],
+    ['--audit', 'instead of an estimate: every state\'s figures counted (official, unsourced, not modelled)'],
   ],
   async run({ values }) {
+    if (values.audit === true) {
+      const { auditFigures, formatAudit } = await import('../../plugins/fees/audit.js');
+      print(formatAudit(auditFigures()).trimEnd());
+      return;
+    }
     const state = typeof values.state === 'string' ? values.state.trim().toUpperCase() : '';
     if (!state) throw new UsageError('--state is required');
     const { estimateFees } = await import('../../plugins/fees/calculator.js');

@@ -4,7 +4,7 @@
  * local sales tax of that county and city, county fees, and the county's filing
  * office and payee.
  */
-import { lookupPlace, type Office, type StateLocalData } from '../../states/local-schema.js';
+import { countyOfZip, lookupPlace, type Office, type StateLocalData } from '../../states/local-schema.js';
 import { hasAny, makeItem, noteUnknown, PURCHASE, TITLE_ISSUING, type Ctx } from './context.js';
 import { applyRate, formatUsd } from './money.js';
 import type { FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
@@ -27,8 +27,8 @@ export function resolveCounty(input: FeeInput, local: StateLocalData | null): Co
   const zip = input.zip?.trim().slice(0, 5);
   if (!zip) return { county: '', source: null };
   if (!/^\d{5}$/.test(zip)) return { county: '', source: null, why: `'${input.zip}' is not a ZIP code` };
-  const hit = local?.zip_counties?.[zip];
-  if (hit) return { county: hit.county, source: 'zip' };
+  const hit = countyOfZip(local, zip);
+  if (hit) return { county: hit, source: 'zip' };
   return { county: '', source: null, why: `ZIP ${zip} is not in ${input.state.toUpperCase()}'s ZIP-to-county table` };
 }
 

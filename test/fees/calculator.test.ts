@@ -102,10 +102,10 @@ describe('fees: calculator rules', () => {
   });
 
   it('county overrides match the county ("X County" too); the city only when no county is given', () => {
-    // PA's own Philadelphia rate is not confirmed on an official page (states/pa/README.md): the rule is tested on a fixture
+    // the fees.json county_overrides rule, on a PA fixture without its local.json (PA's own rates are in local.json)
     const pa = feeSchedule('PA');
     const fixture = { ...pa, tax: { ...pa.tax, county_overrides: { Philadelphia: { rate: 0.02, src: { url: 'https://example.gov/fixture', date: AS_OF } } }, county_overrides_mode: 'add' as const } };
-    const local = (o: { county?: string; city?: string }) => estimateFees({ as_of: AS_OF, state: 'PA', transaction: 'transfer', sale: { price: 10_000 }, ...o }, fixture).tax.items.find((i) => i.feeType === 'LocalTax');
+    const local = (o: { county?: string; city?: string }) => estimateFees({ as_of: AS_OF, state: 'PA', transaction: 'transfer', sale: { price: 10_000 }, ...o }, fixture, null).tax.items.find((i) => i.feeType === 'LocalTax');
     expect(local({ county: 'Philadelphia County' })!.value).to.equal(200);
     expect(local({ city: 'Philadelphia' })!.value).to.equal(200);
     expect(local({ county: 'Bucks', city: 'Philadelphia' })!.value).to.equal(null);

@@ -31,8 +31,15 @@ describe('titled fees (CLI)', () => {
     expect(e.metadata.as_of).to.equal('2026-11-20');
     expect(e.metadata.unknown).to.have.length(5);
     expect(r.stderr).to.match(/TX, Travis County: incomplete/);
-    expect(r.stderr).to.match(/unsourced \(shown, not counted\): 5\n {2}- RegistrationFee: Registration fee \(\$50\.75 not counted\)/);
+    expect(r.stderr).to.match(/unsourced \(shown, not counted\): 4\n {2}- RegistrationFee: Registration fee \(\$50\.75 not counted\)/);
     expect(r.stderr).to.match(/not modelled: 1\n {2}- RegistrationLocalFee: County registration fee \(no amount for Travis County in the fee data \(not modelled\)\)/);
+  });
+
+  it('--audit prints every state\'s figure counts instead of an estimate', async () => {
+    const r = await run(['fees', '--audit']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^NY  official \d+  unsourced \d+/m);
+    expect(r.stdout).to.match(/^all: official \d+, unsourced \d+, other sources 0, not modelled \d+$/m);
   });
 
   it('takes the transaction, vehicle and date options', async () => {
@@ -48,14 +55,18 @@ describe('titled fees (CLI)', () => {
   });
 
   it('--zip finds the county, the packet goes to that county\'s office, and stderr lists what is not modelled', async () => {
-    const r = await run(['fees', '--state', 'FL', '--zip', '33128', '--price', '10000', '--transaction', 'transfer', '--title-state', 'FL', '--as-of', '2026-11-20', '--compact']);
+    const r = await run(['fees', '--state', 'FL', '--zip', '33401', '--price', '10000', '--transaction', 'transfer', '--title-state', 'FL', '--as-of', '2026-11-20', '--compact']);
     expect(r.code, r.stderr).to.equal(0);
     const e = JSON.parse(r.stdout);
-    expect(e.metadata.county).to.equal('Miami-Dade');
+    expect(e.metadata.county).to.equal('Palm Beach');
     expect(e.metadata.county_source).to.equal('zip');
-    expect(e.submission_instructions).to.deep.equal({ payable_to: 'Miami-Dade County Tax Collector', address: { street1: '200 NW 2nd Avenue', city: 'Miami', state: 'FL', zip: '33128' } });
-    expect(r.stderr).to.match(/FL, Miami-Dade County \(from the ZIP\)/);
-    expect(r.stderr).to.match(/not modelled: 1\n {2}- LocalTax: Local sales tax \(Miami-Dade County is not in the local rate table/);
+    expect(e.submission_instructions).to.deep.equal({ payable_to: 'Tax Collector, Palm Beach County', address: { street1: 'P.O. Box 3715', city: 'West Palm Beach', state: 'FL', zip: '33402-3715' } });
+    expect(r.stderr).to.match(/FL, Palm Beach County \(from the ZIP\)/);
+    expect(r.stderr).to.match(/not modelled: 1\n {2}- LocalTax: Local sales tax \(Palm Beach County is not in the local rate table/);
+    const md = await run(['fees', '--state', 'FL', '--zip', '33128', '--price', '10000', '--transaction', 'transfer', '--title-state', 'FL', '--as-of', '2026-11-20', '--compact']);
+    const m = JSON.parse(md.stdout);
+    expect(m.submission_instructions).to.deep.equal({ payable_to: 'Miami-Dade County Tax Collector', address: { street1: '200 NW 2nd Avenue', city: 'Miami', state: 'FL', zip: '33128' } });
+    expect(m.tax.items.find((i: { feeType: string }) => i.feeType === 'LocalTax').value).to.equal(50);
     const q = await run(['fees', '--state', 'FL', '--zip', '33128', '--quiet', '--as-of', '2026-11-20']);
     expect(q.stderr).to.equal('');
     const bad = await run(['fees', '--state', 'FL', '--zip', 'Miami']);

@@ -5,7 +5,7 @@ import { resolveCounty } from '../../plugins/fees/local.js';
 import { feeSchedule, localSchedule } from '../../plugins/fees/schedules.js';
 import { newEntry, type TitleEntry } from '../../core/model/entry.js';
 import { STATE_CODES } from '../../states/fee-schema.js';
-import { loadStateLocalData, lookupPlace, placeKey, StateLocalDataSchema, type StateLocalData } from '../../states/local-schema.js';
+import { loadStateLocalData, lookupPlace, placeKey, StateLocalDataSchema, type StateLocalData, zipTableClashes } from '../../states/local-schema.js';
 import { checkEstimate } from '../support/tester-fees.js';
 
 const AS_OF = '2026-11-20';
@@ -70,7 +70,32 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
     expect(resolveCounty({ state: 'FL', zip: '33128-1234', as_of: AS_OF }, fl)).to.deep.equal({ county: 'Miami-Dade', source: 'zip' });
     expect(resolveCounty({ state: 'FL', zip: '99999', as_of: AS_OF }, fl).why).to.match(/ZIP 99999 is not in FL's ZIP-to-county table/);
     expect(resolveCounty({ state: 'FL', zip: 'abc', as_of: AS_OF }, fl).why).to.match(/not a ZIP code/);
-    expect(resolveCounty({ state: 'NY', zip: '10001', as_of: AS_OF }, localSchedule('NY')).county).to.equal('');
+    expect(resolveCounty({ state: 'IL', zip: '60601', as_of: AS_OF }, localSchedule('IL')).county).to.equal('');
+  });
+
+  it('the Census ZIP table (zip_table): a listed ZIP finds its county, a ZIP split between counties is not listed', () => {
+    const ny = localSchedule('NY');
+    expect(ny!.zip_table!.src.url).to.match(/^https:\/\/www2\.census\.gov\//);
+    expect(resolveCounty({ state: 'NY', zip: '11215', as_of: AS_OF }, ny)).to.deep.equal({ county: 'Kings', source: 'zip' });
+    expect(resolveCounty({ state: 'NY', zip: '10001', as_of: AS_OF }, ny)).to.deep.equal({ county: 'New York', source: 'zip' });
+    expect(resolveCounty({ state: 'NY', zip: '11375', as_of: AS_OF }, ny)).to.deep.equal({ county: 'Queens', source: 'zip' });
+    // 10463 is 87.55% Bronx, 12.45% New York in the 2010 file: not listed, so the county stays unknown
+    expect(resolveCounty({ state: 'NY', zip: '10463', as_of: AS_OF }, ny).why).to.match(/ZIP 10463 is not in NY's ZIP-to-county table/);
+    expect(resolveCounty({ state: 'PA', zip: '19104', as_of: AS_OF }, localSchedule('PA')).county).to.equal('Philadelphia');
+    const e = estimateFees({ state: 'NY', zip: '11215', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_300 }, as_of: AS_OF });
+    expect(e.metadata.county).to.equal('Kings');
+    expect(e.tax.items.find((i) => i.feeType === 'LocalTax')!.value).to.equal(487.5);
+  });
+
+  it('a ZIP put in two counties is refused', () => {
+    const two = fixture({ zip_table: { src: SRC, rule: 'fixture', counties: { Franklin: ['43215'], Delaware: ['43215'] } } });
+    expect(zipTableClashes(two)).to.deep.equal(['ZIP 43215 is put in both Franklin and Delaware']);
+    const vsPage = fixture({
+      zip_counties: { 43207: { county: 'Franklin', src: SRC } },
+      zip_table: { src: SRC, rule: 'fixture', counties: { Pickaway: ['43207'] } },
+    });
+    expect(zipTableClashes(vsPage)).to.deep.equal(['ZIP 43207 is put in both Franklin and Pickaway']);
+    expect(zipTableClashes(fixture({ zip_table: { src: SRC, rule: 'fixture', counties: { Franklin: ['43215', '43201'] } } }))).to.deep.equal([]);
   });
 
   it('an entry\'s borrower address: its county, else its ZIP; the title\'s issuing county only when the address has neither', () => {
@@ -159,9 +184,9 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
   });
 
   it('a state without local.json keeps its fees.json rules and says its local rates are not modelled', () => {
-    expect(localSchedule('NY')).to.equal(null);
-    const e = estimateFees({ state: 'NY', county: 'Albany', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_000 }, as_of: AS_OF });
-    expect(e.metadata.not_modelled).to.deep.equal(['tax: local sales tax: county and city rates are not modelled for NY']);
+    expect(localSchedule('CO')).to.equal(null);
+    const e = estimateFees({ state: 'CO', county: 'Denver', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_000 }, as_of: AS_OF });
+    expect(e.metadata.not_modelled).to.deep.equal(['tax: local sales tax: county and city rates are not modelled for CO']);
     expect(e.tax.items.find((i) => i.feeType === 'LocalTax')!.value).to.equal(null);
   });
 

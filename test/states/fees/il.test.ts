@@ -1,35 +1,56 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Illinois golden cases. The only IL fact confirmed on an official page is that local retailers' occupation
-// taxes apply to dealer sales (tax.illinois.gov answer 33, states/il/README.md). The 6.25% rate, the RUT-50
-// private-sale tax table, the $165 title, $151 registration and $50 duplicate fees were read only from
-// third-party pages or statute mirrors: unsourced, shown, never counted.
+// Illinois golden cases, from the official pages states/il/fees.json and states/il/local.json cite (read 2026-11-25):
+//   625 ILCS 5/3-821(a) (https://www.ilga.gov/legislation/ilcs/fulltext.asp?DocName=062500050K3-821):
+//     Certificate of Title $165; Duplicate Certificate of Title $50;
+//   Village of Antioch, Village Taxes (https://antioch.il.gov/departments/finance/village-taxes/): vehicle rate
+//     (ST-556) 7.000% = State Rate 6.250% + Regional Transportation Authority 0.750%;
+//   tax.illinois.gov answer 33: local retailers' occupation taxes apply to dealer sales (by the dealer's location).
+// Unsourced (shown, never counted): the RUT-50 private-sale table, the $151 registration fee, the lien fee.
+// Cook (Chicago) and DuPage local rates are not modelled.
 testStateFees('IL', {
   goldens: [
     {
-      // Cook County / Chicago, $30,000 dealer purchase: state rate unsourced -> unknown; local rate not modelled
-      name: 'Chicago: $30,000 purchase, state and local tax unknown',
+      // Cook County / Chicago, $30,000 dealer purchase: state 6.25% x $30,000 = $1,875.00; local rate not modelled
+      //   (unknown); title $165; registration unsourced; total $2,040.00, incomplete
+      name: 'Chicago: $30,000 purchase, state 6.25%, local tax unknown, title $165',
       input: { county: 'Cook', city: 'Chicago', transaction: 'new_lien', vehicle: { title_state: 'IL', year: 2022 }, sale: { price: 30_000 } },
       expect: {
-        total: 0,
+        tax: { total: 1_875 },
+        title: { total: 165 },
+        total: 2_040,
         items: [
-          { section: 'tax', feeType: 'StateTax', value: null },
+          { section: 'tax', feeType: 'StateTax', value: 1_875 },
           { section: 'tax', feeType: 'LocalTax', value: null },
-          { section: 'title', feeType: 'TitleFee', value: null },
+          { section: 'title', feeType: 'TitleFee', value: 165 },
           { section: 'registration', feeType: 'RegistrationFee', value: null },
         ],
         complete: false,
       },
     },
     {
-      name: 'refinance: the title fee is not confirmed',
-      input: { transaction: 'refinance', vehicle: { title_state: 'IL' } },
-      expect: { total: 0, items: [{ section: 'title', feeType: 'TitleFee', value: null }], complete: false },
+      // Antioch (Lake County), $20,000 dealer purchase: state 6.25% = $1,250.00; local part 7.00% - 6.25% = 0.75% (RTA)
+      //   x $20,000 = $150.00; tax $1,400.00; title $165; total $1,565.00
+      name: 'Antioch, Lake County: $20,000 purchase at the 7.00% vehicle rate',
+      input: { county: 'Lake', city: 'Antioch', transaction: 'purchase', vehicle: { title_state: 'IL' }, sale: { price: 20_000 } },
+      expect: {
+        tax: { total: 1_400 },
+        title: { total: 165 },
+        total: 1_565,
+        items: [{ section: 'tax', feeType: 'LocalTax', name: /Antioch, Lake County/, value: 150, county: 'Lake' }],
+      },
     },
     {
-      name: 'duplicate title: the $50 fee is not confirmed',
+      // refinance: a new title $165 (the lien fee is not confirmed: unknown)
+      name: 'refinance: title $165',
+      input: { transaction: 'refinance', vehicle: { title_state: 'IL' } },
+      expect: { total: 165, items: [{ section: 'title', feeType: 'TitleFee', value: 165 }], complete: false },
+    },
+    {
+      // duplicate title: $50 (625 ILCS 5/3-821)
+      name: 'duplicate title: $50',
       input: { transaction: 'duplicate' },
-      expect: { total: 0, items: [{ section: 'title', feeType: 'DuplicateTitleFee', value: null }], unknown: [/^title: Duplicate title/] },
+      expect: { total: 50, items: [{ section: 'title', feeType: 'DuplicateTitleFee', value: 50 }] },
     },
   ],
 });

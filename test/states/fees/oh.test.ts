@@ -4,6 +4,8 @@ import { testStateFees } from '../../support/tester-fees.js';
 //   Ohio Department of Taxation, http://www.tax.ohio.gov/legal/SalesTaxRateIncrease.aspx : state rate 5.75%;
 //   Ohio Department of Taxation bulletin, https://content.govdelivery.com/accounts/OHTAX/bulletins/3c678f3 :
 //     Franklin County total rate 8% from April 1, 2025 (local part 8% - 5.75% = 2.25%);
+//   Hamilton County, https://hamilton-co.org/cms/One.aspx?portalId=3788280&pageId=5315916 : county 0.5% + 0.75%,
+//     transit authority 0.8% (local part 2.05%, total 7.80%) as of October 2020;
 //   Franklin County Clerk of Courts fee schedule, https://clerk.franklincountyohio.gov/autoTitle/titleFeesMV :
 //     original title $15.00, duplicate $15.00, late fee $5.00;
 //   Franklin County Clerk of Courts: Auto Title South, 45 Great Southern Blvd., Columbus, Ohio 43207 (ZIP -> Franklin).
@@ -44,6 +46,25 @@ testStateFees('OH', {
           { section: 'title', feeType: 'LateFee', value: 5 },
         ],
       },
+    },
+    {
+      // Hamilton County, $10,000 transfer: state 5.75% = $575.00; local 7.80% - 5.75% = 2.05% x $10,000 = $205.00;
+      //   tax $780.00; title $15; total $795.00
+      name: 'Hamilton: $10,000 transfer, total rate 7.80%',
+      input: { county: 'Hamilton', city: 'Cincinnati', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      expect: {
+        tax: { total: 780 },
+        title: { total: 15 },
+        total: 795,
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 205, county: 'Hamilton' }],
+      },
+    },
+    {
+      // ZIP 43215 (downtown Columbus, no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 43215 in
+      //   Franklin County (states/oh/local.json zip_table): local 8% - 5.75% = 2.25% x $10,000 = $225.00; state $575.00
+      name: 'ZIP 43215 finds Franklin County (Census ZCTA file): $10,000 transfer',
+      input: { zip: '43215', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 800 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 225, county: 'Franklin' }] },
     },
     {
       // duplicate title: $15.00, nothing unsourced involved

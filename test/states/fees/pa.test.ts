@@ -1,23 +1,27 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Pennsylvania golden cases. No PA figure could be confirmed from a PennDOT or Department of Revenue page in
-// the stored pages (states/pa/README.md): the 6% rate, the Allegheny/Philadelphia local rates, the $67 title,
-// $34 lien and $45 registration fees are all unsourced. These cases pin down what the estimate then does:
-// every amount is shown as unknown (null, with the data's figure in metadata.unsourced_cents) and no total
-// counts it.
+// Pennsylvania golden cases, from the pages states/pa/fees.json and states/pa/local.json cite (read 2026-11-25):
+//   PA Department of Revenue, "Consumption Tax Rates"
+//   (https://www.revenue.pa.gov/GeneralTaxInformation/Current%20Tax%20Rates/Pages/Consumption%20Tax%20Rates.aspx):
+//     "PA Sales, Use and Hotel Occupancy Tax 6 percent"; "Local Sales Tax 1 percent for Allegheny County,
+//     2 percent for Philadelphia" (no other county has a local sales tax: Montgomery 0%).
+// Still unsourced (shown, never counted): the $67 title, $34 lien and $45 registration fees and the trade-in rule.
 testStateFees('PA', {
   goldens: [
     {
-      // Philadelphia, $25,000 purchase with a $5,000 trade-in: every figure unsourced -> all totals $0, incomplete
-      name: 'Philadelphia: $25,000 purchase, nothing confirmed, nothing counted',
+      // Philadelphia, $25,000 purchase with a $5,000 trade-in (trade-in rule unsourced: not credited):
+      //   state 6% x $25,000 = $1,500.00; local 2% x $25,000 = $500.00; tax $2,000.00;
+      //   title, lien and registration fees unsourced -> $0 counted; total $2,000.00, incomplete
+      name: 'Philadelphia: $25,000 purchase, state 6% + local 2%',
       input: { county: 'Philadelphia', transaction: 'new_lien', vehicle: { title_state: 'PA' }, sale: { price: 25_000, trade_in: 5_000 } },
       expect: {
-        tax: { total: 0 },
+        tax: { total: 2_000 },
         registration: { total: 0 },
         title: { total: 0 },
-        total: 0,
+        total: 2_000,
         items: [
-          { section: 'tax', feeType: 'StateTax', value: null },
+          { section: 'tax', feeType: 'StateTax', value: 1_500 },
+          { section: 'tax', feeType: 'LocalTax', value: 500, county: 'Philadelphia' },
           { section: 'title', feeType: 'TitleFee', value: null },
           { section: 'title', feeType: 'LienFee', value: null },
         ],
@@ -25,9 +29,40 @@ testStateFees('PA', {
       },
     },
     {
-      name: 'Allegheny: $10,000 transfer, the local rate is unknown',
+      // Allegheny, $10,000 transfer: state 6% = $600.00; local 1% = $100.00; tax $700.00
+      name: 'Allegheny: $10,000 transfer, state 6% + local 1%',
       input: { county: 'Allegheny', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 10_000 } },
-      expect: { total: 0, items: [{ section: 'tax', feeType: 'LocalTax', value: null }], complete: false },
+      expect: {
+        tax: { total: 700 },
+        total: 700,
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 100, county: 'Allegheny' }],
+        complete: false,
+      },
+    },
+    {
+      // Montgomery County, $18,000 transfer: state 6% = $1,080.00; no local sales tax there: a sourced $0 item
+      name: 'Montgomery: $18,000 transfer, no local tax',
+      input: { county: 'Montgomery', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 18_000 } },
+      expect: {
+        tax: { total: 1_080 },
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 1_080 },
+          { section: 'tax', feeType: 'LocalTax', value: 0, county: 'Montgomery' },
+        ],
+      },
+    },
+    {
+      // ZIP 19104 (no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 19104 in Philadelphia
+      //   (states/pa/local.json zip_table): state 6% x $20,000 = $1,200.00; local 2% = $400.00; tax $1,600.00
+      name: 'ZIP 19104 finds Philadelphia (Census ZCTA file): $20,000 transfer',
+      input: { zip: '19104', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 20_000 } },
+      expect: { tax: { total: 1_600 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 400, county: 'Philadelphia' }] },
+    },
+    {
+      // Lancaster County is not in the rows shipped: its local tax is an unknown amount (not modelled)
+      name: 'Lancaster: county not in the table shipped, local tax unknown',
+      input: { county: 'Lancaster', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 600 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null }], complete: false },
     },
     {
       name: 'duplicate title: the fee is not confirmed',

@@ -7,7 +7,10 @@ import { testStateFees } from '../../support/tester-fees.js';
 //   Tax Code 152.0412: tax on 80% of the standard presumptive value when the price is lower;
 //   TxDMV add/remove lien page: no separate lien fee ($0);
 //   Travis County Tax Office late penalties (title $25 after 30 days plus $25 per 30 days; tax 5% after 30, 10% after 60 days).
-// Unsourced (never counted): the $50.75 base registration fee, TexasSure, processing, inspection and county fees.
+//   Transp. Code 502.401-502.403 (https://statutes.capitol.texas.gov/Docs/TN/htm/TN.502.htm): a county may add a road
+//     and bridge fee up to $10, a transportation project fee up to $10/$20 and a child safety fee up to $1.50 ($31.50).
+// Unsourced (never counted): the $50.75 base registration fee, TexasSure, processing and inspection fees; no
+// county's own optional-fee amounts are in the data (Harris, Dallas, Tarrant: unknown, at most $31.50).
 testStateFees('TX', {
   goldens: [
     {
@@ -60,6 +63,22 @@ testStateFees('TX', {
           { section: 'tax', feeType: 'LateFee', value: 156.25 },
           { section: 'title', feeType: 'LateFee', value: 50 },
         ],
+      },
+    },
+    {
+      // Tarrant County, $20,000 purchase: 6.25% = $1,250.00; local tax a sourced $0 (state-only tax); title $33;
+      //   the county's optional registration fees are not in the data: unknown, max $31.50 (Transp. Code 502.401-.403)
+      name: 'Tarrant County: $20,000 purchase, county fees unknown (at most $31.50)',
+      input: { county: 'Tarrant', transaction: 'purchase', vehicle: { title_state: 'TX' }, sale: { price: 20_000 } },
+      expect: {
+        tax: { total: 1_250 },
+        title: { total: 33 },
+        total: 1_283,
+        items: [
+          { section: 'tax', feeType: 'LocalTax', value: 0 },
+          { section: 'registration', feeType: 'RegistrationLocalFee', value: null, county: 'Tarrant' },
+        ],
+        complete: false,
       },
     },
   ],
