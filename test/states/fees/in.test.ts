@@ -1,7 +1,7 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Indiana golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Indiana's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Indiana golden cases. Sourced: the $15 certificate of title fee (IC 9-17-2-14.5(c)). Every other figure is
+// unsourced (README): shown, left out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('IN', {
   goldens: [
     {
@@ -16,29 +16,31 @@ testStateFees('IN', {
       },
     },
     {
-      // title $15, registration $21.35, 7% tax: unsourced -> unknown. Totals $0.
+      // title $15 (IC 9-17-2-14.5(c): "fifteen dollars ($15)"); registration $21.35 and 7% tax unsourced -> unknown.
+      // Total $15.
       name: "used IN car, $20,000, transfer without a lien",
       input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'IN' }, sale: { price: 20_000 } },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
-        title: { total: 0 },
-        total: 0,
+        title: { total: 15 },
+        total: 15,
+        items: [{ section: 'title', feeType: 'TitleFee', value: 15 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/, /^tax: State motor vehicle sales tax/],
+        unknown: [/^registration: Registration fee \(\$/, /^tax: State motor vehicle sales tax/],
       },
     },
     {
-      // title $15 and lien $10 unsourced -> unknown
+      // title $15 (IC 9-17-2-14.5(c)); lien $10 unsourced -> unknown. Total $15.
       name: "refinance: title and lien fee only",
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
-        title: { total: 0 },
-        total: 0,
+        title: { total: 15 },
+        total: 15,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/],
+        unknown: [/^title: Lien recording fee/],
       },
     },
   ],

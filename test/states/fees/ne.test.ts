@@ -1,7 +1,7 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Nebraska golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Nebraska's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Nebraska golden cases. Sourced: the $7 lien notation fee (Nebraska DMV, "Lien Notations"). Every other figure is
+// unsourced (README): shown, left out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('NE', {
   goldens: [
     {
@@ -29,16 +29,18 @@ testStateFees('NE', {
       },
     },
     {
-      // title $10, lien $7, portal fee $3 unsourced -> unknown
+      // lien notation $7 (dmv.nebraska.gov: "Lien notation fee of $7.00"); title $10 and portal fee $3 unsourced
+      // -> unknown. Total $7.
       name: "refinance: title and lien fee only",
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
-        title: { total: 0 },
-        total: 0,
+        title: { total: 7 },
+        total: 7,
+        items: [{ section: 'title', feeType: 'LienFee', value: 7 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/, /^title: Portal fee/],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Portal fee/],
       },
     },
   ],
