@@ -82,6 +82,10 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
     // 10463 is 87.55% Bronx, 12.45% New York in the 2010 file: not listed, so the county stays unknown
     expect(resolveCounty({ state: 'NY', zip: '10463', as_of: AS_OF }, ny).why).to.match(/ZIP 10463 is not in NY's ZIP-to-county table/);
     expect(resolveCounty({ state: 'PA', zip: '19104', as_of: AS_OF }, localSchedule('PA')).county).to.equal('Philadelphia');
+    expect(resolveCounty({ state: 'PA', zip: '15213', as_of: AS_OF }, localSchedule('PA')).county).to.equal('Allegheny');
+    expect(resolveCounty({ state: 'PA', zip: '15241', as_of: AS_OF }, localSchedule('PA')).why).to.match(/not in PA's/);
+    expect(resolveCounty({ state: 'OH', zip: '45202', as_of: AS_OF }, localSchedule('OH')).county).to.equal('Hamilton');
+    expect(resolveCounty({ state: 'OH', zip: '45241', as_of: AS_OF }, localSchedule('OH')).why).to.match(/not in OH's/);
     const e = estimateFees({ state: 'NY', zip: '11215', transaction: 'transfer', sale: { price: 10_000 }, vehicle: { weight_lbs: 3_300 }, as_of: AS_OF });
     expect(e.metadata.county).to.equal('Kings');
     expect(e.tax.items.find((i) => i.feeType === 'LocalTax')!.value).to.equal(487.5);

@@ -67,6 +67,21 @@ testStateFees('OH', {
       expect: { tax: { total: 800 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 225, county: 'Franklin' }] },
     },
     {
+      // ZIP 45202 (downtown Cincinnati, no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 45202's
+      //   population in Hamilton County (39061) (states/oh/local.json zip_table): local 7.80% - 5.75% = 2.05% x $10,000
+      //   = $205.00; state 5.75% = $575.00; tax $780.00
+      name: 'ZIP 45202 finds Hamilton County (Census ZCTA file): $10,000 transfer',
+      input: { zip: '45202', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 780 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 205, county: 'Hamilton' }] },
+    },
+    {
+      // ZIP 45241 is split: 65.47% of ZCTA 45241's population in Hamilton, 34.24% in Butler, 0.30% in Warren, so it is
+      //   not in the table: the county stays unknown, the local tax is an unknown amount; state 5.75% = $575.00
+      name: 'ZIP 45241 (split between Hamilton and Butler) leaves the county unknown',
+      input: { zip: '45241', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      expect: { tax: { total: 575 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null }], complete: false },
+    },
+    {
       // duplicate title: $15.00, nothing unsourced involved
       name: 'duplicate title: $15',
       input: { county: 'Franklin', transaction: 'duplicate' },

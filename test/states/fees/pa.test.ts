@@ -59,6 +59,14 @@ testStateFees('PA', {
       expect: { tax: { total: 1_600 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 400, county: 'Philadelphia' }] },
     },
     {
+      // ZIP 15213 (Oakland, Pittsburgh; no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 15213's
+      //   population in Allegheny County (42003) (states/pa/local.json zip_table): state 6% x $20,000 = $1,200.00;
+      //   Allegheny local 1% = $200.00; tax $1,400.00
+      name: 'ZIP 15213 finds Allegheny (Census ZCTA file): $20,000 transfer',
+      input: { zip: '15213', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 20_000 } },
+      expect: { tax: { total: 1_400 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 200, county: 'Allegheny' }] },
+    },
+    {
       // Lancaster County is not in the rows shipped: its local tax is an unknown amount (not modelled)
       name: 'Lancaster: county not in the table shipped, local tax unknown',
       input: { county: 'Lancaster', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 10_000 } },
