@@ -24,6 +24,8 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
   'hamilton-co.org': "Hamilton County, Ohio's own government site (the Board of County Commissioners' pages, e.g. its Sales Tax Fund page)",
   'hillstax.org': "the Hillsborough County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles and registrations; its fee table lists the state's title fees)",
   'habershamga.com': "Habersham County, Georgia's own government site (its County Tag Office, agent of the Georgia DOR Motor Vehicle Division; fee page states the fees set by Georgia law)",
+  'jeffersoncountyclerk.org':
+    "the Jefferson County (Kentucky) Clerk's own site (an elected county official; Kentucky county clerks title and register vehicles for the Transportation Cabinet)",
   'pbctax.com': "the Palm Beach County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles)",
 };
 
