@@ -1,7 +1,7 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Alaska golden cases (states/ak/README.md). No official page confirming a fee figure was found: every figure is
-// unsourced, so every amount is unknown and every total is 0 (a lower bound), and the estimate says so.
+// Alaska golden cases (states/ak/README.md). Sourced: the $100 biennial passenger registration (AS 28.10.421(b)(1)(A)).
+// Every other figure is unsourced: shown, not counted, and the estimate says it is incomplete.
 testStateFees('AK', {
   goldens: [
     {
@@ -17,17 +17,18 @@ testStateFees('AK', {
       },
     },
     {
-      // title transfer $15, registration $100 (biennial), state tax 0: all unsourced -> unknown;
-      // local (borough/city) tax: county not modelled -> unknown. All totals $0.
+      // registration $100 for two years (AS 28.10.421(b)(1)(A): "... $100"); title transfer $15 and state tax 0
+      // unsourced -> unknown; local (borough/city) tax: county not modelled -> unknown. Total $100.
       name: "used AK car, $20,000, transfer without a lien",
       input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'AK' }, sale: { price: 20_000 } },
       expect: {
         tax: { total: 0 },
-        registration: { total: 0 },
+        registration: { total: 100 },
         title: { total: 0 },
-        total: 0,
+        total: 100,
+        items: [{ section: 'registration', feeType: 'RegistrationFee', value: 100 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(\$/, /^tax: Motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^tax: Motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
       },
     },
     {
