@@ -67,6 +67,13 @@ testStateFees('PA', {
       expect: { tax: { total: 1_400 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 200, county: 'Allegheny' }] },
     },
     {
+      // ZIP 19401 (Norristown; no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 19401's
+      //   population in Montgomery County (42091): state 6% x $18,000 = $1,080.00; no local sales tax there: a sourced $0
+      name: 'ZIP 19401 finds Montgomery (Census ZCTA file): $18,000 transfer, no local tax',
+      input: { zip: '19401', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 18_000 } },
+      expect: { tax: { total: 1_080 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 0, county: 'Montgomery' }] },
+    },
+    {
       // Lancaster County is not in the rows shipped: its local tax is an unknown amount (not modelled)
       name: 'Lancaster: county not in the table shipped, local tax unknown',
       input: { county: 'Lancaster', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 10_000 } },
