@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
 // Rhode Island golden cases. Sourced (RI DMV "Sales Tax"): 7% of the price less a trade-in (passenger vehicles), 7% of the greater
-// of the NADA clean retail value and the price in a private sale. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
+// of the NADA clean retail value and the price in a private sale; the statutory base registration by gross weight
+// (R.I. Gen. Laws 31-6-1). Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown.
 testStateFees('RI', {
   goldens: [
     {
@@ -43,6 +44,20 @@ testStateFees('RI', {
         items: [{ section: 'tax', feeType: 'TradeInCredit', value: 700 }],
         complete: false,
         unknown: [/^title: Certificate of title \(original\)/, /^title: Lien recording fee/, /^registration: Registration fee \(by weight\)/],
+      },
+    },
+    {
+      // registration for two years by gross weight: 4,600 lbs is in 31-6-1(a)(3)(i) (4,001-5,000 lbs, $40 a year) -> $80;
+      // tax 7% x $15,000 = $1,050; title $53.50 unsourced -> unknown. Total $1,130
+      name: "used car, 4,600 lbs gross: two years of the statutory base registration",
+      input: { transaction: 'transfer', vehicle: { year: 2021, gross_weight_lbs: 4_600, title_state: 'RI' }, sale: { price: 15_000 } },
+      expect: {
+        tax: { total: 1050 },
+        registration: { total: 80 },
+        total: 1130,
+        items: [{ section: 'registration', feeType: 'RegistrationFee', value: 80 }],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/],
       },
     },
   ],
