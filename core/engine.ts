@@ -23,7 +23,8 @@ import type { EnginePlugin, EnginePluginClass, StagePlugin } from './pipeline/st
 import { TitleService } from './service/title-service.js';
 import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
-import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
+import { LocalObjectStore, ObjectStore, type SignedObjectStore } from './storage/object-store.js';
+import { S3ObjectStore } from './storage/s3-object-store.js';
 import { TOKENS } from './tokens.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
@@ -175,13 +176,20 @@ async function openDatabase(config: TitledConfig, catalog: Record<string, Engine
   return db;
 }
 
+/** The object store the config's `storage` names (docs/storage.md). */
+function openObjectStore(config: Readonly<TitledConfig>, secret: string, publicUrl: string): SignedObjectStore {
+  const s = config.storage;
+  if (s.kind === 'local') return new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  return new S3ObjectStore({ ...s, bucket: s.bucket! }, secret, publicUrl);
+}
+
 type CoreParts = ReturnType<typeof buildCore>;
 
 /** The core services, and the container plugins are built from (each service registered by type). */
 function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const secret = loadSecret(config);
   const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
-  const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  const objects = openObjectStore(config, secret, publicUrl);
   const outbox = new Outbox(db);
   const store = new EntryStore(db, outbox);
   const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2) });
@@ -278,6 +286,7 @@ function assemble(parts: CoreParts): Engine {
       for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();
+      await objects.close();
       container.dispose?.();
     },
     async principalFor(orgName, opts = {}) {
