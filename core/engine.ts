@@ -158,6 +158,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const log = createLogger(config.log.level, options.logDestination);
   const catalog = await loadPlugins(config, options);
   const db = await openDatabase(config, catalog, options.migrate !== false);
+  db.notifications.setLogger(log);
   const parts = buildCore(config, log, db);
   for (const name of config.stages) parts.registry.register(buildPlugin(parts.container, name, catalog[name]!));
   return assemble(parts);
