@@ -23,6 +23,7 @@ import type { EnginePlugin, EnginePluginClass, StagePlugin } from './pipeline/st
 import { TitleService } from './service/title-service.js';
 import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
+import { Pruner } from './store/pruner.js';
 import { LocalObjectStore, ObjectStore, type SignedObjectStore } from './storage/object-store.js';
 import { S3ObjectStore } from './storage/s3-object-store.js';
 import { TOKENS } from './tokens.js';
@@ -60,6 +61,8 @@ export interface Engine {
   readonly outbox: Outbox;
   readonly queue: JobQueue;
   readonly objects: ObjectStore;
+  /** Removes old outbox rows, failed jobs and ended webhook deliveries (config `retention`; runs in the background once started). */
+  readonly pruner: Pruner;
   readonly container: DependencyContainer;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
@@ -219,6 +222,7 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
 function assemble(parts: CoreParts): Engine {
   const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service } = parts;
   let runner: PipelineRunner | undefined;
+  const pruner = new Pruner(db, config.retention, () => registry.plugins(), log);
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   let app: Koa | undefined;
   let server: Server | undefined;
@@ -230,7 +234,7 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner,
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
       app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
@@ -258,6 +262,7 @@ function assemble(parts: CoreParts): Engine {
         runner = new PipelineRunner(stages, db, store, outbox, queue, orgs, objects, container, config, log);
         runner.start();
         for (const p of registry.plugins()) await p.start?.();
+        pruner.start();
       }
       log.info({ stages: stages.map((s) => s.name), database: db.dialect, workers: config.workers.enabled ? config.workers.concurrency : 0 }, 'engine started');
     },
@@ -284,6 +289,7 @@ function assemble(parts: CoreParts): Engine {
           s.closeIdleConnections?.();
         });
       }
+      await pruner.stop();
       for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();

@@ -55,6 +55,7 @@ export type { Logger } from './logger.js';
 export { Database, isUniqueViolation, type Dialect } from './db/database.js';
 export { Entries, type EntryPresenter } from './service/entries.js';
 export { Outbox, toEvent, type OutboxEvent } from './store/outbox.js';
+export { deleteInBatches, type Retention } from './store/pruner.js';
 export { Organizations, type Organization } from './auth/organizations.js';
 export type { Principal } from './auth/authenticator.js';
 export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';
