@@ -277,6 +277,9 @@ function assemble(parts: CoreParts): Engine {
       const addr = server.address();
       // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
       if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
+      if ((config.databaseUrl || config.storage.kind === 's3') && !config.secret) {
+        log.warn({ code: 'SECRET_NOT_SHARED' }, 'no secret configured: daemons sharing this database or bucket refuse each other\'s file links and sessions');
+      }
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;
     },

@@ -74,6 +74,11 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  NOTIFY_CONNECTION_LOST: 'the PostgreSQL LISTEN connection dropped; polling covers until it is back',
+  NOTIFY_LISTENER_FAILED: 'a LISTEN/NOTIFY wake-up handler threw',
+  PRUNED: 'the pruning loop removed old rows (counts by table)',
+  PRUNE_FAILED: 'a pruning pass failed (the next one tries again)',
+  SECRET_NOT_SHARED: 'several daemons may share this database but `secret` is not configured: each data folder generates its own',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 
