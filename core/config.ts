@@ -40,7 +40,9 @@ const StorageConfigSchema = z.object({
   /** `redirect`: file URLs answer 302 to a presigned GET of the bucket; `proxy`: the daemon streams the object. */
   download: z.enum(['redirect', 'proxy']).default('redirect'),
 }).refine((s) => s.kind !== 's3' || !!s.bucket, { message: 'storage.kind s3 needs storage.bucket' })
-  .refine((s) => !s.accessKeyId === !s.secretAccessKey, { message: 'storage needs both accessKeyId and secretAccessKey, or neither' });
+  .refine((s) => !s.accessKeyId === !s.secretAccessKey, {
+    message: 'storage needs both accessKeyId and secretAccessKey, or neither',
+  });
 
 /** Background removal of rows whose work is done (docs/storage.md, Pruning). */
 const RetentionConfigSchema = z.object({
@@ -91,7 +93,7 @@ export const ConfigSchema = z.object({
     leaseMs: z.number().int().min(1000).default(60_000),
     maxAttempts: z.number().int().min(1).max(20).default(3),
     retryBaseMs: z.number().int().min(0).default(2000),
-    /** PostgreSQL: LISTEN/NOTIFY wakes the workers of every daemon on the database when a job is enqueued (polling stays). */
+    /** PostgreSQL: LISTEN/NOTIFY wakes every daemon's workers when a job is enqueued (polling stays). */
     notify: z.boolean().default(true),
   }).prefault({}),
   presignTtlSeconds: z.number().int().positive().default(3600),

@@ -61,7 +61,7 @@ export interface Engine {
   readonly outbox: Outbox;
   readonly queue: JobQueue;
   readonly objects: ObjectStore;
-  /** Removes old outbox rows, failed jobs and ended webhook deliveries (config `retention`; runs in the background once started). */
+  /** Removes old outbox rows, failed jobs and ended webhook deliveries (config `retention`; a loop once started). */
   readonly pruner: Pruner;
   readonly container: DependencyContainer;
   /** The Koa app (mount it in your own server, or call `listen`). */
@@ -278,7 +278,8 @@ function assemble(parts: CoreParts): Engine {
       // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
       if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
       if ((config.databaseUrl || config.storage.kind === 's3') && !config.secret) {
-        log.warn({ code: 'SECRET_NOT_SHARED' }, 'no secret configured: daemons sharing this database or bucket refuse each other\'s file links and sessions');
+        const why = 'no secret configured: daemons sharing this database or bucket refuse each other\'s links';
+        log.warn({ code: 'SECRET_NOT_SHARED' }, why);
       }
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;

@@ -78,7 +78,7 @@ export const LOG_CODES = {
   NOTIFY_LISTENER_FAILED: 'a LISTEN/NOTIFY wake-up handler threw',
   PRUNED: 'the pruning loop removed old rows (counts by table)',
   PRUNE_FAILED: 'a pruning pass failed (the next one tries again)',
-  SECRET_NOT_SHARED: 'several daemons may share this database but `secret` is not configured: each data folder generates its own',
+  SECRET_NOT_SHARED: 'daemons may share this database or bucket, but no `secret` is set: each data folder has its own',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

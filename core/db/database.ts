@@ -91,7 +91,8 @@ export class Database {
     }
     await ds.initialize();
     const notify = !!config.databaseUrl && config.workers?.notify !== false;
-    return new Database(ds, sqliteFile, new Notifications(config.databaseUrl, config.databaseSchema ?? 'public', notify));
+    const notifications = new Notifications(config.databaseUrl, config.databaseSchema ?? 'public', notify);
+    return new Database(ds, sqliteFile, notifications);
   }
 
   /** Applies pending migrations; returns the names applied. */

@@ -33,7 +33,11 @@ export class Notifications {
   private retryTimer?: NodeJS.Timeout;
   private log?: Logger;
 
-  constructor(private readonly url: string | undefined, private readonly schema: string, readonly enabled: boolean) {}
+  constructor(
+    private readonly url: string | undefined,
+    private readonly schema: string,
+    readonly enabled: boolean,
+  ) {}
 
   /** Where failures of the listening connection are logged (the engine sets it once it has a logger). */
   setLogger(log: Logger): void {
@@ -86,7 +90,7 @@ export class Notifications {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (n) => {
       if (n.payload === this.instanceId) return;
-      const topic = ([...this.listeners.keys()]).find((t) => this.channel(t) === n.channel);
+      const topic = [...this.listeners.keys()].find((t) => this.channel(t) === n.channel);
       if (!topic) return;
       this.events.emit('notification', topic);
       this.fire(topic);
@@ -106,7 +110,10 @@ export class Notifications {
     }
   }
 
-  /** The listening connection failed: drop it, connect again later, then wake every listener (work may have been missed). */
+  /**
+   * The listening connection failed: drop it, connect again later, then wake
+   * every listener (work may have been missed meanwhile).
+   */
   private lost(e: unknown): void {
     if (this.closed || this.retryTimer) return;
     this.log?.warn({ err: e, code: 'NOTIFY_CONNECTION_LOST' }, 'LISTEN connection lost; polling until it is back');

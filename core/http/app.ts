@@ -143,7 +143,8 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
     const key = Array.isArray(raw) ? raw.join('/') : raw;
     const store = d.objects;
     const expires = ctx.query.expires as string | undefined;
-    if (!(store instanceof SignedObjectStore) || !store.verify(key, expires, ctx.query.signature as string | undefined)) {
+    const signature = ctx.query.signature as string | undefined;
+    if (!(store instanceof SignedObjectStore) || !store.verify(key, expires, signature)) {
       throw new TitledError('FORBIDDEN', 'invalid or expired signature');
     }
     // a bucket's presigned GET, valid no longer than the daemon's link it replaces

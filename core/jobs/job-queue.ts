@@ -234,7 +234,8 @@ export class JobQueue {
   /** The job failed for good; kept with its error for inspection. */
   async fail(m: EntityManager, jobId: string, owner: string, error: string): Promise<void> {
     const { rows } = await this.db.exec<{ entryId: string }>(
-      'UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"',
+      `UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ?
+       WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"`,
       ['failed', error, Date.now(), jobId, owner], m);
     if (rows[0]) await this.unblocked(m, String(rows[0].entryId));
   }

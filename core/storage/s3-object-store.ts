@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -43,7 +48,11 @@ export class S3ObjectStore extends SignedObjectStore {
   readonly client: S3Client;
   private readonly prefix: string;
 
-  constructor(private readonly opts: S3StoreOptions, secret: string, publicUrl: string) {
+  constructor(
+    private readonly opts: S3StoreOptions,
+    secret: string,
+    publicUrl: string,
+  ) {
     super(secret, publicUrl);
     // the SDK prints a plain-text Node-version notice to stderr once; every line the daemon writes is JSON
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -51,9 +60,10 @@ export class S3ObjectStore extends SignedObjectStore {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
-      credentials: opts.accessKeyId && opts.secretAccessKey
-        ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey, sessionToken: opts.sessionToken }
-        : undefined,
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey
+          ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey, sessionToken: opts.sessionToken }
+          : undefined,
     });
     this.prefix = opts.prefix && !opts.prefix.endsWith('/') ? `${opts.prefix}/` : opts.prefix;
   }
@@ -67,9 +77,15 @@ export class S3ObjectStore extends SignedObjectStore {
   async put(key: string, data: Buffer | string): Promise<void> {
     const body = typeof data === 'string' ? Buffer.from(data) : data;
     // one PUT replaces the object whole: concurrent writers of one key never leave a mix
-    await this.client.send(new PutObjectCommand({
-      Bucket: this.opts.bucket, Key: this.s3Key(key), Body: body, ContentType: contentTypeOf(key), ContentLength: body.length,
-    }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: this.s3Key(key),
+        Body: body,
+        ContentType: contentTypeOf(key),
+        ContentLength: body.length,
+      }),
+    );
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -98,11 +114,16 @@ export class S3ObjectStore extends SignedObjectStore {
     const under = `${this.s3Key(prefix)}/`;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: under, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: under, ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
       if (keys.length) {
-        const r = await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys, Quiet: true } }));
-        if (r.Errors?.length) throw new Error(`deleting objects under ${prefix} failed: ${r.Errors[0]!.Code} ${r.Errors[0]!.Message}`);
+        const r = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
+        if (r.Errors?.length)
+          throw new Error(`deleting objects under ${prefix} failed: ${r.Errors[0]!.Code} ${r.Errors[0]!.Message}`);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

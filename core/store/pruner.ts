@@ -13,10 +13,19 @@ const DAY = 24 * 3600_000;
  * left; answers how many went. Each batch is its own short statement, so a
  * large backlog never holds a long lock (SQLite: writers take turns between batches).
  */
-export async function deleteInBatches(db: Database, table: string, selectIds: string, params: unknown[], batchSize: number): Promise<number> {
+export async function deleteInBatches(
+  db: Database,
+  table: string,
+  selectIds: string,
+  params: unknown[],
+  batchSize: number,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const { affected } = await db.exec(`DELETE FROM ${table} WHERE id IN (${selectIds} LIMIT ?)`, [...params, batchSize]);
+    const { affected } = await db.exec(`DELETE FROM ${table} WHERE id IN (${selectIds} LIMIT ?)`, [
+      ...params,
+      batchSize,
+    ]);
     total += affected;
     if (affected < batchSize) return total;
   }
@@ -47,7 +56,9 @@ export class Pruner {
   start(): void {
     if (this.retention.intervalMs <= 0 || this.timer) return;
     const tick = () => {
-      this.running = this.pruneNow().catch((e) => this.log.error({ err: e, code: 'PRUNE_FAILED' }, 'pruning failed; will retry'));
+      this.running = this.pruneNow().catch((e) =>
+        this.log.error({ err: e, code: 'PRUNE_FAILED' }, 'pruning failed; will retry'),
+      );
       void this.running.finally(() => {
         if (this.timer) this.timer = setTimeout(tick, this.retention.intervalMs).unref();
       });
@@ -65,10 +76,21 @@ export class Pruner {
   async pruneNow(now = Date.now()): Promise<Record<string, number>> {
     const r = this.retention;
     const removed: Record<string, number> = {
-      outbox: await deleteInBatches(this.db, 'outbox',
-        'SELECT id FROM outbox WHERE ("dispatchedAt" IS NOT NULL AND "dispatchedAt" < ?) OR ("dispatchedAt" IS NULL AND "createdAt" < ?)',
-        [now - r.outboxMs, now - Math.max(r.outboxMs, DAY)], r.batchSize),
-      jobs: await deleteInBatches(this.db, 'jobs', `SELECT id FROM jobs WHERE status = 'failed' AND "updatedAt" < ?`, [now - r.jobsMs], r.batchSize),
+      outbox: await deleteInBatches(
+        this.db,
+        'outbox',
+        'SELECT id FROM outbox WHERE ("dispatchedAt" IS NOT NULL AND "dispatchedAt" < ?)' +
+          ' OR ("dispatchedAt" IS NULL AND "createdAt" < ?)',
+        [now - r.outboxMs, now - Math.max(r.outboxMs, DAY)],
+        r.batchSize,
+      ),
+      jobs: await deleteInBatches(
+        this.db,
+        'jobs',
+        `SELECT id FROM jobs WHERE status = 'failed' AND "updatedAt" < ?`,
+        [now - r.jobsMs],
+        r.batchSize,
+      ),
     };
     for (const p of this.plugins()) {
       if (p.prune) Object.assign(removed, await p.prune(r, now));

@@ -13,8 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import {
-  Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin, Entries, Outbox, TOKENS,
-  deleteInBatches, type Retention,
+  Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin,
+  Entries, Outbox, TOKENS, deleteInBatches, type Retention,
 } from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
 import { WebhookClient } from './http.js';
@@ -126,10 +126,12 @@ export class WebhookPlugin implements EnginePlugin {
   async prune(retention: Retention, now: number): Promise<Record<string, number>> {
     const ended = `d.status IN ('delivered', 'failed', 'canceled') AND d."updatedAt" < ?`;
     const cutoff = now - retention.deliveriesMs;
-    const webhook_attempts = await deleteInBatches(this.db, 'webhook_attempts',
-      `SELECT a.id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a."deliveryId" WHERE ${ended}`, [cutoff], retention.batchSize);
+    const batch = retention.batchSize;
+    const attempts = `SELECT a.id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a."deliveryId"
+      WHERE ${ended}`;
+    const webhook_attempts = await deleteInBatches(this.db, 'webhook_attempts', attempts, [cutoff], batch);
     const webhook_deliveries = await deleteInBatches(this.db, 'webhook_deliveries',
-      `SELECT d.id FROM webhook_deliveries d WHERE ${ended}`, [cutoff], retention.batchSize);
+      `SELECT d.id FROM webhook_deliveries d WHERE ${ended}`, [cutoff], batch);
     return { webhook_deliveries, webhook_attempts };
   }
 

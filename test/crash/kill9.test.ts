@@ -29,10 +29,13 @@ const KILL_AFTER = 14;
 /** The config every daemon of a test shares (written to its own file with its own data folder). */
 function baseConfig(extra: Record<string, unknown>): Record<string, unknown> {
   return {
-    stages: ['intake', 'slow', 'forms'], pluginModules: { slow: SLOW },
+    stages: ['intake', 'slow', 'forms'],
+    pluginModules: { slow: SLOW },
     // a dead daemon's jobs are taken over 3 s after its last lease renewal
     workers: { concurrency: 4, leaseMs: 3000, pollIntervalMs: 100, retryBaseMs: 50 },
-    retention: { intervalMs: 0 }, log: { level: 'info' }, ...extra,
+    retention: { intervalMs: 0 },
+    log: { level: 'info' },
+    ...extra,
   };
 }
 
@@ -52,7 +55,12 @@ async function setup(config: Record<string, unknown>): Promise<string> {
  * once KILL_AFTER were answered; requests after that fail. Answers the ids of
  * the answered creates.
  */
-async function createUnderLoad(url: () => string, key: string, base: number, kill: () => Promise<void>): Promise<string[]> {
+async function createUnderLoad(
+  url: () => string,
+  key: string,
+  base: number,
+  kill: () => Promise<void>,
+): Promise<string[]> {
   const acked: string[] = [];
   let next = 0;
   let killing: Promise<void> | undefined;
@@ -63,7 +71,9 @@ async function createUnderLoad(url: () => string, key: string, base: number, kil
       const body = { account_data: { ...account, vehicle: { ...account.vehicle, vin: vinFor(base + i) } } };
       try {
         const res = await fetch(`${url()}/title`, {
-          method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
         });
         if (res.status === 200) acked.push(((await res.json()) as { entryId: string }).entryId);
         else throw new Error(`create answered ${res.status}: ${await res.text()}`);
@@ -81,16 +91,21 @@ async function createUnderLoad(url: () => string, key: string, base: number, kil
 /** The jobs the process `pid` held when it died (its owner id is `<host>:<pid>:<random>`). */
 async function leasedBy(e: Engine, pid: number): Promise<{ id: string; entryId: string }[]> {
   return e.db.query<{ id: string; entryId: string }>(
-    `SELECT id, "entryId" FROM jobs WHERE status = 'running' AND "leaseOwner" LIKE ?`, [`%:${pid}:%`]);
+    `SELECT id, "entryId" FROM jobs WHERE status = 'running' AND "leaseOwner" LIKE ?`,
+    [`%:${pid}:%`],
+  );
 }
 
 /** Waits until every entry of the org is complete and no job is left; answers the org's entry ids. */
 async function allComplete(e: Engine): Promise<Set<string>> {
-  await eventually(async () => {
-    const open = await e.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM entries WHERE "jobStatus" <> 'complete'`);
-    const jobs = await e.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM jobs');
-    return Number(open[0]!.n) === 0 && Number(jobs[0]!.n) === 0;
-  }, { what: 'every entry complete, no job left', tries: 2400, everyMs: 50 });
+  await eventually(
+    async () => {
+      const open = await e.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM entries WHERE "jobStatus" <> 'complete'`);
+      const jobs = await e.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM jobs');
+      return Number(open[0]!.n) === 0 && Number(jobs[0]!.n) === 0;
+    },
+    { what: 'every entry complete, no job left', tries: 2400, everyMs: 50 },
+  );
   return new Set((await e.db.query<{ id: string }>('SELECT id FROM entries')).map((r) => String(r.id)));
 }
 
@@ -106,100 +121,124 @@ describe('kill -9 under load', function () {
     dir = mkdtempSync(join(tmpdir(), 'titled-kill9-'));
   });
   afterEach(() => {
-    for (const d of daemons.splice(0)) if (d.proc.exitCode === null && d.proc.signalCode === null) d.proc.kill('SIGKILL');
+    for (const d of daemons.splice(0))
+      if (d.proc.exitCode === null && d.proc.signalCode === null) d.proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  (DIALECTS.includes('sqlite') ? it : it.skip)('SQLite: killed mid-work and restarted, every answered create exists and completes', async () => {
-    const config = baseConfig({ dataDir: join(dir, 'data') });
-    const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify(config));
-    const key = await setup(config);
-    const first = await serveDaemon(file, childEnv({}));
-    daemons.push(first);
-    const acked = await createUnderLoad(() => first.url, key, 100, () => kill9(first));
-    expect(acked.length).to.be.at.least(KILL_AFTER);
-
-    // what the kill left: jobs held by the dead process, in the middle of their work
-    const look = await createEngine({ ...config, workers: { enabled: false }, log: { level: 'warn' } });
-    let orphans: { id: string; entryId: string }[];
-    try {
-      orphans = await leasedBy(look, first.proc.pid!);
-    } finally {
-      await look.stop();
-    }
-    expect(orphans.length, 'jobs the kill interrupted').to.be.greaterThan(0);
-
-    const second = await serveDaemon(file, childEnv({}));
-    daemons.push(second);
-    const check = await createEngine({ ...config, workers: { enabled: false }, log: { level: 'warn' } });
-    try {
-      const ids = await allComplete(check);
-      for (const id of acked) expect(ids.has(id), `answered create ${id} exists`).to.equal(true);
-      for (const o of orphans) expect(ids.has(o.entryId)).to.equal(true);
-      const p = await check.principalFor(ORG);
-      for (const id of acked) {
-        const e = await check.service.get(p, id);
-        expect(e.job_status, id).to.equal('complete');
-        expect(e.forms_status, id).to.equal('generated');
-      }
-    } finally {
-      await check.stop();
-    }
-    second.proc.kill('SIGTERM');
-    expect((await second.exited).code, second.output().slice(-2000)).to.equal(0);
-  });
-
-  (DIALECTS.includes('postgres') ? it : it.skip)('PostgreSQL, two daemons on one schema and bucket: one killed, the other finishes its jobs after the lease', async () => {
-    const schema = `t_kill9_${randomBytes(5).toString('hex')}`;
-    let s3: TestS3 | undefined;
-    try {
-      s3 = await startS3();
-      const shared = { databaseUrl: PG_URL, databaseSchema: schema, secret: randomBytes(24).toString('hex'), storage: s3.storage() };
-      const files = ['a', 'b'].map((n) => {
-        const f = join(dir, `${n}.json`);
-        writeFileSync(f, JSON.stringify(baseConfig({ ...shared, dataDir: join(dir, n) })));
-        return f;
-      });
-      const config = baseConfig({ ...shared, dataDir: join(dir, 'lib') });
+  (DIALECTS.includes('sqlite') ? it : it.skip)(
+    'SQLite: killed mid-work and restarted, every answered create exists and completes',
+    async () => {
+      const config = baseConfig({ dataDir: join(dir, 'data') });
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify(config));
       const key = await setup(config);
-      const a = await serveDaemon(files[0]!, childEnv({}));
-      daemons.push(a);
-      const b = await serveDaemon(files[1]!, childEnv({}));
-      daemons.push(b);
+      const first = await serveDaemon(file, childEnv({}));
+      daemons.push(first);
+      const acked = await createUnderLoad(
+        () => first.url,
+        key,
+        100,
+        () => kill9(first),
+      );
+      expect(acked.length).to.be.at.least(KILL_AFTER);
+
+      // what the kill left: jobs held by the dead process, in the middle of their work
+      const look = await createEngine({ ...config, workers: { enabled: false }, log: { level: 'warn' } });
+      let orphans: { id: string; entryId: string }[];
+      try {
+        orphans = await leasedBy(look, first.proc.pid!);
+      } finally {
+        await look.stop();
+      }
+      expect(orphans.length, 'jobs the kill interrupted').to.be.greaterThan(0);
+
+      const second = await serveDaemon(file, childEnv({}));
+      daemons.push(second);
       const check = await createEngine({ ...config, workers: { enabled: false }, log: { level: 'warn' } });
       try {
-        let orphans: { id: string; entryId: string }[] = [];
-        // clients load A; A is killed mid-work and the requests after that go to B
-        let target = a.url;
-        const acked = await createUnderLoad(() => target, key, 400, async () => {
-          await kill9(a);
-          orphans = await leasedBy(check, a.proc.pid!);
-          target = b.url;
-        });
-        expect(acked.length).to.be.at.least(KILL_AFTER);
-        expect(orphans.length, 'jobs A held when it died').to.be.greaterThan(0);
         const ids = await allComplete(check);
         for (const id of acked) expect(ids.has(id), `answered create ${id} exists`).to.equal(true);
-        // A's jobs were finished by B (finished jobs are deleted; no job is left at all)
         for (const o of orphans) expect(ids.has(o.entryId)).to.equal(true);
         const p = await check.principalFor(ORG);
-        for (const o of orphans) {
-          const e = await check.service.get(p, o.entryId);
-          expect(e.job_status).to.equal('complete');
-          expect(e.forms_status).to.equal('generated');
+        for (const id of acked) {
+          const e = await check.service.get(p, id);
+          expect(e.job_status, id).to.equal('complete');
+          expect(e.forms_status, id).to.equal('generated');
         }
-        // the forms are in the bucket, whichever daemon wrote them
-        const e0 = await check.service.get(p, acked[0]!);
-        expect(await s3.keys(`${e0.storeIndex}/forms/`)).to.include(`${e0.storeIndex}/forms/form_title_application.pdf`);
       } finally {
         await check.stop();
       }
-      b.proc.kill('SIGTERM');
-      expect((await b.exited).code, b.output().slice(-2000)).to.equal(0);
-    } finally {
-      await s3?.close();
-      await dropSchema(schema);
-    }
-  });
+      second.proc.kill('SIGTERM');
+      expect((await second.exited).code, second.output().slice(-2000)).to.equal(0);
+    },
+  );
+
+  (DIALECTS.includes('postgres') ? it : it.skip)(
+    'PostgreSQL, two daemons on one schema and bucket: one killed, the other finishes its jobs after the lease',
+    async () => {
+      const schema = `t_kill9_${randomBytes(5).toString('hex')}`;
+      let s3: TestS3 | undefined;
+      try {
+        s3 = await startS3();
+        const shared = {
+          databaseUrl: PG_URL,
+          databaseSchema: schema,
+          secret: randomBytes(24).toString('hex'),
+          storage: s3.storage(),
+        };
+        const files = ['a', 'b'].map((n) => {
+          const f = join(dir, `${n}.json`);
+          writeFileSync(f, JSON.stringify(baseConfig({ ...shared, dataDir: join(dir, n) })));
+          return f;
+        });
+        const config = baseConfig({ ...shared, dataDir: join(dir, 'lib') });
+        const key = await setup(config);
+        const a = await serveDaemon(files[0]!, childEnv({}));
+        daemons.push(a);
+        const b = await serveDaemon(files[1]!, childEnv({}));
+        daemons.push(b);
+        const check = await createEngine({ ...config, workers: { enabled: false }, log: { level: 'warn' } });
+        try {
+          let orphans: { id: string; entryId: string }[] = [];
+          // clients load A; A is killed mid-work and the requests after that go to B
+          let target = a.url;
+          const acked = await createUnderLoad(
+            () => target,
+            key,
+            400,
+            async () => {
+              await kill9(a);
+              orphans = await leasedBy(check, a.proc.pid!);
+              target = b.url;
+            },
+          );
+          expect(acked.length).to.be.at.least(KILL_AFTER);
+          expect(orphans.length, 'jobs A held when it died').to.be.greaterThan(0);
+          const ids = await allComplete(check);
+          for (const id of acked) expect(ids.has(id), `answered create ${id} exists`).to.equal(true);
+          // A's jobs were finished by B (finished jobs are deleted; no job is left at all)
+          for (const o of orphans) expect(ids.has(o.entryId)).to.equal(true);
+          const p = await check.principalFor(ORG);
+          for (const o of orphans) {
+            const e = await check.service.get(p, o.entryId);
+            expect(e.job_status).to.equal('complete');
+            expect(e.forms_status).to.equal('generated');
+          }
+          // the forms are in the bucket, whichever daemon wrote them
+          const e0 = await check.service.get(p, acked[0]!);
+          expect(await s3.keys(`${e0.storeIndex}/forms/`)).to.include(
+            `${e0.storeIndex}/forms/form_title_application.pdf`,
+          );
+        } finally {
+          await check.stop();
+        }
+        b.proc.kill('SIGTERM');
+        expect((await b.exited).code, b.output().slice(-2000)).to.equal(0);
+      } finally {
+        await s3?.close();
+        await dropSchema(schema);
+      }
+    },
+  );
 });

@@ -24,16 +24,23 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** `titled serve --port 0 --config <file>`; resolves once it logs where it listens. */
 export async function serveDaemon(configFile: string, env: NodeJS.ProcessEnv = childEnv({})): Promise<Daemon> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--config', configFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--config', configFile], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    proc.once('exit', (code, signal) => res({ code, signal })),
+  );
   const url = await new Promise<string>((res, rej) => {
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /"address":"([\d.]+:\d+)".*"msg":"listening"/.exec(out);
       if (m) res(`http://${m[1]}`);
     });
-    proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     void exited.then((e) => rej(new Error(`daemon exited (${e.code ?? e.signal}) before listening:\n${out}`)));
   });
   return { proc, url, exited, output: () => out };
@@ -43,5 +50,6 @@ export async function serveDaemon(configFile: string, env: NodeJS.ProcessEnv = c
 export async function kill9(d: Daemon): Promise<void> {
   d.proc.kill('SIGKILL');
   const e = await d.exited;
-  if (e.signal !== 'SIGKILL') throw new Error(`daemon ended with ${e.code ?? e.signal}, not by SIGKILL:\n${d.output().slice(-2000)}`);
+  if (e.signal !== 'SIGKILL')
+    throw new Error(`daemon ended with ${e.code ?? e.signal}, not by SIGKILL:\n${d.output().slice(-2000)}`);
 }

@@ -20,7 +20,13 @@ export interface TestS3 {
 
 export async function startS3(bucket = 'titled-test'): Promise<TestS3> {
   const dir = mkdtempSync(join(tmpdir(), 'titled-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver accepts any signature made with its fixed credentials
@@ -28,13 +34,24 @@ export async function startS3(bucket = 'titled-test'): Promise<TestS3> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
   return {
-    endpoint, bucket,
-    storage: (o = {}) => ({ kind: 's3', bucket, region: 'us-east-1', endpoint, forcePathStyle: true, ...credentials, ...o }),
+    endpoint,
+    bucket,
+    storage: (o = {}) => ({
+      kind: 's3',
+      bucket,
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      ...credentials,
+      ...o,
+    }),
     async keys(prefix = '') {
       const out: string[] = [];
       let token: string | undefined;
       do {
-        const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        const r = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         out.push(...(r.Contents ?? []).map((c) => c.Key!));
         token = r.IsTruncated ? r.NextContinuationToken : undefined;
       } while (token);

@@ -6,9 +6,17 @@ describe('storage: S3ObjectStore against s3rver', function () {
   this.timeout(60_000);
   let s3: TestS3;
   let store: S3ObjectStore;
-  const make = (o: Record<string, unknown> = {}) => new S3ObjectStore({
-    ...(s3.storage() as any), prefix: 'pre/fix', download: 'redirect', ...o,
-  }, 'x'.repeat(32), 'http://localhost:1');
+  const make = (o: Record<string, unknown> = {}) =>
+    new S3ObjectStore(
+      {
+        ...(s3.storage() as any),
+        prefix: 'pre/fix',
+        download: 'redirect',
+        ...o,
+      },
+      'x'.repeat(32),
+      'http://localhost:1',
+    );
 
   before(async () => {
     s3 = await startS3();
@@ -24,7 +32,10 @@ describe('storage: S3ObjectStore against s3rver', function () {
     for (let i = 0; i < data.length; i++) data[i] = (i * 13) & 0xff;
     await store.put('org/e1/documents/d/original.pdf', data);
     await store.put('org/e1/forms/a.json', '{"a":1}');
-    expect(await s3.keys('pre/fix/org/e1/')).to.deep.equal(['pre/fix/org/e1/documents/d/original.pdf', 'pre/fix/org/e1/forms/a.json']);
+    expect(await s3.keys('pre/fix/org/e1/')).to.deep.equal([
+      'pre/fix/org/e1/documents/d/original.pdf',
+      'pre/fix/org/e1/forms/a.json',
+    ]);
     expect((await store.get('org/e1/documents/d/original.pdf'))!.equals(data)).to.equal(true);
     expect((await store.get('org/e1/forms/a.json'))!.toString()).to.equal('{"a":1}');
     const r = (await store.openRead('org/e1/documents/d/original.pdf'))!;
@@ -50,10 +61,12 @@ describe('storage: S3ObjectStore against s3rver', function () {
     expect(await s3.keys('pre/fix/org/e3')).to.deep.equal(['pre/fix/org/e30/keep.txt']);
   });
 
-  it('redirectUrl is an SDK-presigned GET that downloads the object; absent objects are NOT_FOUND; proxy mode gives none', async () => {
+  it('redirectUrl: an SDK-presigned GET; absent objects are NOT_FOUND; proxy mode gives none', async () => {
     await store.put('org/e4/x.pdf', '%PDF-1.4 x');
     const url = (await store.redirectUrl('org/e4/x.pdf', 120))!;
-    expect(url).to.match(new RegExp(`^${s3.endpoint}/${s3.bucket}/pre/fix/org/e4/x\\.pdf\\?.*X-Amz-Expires=120.*X-Amz-Signature=`));
+    expect(url).to.match(
+      new RegExp(`^${s3.endpoint}/${s3.bucket}/pre/fix/org/e4/x\\.pdf\\?.*X-Amz-Expires=120.*X-Amz-Signature=`),
+    );
     const res = await fetch(url);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/pdf');
