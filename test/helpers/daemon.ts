@@ -22,9 +22,13 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** `titled serve --port 0 --config <file>`; resolves once it logs where it listens. */
-export async function serveDaemon(configFile: string, env: NodeJS.ProcessEnv = childEnv({})): Promise<Daemon> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--config', configFile], {
+/**
+ * `titled serve --port 0 [--config <file>]` (null: the config comes from
+ * `env`, TITLED_CONFIG and the like); resolves once it logs where it listens.
+ */
+export async function serveDaemon(configFile: string | null, env: NodeJS.ProcessEnv = childEnv({})): Promise<Daemon> {
+  const args = [CLI, 'serve', '--port', '0', ...(configFile ? ['--config', configFile] : [])];
+  const proc = spawn(process.execPath, args, {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,12 @@
  * moved forward; the background loop is seen removing rows aged in the database.
  */
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../../index.js';
+import { CLI, childEnv } from '../helpers/daemon.js';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';
 import { BOOM_VINS, boom } from '../webhook/fixtures/stages.js';
@@ -149,3 +155,48 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('titled prune (CLI)', function () {
+  this.timeout(120_000);
+
+  it('runs one pass on a data folder and prints the counts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titled-prune-cli-'));
+    try {
+      const config = { dataDir: join(dir, 'data'), stages: ['intake', 'webhook'], retention: { outboxMs: 60_000 } };
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify(config));
+      const e = await createEngine({ ...config, log: { level: 'warn' } });
+      await e.start();
+      const org = await e.orgs.create('prune-cli');
+      const p = await e.principalFor(org.name);
+      const { entryId } = await e.service.create(p, { account_data: { vehicle: { vin: vinFor(7990) } } });
+      await eventually(async () => (await e.service.get(p, entryId)).job_status === 'complete', { what: 'complete' });
+      const rows = Number((await e.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM outbox'))[0]!.n);
+      expect(rows).to.be.greaterThan(0);
+      // two days older than they are
+      await e.db.exec('UPDATE outbox SET "createdAt" = "createdAt" - ?, "dispatchedAt" = "dispatchedAt" - ?', [
+        2 * DAY,
+        2 * DAY,
+      ]);
+      await e.stop();
+      const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((res, rej) => {
+        const c = spawn(process.execPath, [CLI, 'prune', '--json', '--config', file], { env: childEnv({}) });
+        let stdout = '';
+        let stderr = '';
+        c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        c.once('error', rej);
+        c.once('close', (code) => res({ code, stdout, stderr }));
+      });
+      expect(out.code, out.stderr).to.equal(0);
+      expect(JSON.parse(out.stdout)).to.deep.equal({
+        outbox: rows,
+        jobs: 0,
+        webhook_deliveries: 0,
+        webhook_attempts: 0,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
