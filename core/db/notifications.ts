@@ -27,6 +27,8 @@ export class Notifications {
   /** Identifies this process's notifications (their payload). */
   readonly instanceId = randomUUID();
   private readonly listeners = new Map<NotifyTopic, Set<() => void>>();
+  /** Topics already notified in a transaction (its EntityManager). */
+  private readonly sent = new WeakMap<EntityManager, Set<NotifyTopic>>();
   private client?: pg.Client;
   private connecting?: Promise<void>;
   private closed = false;
@@ -51,6 +53,14 @@ export class Notifications {
   /** Queues a notification in the transaction `m` (sent on commit; PostgreSQL folds duplicates of one transaction). */
   async notify(m: EntityManager, topic: NotifyTopic): Promise<void> {
     if (!this.enabled) return;
+    // once per transaction and topic: a checkpoint appends several outbox events (a manager outside a
+    // transaction is not a transaction's: it notifies every time)
+    if (m.queryRunner?.isTransactionActive) {
+      const sent = this.sent.get(m) ?? new Set<NotifyTopic>();
+      if (sent.has(topic)) return;
+      sent.add(topic);
+      this.sent.set(m, sent);
+    }
     await m.query('SELECT pg_notify($1, $2)', [this.channel(topic), this.instanceId]);
   }
 

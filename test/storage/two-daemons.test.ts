@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DIALECTS, dropSchema, startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { DIALECTS, dropSchema, eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { corpusDoc, startFileServer, type FileServer } from '../ocr/support.js';
 import { fixtureEntry } from '../support/fixtures.js';
@@ -115,7 +115,19 @@ describePg('storage: two daemons, one PostgreSQL schema, one S3 bucket', functio
     // a link signed by B is good on A (one shared secret), a tampered one is not
     const bLink = entry.form_title_application.replace(/^http:\/\/localhost:\d+/, a.url);
     expect((await fetch(bLink, { redirect: 'manual' })).status).to.equal(302);
-    expect((await fetch(bLink.replace(/signature=./, 'signature=0'), { redirect: 'manual' })).status).to.equal(403);
+    const sig = /signature=([0-9a-f])/.exec(bLink)![1]!;
+    const tampered = bLink.replace(/signature=./, `signature=${sig === '0' ? '1' : '0'}`);
+    expect((await fetch(tampered, { redirect: 'manual' })).status).to.equal(403);
+    // downloads are counted by whichever daemon answered, redirect or stream: once through B in the first test,
+    // here once through A's redirect, once streamed by B, once with B's link on A (the tampered one is not)
+    const counted = await eventually(
+      async () => {
+        const e = (await a.request('GET', `/title/${entry.entryId}`)).body;
+        return e.form_downloads?.form_title_application === 4 ? e : null;
+      },
+      { what: 'four downloads of form_title_application counted' },
+    );
+    expect(counted.form_downloads.form_title_application).to.equal(4);
   });
 
   it("B regenerates the forms (reading A's form_updates from the bucket); A downloads the new ones", async () => {
