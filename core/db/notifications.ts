@@ -7,6 +7,12 @@ import type { Logger } from '../logger.js';
 /** What a notification is about: a job was enqueued or unblocked; an outbox event was appended. */
 export type NotifyTopic = 'jobs' | 'outbox';
 
+interface Listener {
+  fn: () => void;
+  /** Also woken by this daemon's own notifications. */
+  own: boolean;
+}
+
 /** How long a lost listening connection waits before it connects again (it then wakes every listener once). */
 const RECONNECT_MS = 1000;
 
@@ -15,18 +21,20 @@ const RECONNECT_MS = 1000;
  * a writer calls `notify` inside its transaction, so the notification goes out
  * when (and only if) the transaction commits; every other daemon listening on
  * the topic is woken at once instead of at its next poll. Channels are per
- * schema. The daemon's own notifications are ignored (it wakes its workers in
- * process already). Polling stays: a daemon that missed a notification (its
- * listening connection dropped) finds the work at its next poll, and after a
- * reconnect its listeners are all woken once. SQLite, or `workers.notify`
- * false: every call is a no-op.
+ * schema. A daemon's own notifications reach only the listeners that ask for
+ * them (`own`: the webhook dispatcher, for a wake-up after commit; the workers
+ * were woken in process already). Polling stays: a daemon that missed a
+ * notification (its listening connection dropped) finds the work at its next
+ * poll; once LISTEN is in place (at start and after a reconnect) every
+ * listener is woken once, for what was committed before. SQLite, or
+ * `workers.notify` false: every call is a no-op.
  */
 export class Notifications {
   /** Emits `notification` (topic) for each notification received from another daemon (tests, metrics). */
   readonly events = new EventEmitter();
   /** Identifies this process's notifications (their payload). */
   readonly instanceId = randomUUID();
-  private readonly listeners = new Map<NotifyTopic, Set<() => void>>();
+  private readonly listeners = new Map<NotifyTopic, Set<Listener>>();
   /** Topics already notified in a transaction (its EntityManager). */
   private readonly sent = new WeakMap<EntityManager, Set<NotifyTopic>>();
   private client?: pg.Client;
@@ -74,14 +82,20 @@ export class Notifications {
     return { sql: `SELECT pg_notify(?, ?) FROM ${fromWhere} LIMIT 1`, params: [this.channel(topic), this.instanceId] };
   }
 
-  /** Calls `fn` whenever another daemon notifies `topic`; returns a function that stops it. */
-  on(topic: NotifyTopic, fn: () => void): () => void {
+  /**
+   * Calls `fn` whenever another daemon (with `own`, this one too) notifies
+   * `topic`, and once when LISTEN is in place; returns a function that stops it.
+   */
+  on(topic: NotifyTopic, fn: () => void, o: { own?: boolean } = {}): () => void {
     if (!this.enabled) return () => undefined;
     let set = this.listeners.get(topic);
     if (!set) this.listeners.set(topic, (set = new Set()));
-    set.add(fn);
-    void this.connect(topic);
-    return () => void set.delete(fn);
+    const listener: Listener = { fn, own: !!o.own };
+    set.add(listener);
+    void this.connect(topic).then(() => {
+      if (this.client && set.has(listener)) this.call(listener);
+    });
+    return () => void set.delete(listener);
   }
 
   /** Opens the listening connection once, and LISTENs on `topic` (again after a reconnect). */
@@ -99,24 +113,27 @@ export class Notifications {
   private async open(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (n) => {
-      if (n.payload === this.instanceId) return;
       const topic = [...this.listeners.keys()].find((t) => this.channel(t) === n.channel);
       if (!topic) return;
-      this.events.emit('notification', topic);
-      this.fire(topic);
+      const own = n.payload === this.instanceId;
+      if (!own) this.events.emit('notification', topic);
+      this.fire(topic, own);
     });
     client.on('error', (e) => this.lost(e));
     await client.connect();
     this.client = client;
   }
 
-  private fire(topic: NotifyTopic): void {
-    for (const fn of this.listeners.get(topic) ?? []) {
-      try {
-        fn();
-      } catch (e) {
-        this.log?.error({ err: e, code: 'NOTIFY_LISTENER_FAILED' }, 'a notification listener failed');
-      }
+  /** Wakes the listeners of `topic` (for this daemon's own notification, those that asked for them). */
+  private fire(topic: NotifyTopic, own = false): void {
+    for (const l of this.listeners.get(topic) ?? []) if (l.own || !own) this.call(l);
+  }
+
+  private call(l: Listener): void {
+    try {
+      l.fn();
+    } catch (e) {
+      this.log?.error({ err: e, code: 'NOTIFY_LISTENER_FAILED' }, 'a notification listener failed');
     }
   }
 

@@ -65,8 +65,9 @@ export class OutboxDispatcher {
     await this.db.exec(`INSERT INTO webhook_dispatcher (name, owner, "lastOutboxId", "updatedAt") VALUES (?, NULL, 0, ?) ON CONFLICT (name) DO NOTHING`, [DISPATCHER, Date.now()]);
     this.running = true;
     this.events.on('appended', this.onAppended);
-    // an outbox event committed by another daemon on this PostgreSQL database (LISTEN/NOTIFY; polling stays)
-    this.stopNotified = this.db.notifications.on('outbox', this.onNotified);
+    // an outbox event committed (PostgreSQL LISTEN/NOTIFY; polling stays): by another daemon, or by this one,
+    // whose in-process wake-up may come before the commit
+    this.stopNotified = this.db.notifications.on('outbox', this.onNotified, { own: true });
     this.schedule(0);
   }
 
