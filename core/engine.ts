@@ -229,8 +229,11 @@ function assemble(parts: CoreParts): Engine {
   let started = false;
 
   const ready = async () => {
-    const checks = { database: await db.ping(), workers: !config.workers.enabled || !!runner?.isRunning };
-    return { ready: checks.database && checks.workers, checks };
+    const workers = !config.workers.enabled || !!runner?.isRunning;
+    const checks: Record<string, boolean> = { database: await db.ping(), workers };
+    // a bucket is a service of its own: reachable or not (files on disk always are)
+    if (config.storage.kind === 's3') checks.storage = await objects.ping();
+    return { ready: Object.values(checks).every(Boolean), checks };
   };
 
   const engine: Engine = {

@@ -115,6 +115,15 @@ export abstract class SignedObjectStore extends ObjectStore {
     return null;
   }
 
+  /**
+   * Whether the store answers (readiness, `/readyz`): an answer younger than
+   * `maxAgeMs` may be reused, so a load balancer's probes do not each cost a
+   * request. Files on disk: always.
+   */
+  async ping(_maxAgeMs = 5000): Promise<boolean> {
+    return true;
+  }
+
   /** Releases what the store holds open (connections); the engine calls it on stop. */
   async close(): Promise<void> {
     // nothing to release by default

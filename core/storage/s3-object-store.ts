@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -140,6 +141,21 @@ export class S3ObjectStore extends SignedObjectStore {
     }
     const expiresIn = Math.max(1, Math.min(MAX_S3_PRESIGN_SECONDS, Math.floor(ttlSeconds)));
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.opts.bucket, Key }), { expiresIn });
+  }
+
+  private lastPing?: { at: number; ok: boolean };
+
+  /** HeadBucket: the bucket exists and these credentials reach it. */
+  override async ping(maxAgeMs = 5000): Promise<boolean> {
+    if (this.lastPing && Date.now() - this.lastPing.at < maxAgeMs) return this.lastPing.ok;
+    let ok = true;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.opts.bucket }));
+    } catch {
+      ok = false;
+    }
+    this.lastPing = { at: Date.now(), ok };
+    return ok;
   }
 
   override async close(): Promise<void> {

@@ -84,6 +84,24 @@ describe('storage: S3ObjectStore against s3rver', function () {
     await proxy.close();
   });
 
+  it('ping answers whether the bucket is reachable (HeadBucket), reusing a recent answer', async () => {
+    expect(await store.ping(0)).to.equal(true);
+    const other = await startS3('other-bucket');
+    const elsewhere = make({ ...other.storage(), prefix: '' });
+    try {
+      expect(await elsewhere.ping(0)).to.equal(true);
+      const missing = make({ ...other.storage(), bucket: 'no-such-bucket' });
+      expect(await missing.ping(0)).to.equal(false);
+      await missing.close();
+      await other.close();
+      // the answer of a moment ago is reused; a fresh one sees the server gone
+      expect(await elsewhere.ping(60_000)).to.equal(true);
+      expect(await elsewhere.ping(0)).to.equal(false);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('refuses malformed keys before any request', async () => {
     let err: any;
     await store.put('org/../x', 'a').catch((e) => (err = e));

@@ -98,6 +98,9 @@ describePg('storage: two daemons, one PostgreSQL schema, one S3 bucket', functio
     expect(keys).to.include(`titled/${entry.storeIndex}/forms/form_title_application.pdf`);
     expect(keys.some((k) => /\/documents\/doc_[0-9a-f]+\/original\.pdf$/.test(k))).to.equal(true);
     for (const d of dirs) expect(existsSync(join(d, 'objects')), d).to.equal(false);
+    // readiness includes the bucket
+    const ready = await b.request('GET', '/readyz', { key: null });
+    expect(ready.body).to.deep.equal({ status: 'ready', checks: { database: true, workers: true, storage: true } });
   });
 
   it('A answers file URLs with a 302 to a presigned GET of the bucket (SDK v3): the same bytes', async () => {
