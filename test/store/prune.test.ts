@@ -72,6 +72,14 @@ for (const dialect of DIALECTS) {
         what: 'complete',
       });
       await eventually(async () => down.requests.length > 0, { what: 'first attempt at the failing receiver' });
+      // settled: the good receiver has it too, the failing one's delivery waits for its retry, nothing is in flight
+      await eventually(
+        async () =>
+          ok.forEntry(pendingOne).length > 0 &&
+          (await count('webhook_deliveries', `status = 'delivering'`)) === 0 &&
+          (await count('webhook_deliveries', `status = 'pending'`)) === 1,
+        { what: 'deliveries settled' },
+      );
       ids.push(pendingOne);
     });
     after(async () => {
