@@ -21,6 +21,43 @@ const JwtConfigSchema = z.object({
   algorithms: z.array(z.string()).default(['RS256', 'ES256', 'EdDSA', 'PS256']),
 }).refine((j) => j.jwksUrl || j.publicKey, { message: 'auth.jwt needs jwksUrl or publicKey' });
 
+/** Where stored objects live (docs/storage.md): files under `<dataDir>/objects`, or an S3-compatible bucket. */
+const StorageConfigSchema = z.object({
+  kind: z.enum(['local', 's3']).default('local'),
+  /** S3: the bucket (it must exist). */
+  bucket: z.string().min(3).optional(),
+  region: z.string().default('us-east-1'),
+  /** S3-compatible endpoint URL (MinIO, s3rver, ...); absent: AWS's regional endpoint. */
+  endpoint: z.string().url().optional(),
+  /** Path-style URLs (`<endpoint>/<bucket>/<key>`), which most S3-compatible servers need. */
+  forcePathStyle: z.boolean().default(false),
+  /** Static credentials; absent: the AWS SDK's default chain (AWS_ACCESS_KEY_ID, profile, instance role). */
+  accessKeyId: z.string().min(1).optional(),
+  secretAccessKey: z.string().min(1).optional(),
+  sessionToken: z.string().min(1).optional(),
+  /** Prepended to every object key in the bucket. */
+  prefix: z.string().regex(/^([A-Za-z0-9][A-Za-z0-9._\-/]*)?$/).default(''),
+  /** `redirect`: file URLs answer 302 to a presigned GET of the bucket; `proxy`: the daemon streams the object. */
+  download: z.enum(['redirect', 'proxy']).default('redirect'),
+}).refine((s) => s.kind !== 's3' || !!s.bucket, { message: 'storage.kind s3 needs storage.bucket' })
+  .refine((s) => !s.accessKeyId === !s.secretAccessKey, {
+    message: 'storage needs both accessKeyId and secretAccessKey, or neither',
+  });
+
+/** Background removal of rows whose work is done (docs/storage.md, Pruning). */
+const RetentionConfigSchema = z.object({
+  /** How often the loop runs; 0 turns pruning off. */
+  intervalMs: z.number().int().min(0).default(10 * 60_000),
+  /** Outbox rows dispatched (or, without a webhook plugin, written) longer ago than this are removed. */
+  outboxMs: z.number().int().min(60_000).default(7 * 24 * 3600_000),
+  /** Failed jobs (finished ones are deleted when they finish) whose last change is older than this are removed. */
+  jobsMs: z.number().int().min(60_000).default(30 * 24 * 3600_000),
+  /** Webhook deliveries that ended (delivered or failed) longer ago than this are removed. */
+  deliveriesMs: z.number().int().min(60_000).default(30 * 24 * 3600_000),
+  /** Rows removed per statement (keeps each transaction short). */
+  batchSize: z.number().int().min(1).max(100_000).default(1000),
+}).prefault({});
+
 export const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   host: z.string().default('127.0.0.1'),
@@ -56,8 +93,12 @@ export const ConfigSchema = z.object({
     leaseMs: z.number().int().min(1000).default(60_000),
     maxAttempts: z.number().int().min(1).max(20).default(3),
     retryBaseMs: z.number().int().min(0).default(2000),
+    /** PostgreSQL: LISTEN/NOTIFY wakes every daemon's workers when a job is enqueued (polling stays). */
+    notify: z.boolean().default(true),
   }).prefault({}),
   presignTtlSeconds: z.number().int().positive().default(3600),
+  storage: StorageConfigSchema.prefault({}),
+  retention: RetentionConfigSchema,
   auth: z.object({
     jwt: JwtConfigSchema.optional(),
     sessionTtlSeconds: z.number().int().positive().default(12 * 3600),

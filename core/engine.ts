@@ -23,7 +23,9 @@ import type { EnginePlugin, EnginePluginClass, StagePlugin } from './pipeline/st
 import { TitleService } from './service/title-service.js';
 import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
-import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
+import { Pruner } from './store/pruner.js';
+import { LocalObjectStore, ObjectStore, type SignedObjectStore } from './storage/object-store.js';
+import { S3ObjectStore } from './storage/s3-object-store.js';
 import { TOKENS } from './tokens.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
@@ -59,6 +61,8 @@ export interface Engine {
   readonly outbox: Outbox;
   readonly queue: JobQueue;
   readonly objects: ObjectStore;
+  /** Removes old outbox rows, failed jobs and ended webhook deliveries (config `retention`; a loop once started). */
+  readonly pruner: Pruner;
   readonly container: DependencyContainer;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
@@ -157,6 +161,7 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const log = createLogger(config.log.level, options.logDestination);
   const catalog = await loadPlugins(config, options);
   const db = await openDatabase(config, catalog, options.migrate !== false);
+  db.notifications.setLogger(log);
   const parts = buildCore(config, log, db);
   for (const name of config.stages) parts.registry.register(buildPlugin(parts.container, name, catalog[name]!));
   return assemble(parts);
@@ -175,13 +180,20 @@ async function openDatabase(config: TitledConfig, catalog: Record<string, Engine
   return db;
 }
 
+/** The object store the config's `storage` names (docs/storage.md). */
+function openObjectStore(config: Readonly<TitledConfig>, secret: string, publicUrl: string): SignedObjectStore {
+  const s = config.storage;
+  if (s.kind === 'local') return new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  return new S3ObjectStore({ ...s, bucket: s.bucket! }, secret, publicUrl);
+}
+
 type CoreParts = ReturnType<typeof buildCore>;
 
 /** The core services, and the container plugins are built from (each service registered by type). */
 function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const secret = loadSecret(config);
   const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
-  const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  const objects = openObjectStore(config, secret, publicUrl);
   const outbox = new Outbox(db);
   const store = new EntryStore(db, outbox);
   const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2) });
@@ -211,18 +223,22 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
 function assemble(parts: CoreParts): Engine {
   const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service } = parts;
   let runner: PipelineRunner | undefined;
+  const pruner = new Pruner(db, config.retention, () => registry.plugins(), log);
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   let app: Koa | undefined;
   let server: Server | undefined;
   let started = false;
 
   const ready = async () => {
-    const checks = { database: await db.ping(), workers: !config.workers.enabled || !!runner?.isRunning };
-    return { ready: checks.database && checks.workers, checks };
+    const workers = !config.workers.enabled || !!runner?.isRunning;
+    const checks: Record<string, boolean> = { database: await db.ping(), workers };
+    // a bucket is a service of its own: reachable or not (files on disk always are)
+    if (config.storage.kind === 's3') checks.storage = await objects.ping();
+    return { ready: Object.values(checks).every(Boolean), checks };
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner,
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
       app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
@@ -250,6 +266,7 @@ function assemble(parts: CoreParts): Engine {
         runner = new PipelineRunner(stages, db, store, outbox, queue, orgs, objects, container, config, log);
         runner.start();
         for (const p of registry.plugins()) await p.start?.();
+        pruner.start();
       }
       log.info({ stages: stages.map((s) => s.name), database: db.dialect, workers: config.workers.enabled ? config.workers.concurrency : 0 }, 'engine started');
     },
@@ -264,6 +281,10 @@ function assemble(parts: CoreParts): Engine {
       const addr = server.address();
       // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
       if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
+      if ((config.databaseUrl || config.storage.kind === 's3') && !config.secret) {
+        const why = 'no secret configured: daemons sharing this database or bucket refuse each other\'s links';
+        log.warn({ code: 'SECRET_NOT_SHARED' }, why);
+      }
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;
     },
@@ -276,9 +297,11 @@ function assemble(parts: CoreParts): Engine {
           s.closeIdleConnections?.();
         });
       }
+      await pruner.stop();
       for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();
+      await objects.close();
       container.dispose?.();
     },
     async principalFor(orgName, opts = {}) {

@@ -77,6 +77,11 @@ export const LOG_CODES = {
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
   LEGACY_LISTENING: 'the legacy interface listens on a port of its own',
   LEGACY_POA: 'a legacy POST /poa made a power of attorney (and a signature request when signing is enabled)',
+  NOTIFY_CONNECTION_LOST: 'the PostgreSQL LISTEN connection dropped; polling covers until it is back',
+  NOTIFY_LISTENER_FAILED: 'a LISTEN/NOTIFY wake-up handler threw',
+  PRUNED: 'the pruning loop removed old rows (counts by table)',
+  PRUNE_FAILED: 'a pruning pass failed (the next one tries again)',
+  SECRET_NOT_SHARED: 'daemons may share this database or bucket, but no `secret` is set: each data folder has its own',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -57,6 +57,7 @@ export { Entries, type EntryPresenter } from './service/entries.js';
 /** The title API on behalf of a caller (what the /title routes call): for plugins that serve another interface onto it (legacy). */
 export { TitleService, type ActionResult } from './service/title-service.js';
 export { Outbox, toEvent, type OutboxEvent } from './store/outbox.js';
+export { deleteInBatches, type Retention } from './store/pruner.js';
 export { Organizations, type Organization } from './auth/organizations.js';
 export type { Principal } from './auth/authenticator.js';
 export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';

@@ -9,6 +9,7 @@ import { fees } from './fees.js';
 import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
+import { prune } from './prune.js';
 import { serve } from './serve.js';
 import { templates } from './templates.js';
 import { webhooks } from './webhooks.js';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   fees,
   extract,
   templates,
+  prune,
 ];

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
 import type { TitledConfig } from '../config.js';
 import { CORE_ENTITIES } from './entities.js';
+import { Notifications } from './notifications.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,9 +39,12 @@ const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 export class Database {
   readonly dialect: Dialect;
   private readonly writes: WriteQueue;
+  /** PostgreSQL LISTEN/NOTIFY between the daemons on this database (a no-op on SQLite). */
+  readonly notifications: Notifications;
 
-  constructor(readonly dataSource: DataSource, sqliteFile?: string) {
+  constructor(readonly dataSource: DataSource, sqliteFile?: string, notifications?: Notifications) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.notifications = notifications ?? new Notifications(undefined, 'public', false);
     let queue = sqliteFile ? sqliteWriteQueues.get(sqliteFile) : undefined;
     if (!queue) {
       queue = { chain: Promise.resolve() };
@@ -49,7 +53,10 @@ export class Database {
     this.writes = queue;
   }
 
-  static async open(config: Pick<TitledConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, plugins: PluginSchema[] = []): Promise<Database> {
+  static async open(
+    config: Pick<TitledConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & { workers?: { notify?: boolean } },
+    plugins: PluginSchema[] = [],
+  ): Promise<Database> {
     const entities = [...CORE_ENTITIES, ...plugins.flatMap((p) => p.entities as unknown[])] as Function[];
     let ds: DataSource;
     let sqliteFile: string | undefined;
@@ -83,7 +90,9 @@ export class Database {
       });
     }
     await ds.initialize();
-    return new Database(ds, sqliteFile);
+    const notify = !!config.databaseUrl && config.workers?.notify !== false;
+    const notifications = new Notifications(config.databaseUrl, config.databaseSchema ?? 'public', notify);
+    return new Database(ds, sqliteFile, notifications);
   }
 
   /** Applies pending migrations; returns the names applied. */
@@ -158,6 +167,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    await this.notifications.close();
     await this.writes.chain.catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }

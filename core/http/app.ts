@@ -6,7 +6,7 @@ import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { TitledConfig } from '../config.js';
 import { TitledError, isTitledError } from '../errors.js';
 import type { TitleService } from '../service/title-service.js';
-import { contentTypeOf, type LocalObjectStore, type ObjectStore } from '../storage/object-store.js';
+import { contentTypeOf, SignedObjectStore, type ObjectStore } from '../storage/object-store.js';
 import { readJson } from './body.js';
 import { answerClientErrors } from './server.js';
 
@@ -141,10 +141,20 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
   router.get('/files/*key', async (ctx) => {
     const raw = (ctx.params as Record<string, string | string[]>).key!;
     const key = Array.isArray(raw) ? raw.join('/') : raw;
-    const store = d.objects as LocalObjectStore;
+    const store = d.objects;
     const expires = ctx.query.expires as string | undefined;
-    if (typeof store.verify !== 'function' || !store.verify(key, expires, ctx.query.signature as string | undefined)) {
+    const signature = ctx.query.signature as string | undefined;
+    if (!(store instanceof SignedObjectStore) || !store.verify(key, expires, signature)) {
       throw new TitledError('FORBIDDEN', 'invalid or expired signature');
+    }
+    // a bucket's presigned GET, valid no longer than the daemon's link it replaces
+    const target = await store.redirectUrl(key, Number(expires) - Math.floor(Date.now() / 1000));
+    if (target) {
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.redirect(target);
+      ctx.body = { statusCode: 302, location: target };
+      d.objects.notifyRead(key);
+      return;
     }
     // streamed in bounded chunks: a buffer per download of a large document kept the daemon's RSS up long after
     const file = await d.objects.openRead(key);

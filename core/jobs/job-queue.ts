@@ -68,7 +68,19 @@ export class JobQueue {
     await this.db.exec(
       'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
       [id, j.entryId, j.orgId, 'queued', JSON.stringify(j.input), '[]', now, j.initialStatus, now, now], m);
+    // the other daemons on this database claim it at once (PostgreSQL, sent on commit); local workers: `wake`
+    await this.db.notifications.notify(m, 'jobs');
     return id;
+  }
+
+  /**
+   * A job of `entryId` stops holding the entry (it finished, failed or folded
+   * into a newer one): a queued job of that entry, which no claim could take
+   * while it ran, is announced to the other daemons (PostgreSQL).
+   */
+  private async unblocked(m: EntityManager, entryId: string): Promise<void> {
+    const q = this.db.notifications.notifyIfSql('jobs', `jobs WHERE "entryId" = ? AND status = 'queued'`);
+    if (q) await this.db.query(q.sql, [...q.params, entryId], m);
   }
 
   /**
@@ -176,8 +188,11 @@ export class JobQueue {
 
   /** The job finished: it is removed (the entry and its outbox events are the record). */
   async finish(m: EntityManager, jobId: string, owner: string): Promise<boolean> {
-    const { affected } = await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
-    return affected === 1;
+    // RETURNING: the rows tell whether it was ours (SQLite reports no affected count for a statement that returns rows)
+    const { rows } = await this.db.exec<{ entryId: string }>(
+      'DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"', [jobId, owner], m);
+    if (rows[0]) await this.unblocked(m, String(rows[0].entryId));
+    return rows.length === 1;
   }
 
   /**
@@ -198,6 +213,7 @@ export class JobQueue {
         const input = mergeJobInput(JSON.parse(mine.input) as JobInput, JSON.parse(newer.input) as JobInput);
         await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(input), Date.now(), newer.id], m);
         await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
+        await this.unblocked(m, mine.entryId);
         return;
       }
       await this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
@@ -207,8 +223,11 @@ export class JobQueue {
 
   /** The job failed for good; kept with its error for inspection. */
   async fail(m: EntityManager, jobId: string, owner: string, error: string): Promise<void> {
-    await this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
+    const { rows } = await this.db.exec<{ entryId: string }>(
+      `UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ?
+       WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"`,
       ['failed', error, Date.now(), jobId, owner], m);
+    if (rows[0]) await this.unblocked(m, String(rows[0].entryId));
   }
 
   /** The queued (not yet claimed) job of an entry, if any. */

@@ -10,7 +10,8 @@ import { EngineConfigError, PermanentStageFailure, PluginError, TitledError } fr
 import type { EnginePlugin } from './stage.js';
 
 const SYNC_HOOKS = ['appliesTo', 'present', 'requested', 'abandoned', 'routes'] as const;
-const ASYNC_HOOKS = ['start', 'stop'] as const; // run and runNow: the stage executor names the stage (StageError)
+// run and runNow: the stage executor names the stage (StageError)
+const ASYNC_HOOKS = ['start', 'stop', 'prune'] as const;
 const STAGE_MEMBERS = ['phase', 'appliesTo', 'run'] as const;
 
 function wrapError(plugin: string, hook: string, e: unknown): unknown {

@@ -50,6 +50,8 @@ export class PipelineRunner {
     this.drained = false;
     void this.poll();
   };
+  /** Stops listening for other daemons' notifications. */
+  private stopNotified?: () => void;
   private lastPollAt = 0;
   /** Jobs this process enqueued (wake-ups), counted. */
   private enqueues = 0;
@@ -90,6 +92,8 @@ export class PipelineRunner {
     if (this.running) return;
     this.running = true;
     this.queue.events.on('enqueued', this.onEnqueued);
+    // another daemon on this PostgreSQL database enqueued (or unblocked) a job: claim now, not at the next poll
+    if (this.config.workers.notify) this.stopNotified = this.db.notifications.on('jobs', this.onEnqueued);
     const tick = () => {
       void this.poll().finally(() => {
         if (this.running) this.timer = setTimeout(tick, this.config.workers.pollIntervalMs);
@@ -103,6 +107,7 @@ export class PipelineRunner {
     if (!this.running) return;
     this.running = false;
     this.queue.events.off('enqueued', this.onEnqueued);
+    this.stopNotified?.();
     clearTimeout(this.timer);
     const abortTimer = setTimeout(() => this.stopController.abort(new Error('engine stopping')), graceMs);
     await this.pq.onIdle();

@@ -169,6 +169,13 @@ export interface EnginePlugin {
    * organization when the caller knows it. Must be synchronous and cheap.
    */
   present?(entry: TitleEntry, ctx: { org?: Readonly<Organization> }): void;
+  /**
+   * Removes the plugin's rows whose work ended before `cutoff(kind)` (config
+   * `retention`); the engine's pruning loop calls it (docs/storage.md,
+   * Pruning). Answers the rows removed, by table. Keep each statement short:
+   * delete at most `retention.batchSize` rows at a time.
+   */
+  prune?(retention: Readonly<TitledConfig['retention']>, now: number): Promise<Record<string, number>>;
 }
 
 /** Whether a plugin is a pipeline stage (has phase, appliesTo and run). */

@@ -18,6 +18,8 @@ function assertKey(key: string): void {
 const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf', json: 'application/json', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', txt: 'text/plain; charset=utf-8',
 };
+export { assertKey, isObjectKey };
+
 export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[key.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
 }
@@ -69,21 +71,72 @@ export abstract class ObjectStore {
 }
 
 /**
- * Objects as files under a folder; the daemon serves them at
+ * A store whose clients read through the daemon's own presigned URLs:
  * `GET /files/<key>?expires=<epoch seconds>&signature=<hex HMAC-SHA256 of "key\nexpires">`.
- * A tampered or expired URL is refused with 403.
+ * A tampered or expired URL is refused with 403. Every daemon configured with
+ * the same `secret` accepts the URLs any of them signed.
  */
-export class LocalObjectStore extends ObjectStore {
-  private readonly root: string;
-
-  constructor(root: string, private readonly secret: string, private publicUrl: string) {
+export abstract class SignedObjectStore extends ObjectStore {
+  protected constructor(private readonly secret: string, private publicUrl: string) {
     super();
-    this.root = resolve(root);
   }
 
   /** Sets the base of presigned URLs (the engine calls it once the daemon listens on a port chosen at start). */
   setPublicUrl(url: string): void {
     this.publicUrl = url.replace(/\/$/, '');
+  }
+
+  private sign(key: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`${key}\n${expires}`).digest('hex');
+  }
+
+  presign(key: string, ttlSeconds: number): string {
+    assertKey(key);
+    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+    const path = key.split('/').map(encodeURIComponent).join('/');
+    return `${this.publicUrl}/files/${path}?expires=${expires}&signature=${this.sign(key, expires)}`;
+  }
+
+  /** Checks a presigned URL's parts: true only for an untampered, unexpired signature. */
+  verify(key: string, expires: string | undefined, signature: string | undefined): boolean {
+    if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+    if (Number(expires) < Date.now() / 1000) return false;
+    const want = Buffer.from(this.sign(key, Number(expires)), 'hex');
+    return timingSafeEqual(want, Buffer.from(signature, 'hex'));
+  }
+
+  /**
+   * Where `GET /files/<key>` sends the client instead of streaming the object
+   * itself: a URL of the store's own (an S3 presigned GET) valid `ttlSeconds`,
+   * or null to stream through the daemon (the default). Called after the
+   * daemon's signature was verified; throws NOT_FOUND when the object is absent.
+   */
+  async redirectUrl(_key: string, _ttlSeconds: number): Promise<string | null> {
+    return null;
+  }
+
+  /**
+   * Whether the store answers (readiness, `/readyz`): an answer younger than
+   * `maxAgeMs` may be reused, so a load balancer's probes do not each cost a
+   * request. Files on disk: always.
+   */
+  async ping(_maxAgeMs = 5000): Promise<boolean> {
+    return true;
+  }
+
+  /** Releases what the store holds open (connections); the engine calls it on stop. */
+  async close(): Promise<void> {
+    // nothing to release by default
+  }
+}
+
+/** Objects as files under a folder (`<dataDir>/objects`), served by the daemon at `/files/<key>`. */
+export class LocalObjectStore extends SignedObjectStore {
+  private readonly root: string;
+
+  constructor(root: string, secret: string, publicUrl: string) {
+    super(secret, publicUrl);
+    this.root = resolve(root);
   }
 
   private path(key: string): string {
@@ -141,25 +194,6 @@ export class LocalObjectStore extends ObjectStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.path(prefix), { recursive: true, force: true });
-  }
-
-  private sign(key: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`${key}\n${expires}`).digest('hex');
-  }
-
-  presign(key: string, ttlSeconds: number): string {
-    assertKey(key);
-    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-    const path = key.split('/').map(encodeURIComponent).join('/');
-    return `${this.publicUrl}/files/${path}?expires=${expires}&signature=${this.sign(key, expires)}`;
-  }
-
-  /** Checks a presigned URL's parts: true only for an untampered, unexpired signature. */
-  verify(key: string, expires: string | undefined, signature: string | undefined): boolean {
-    if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
-    if (Number(expires) < Date.now() / 1000) return false;
-    const want = Buffer.from(this.sign(key, Number(expires)), 'hex');
-    return timingSafeEqual(want, Buffer.from(signature, 'hex'));
   }
 }
 

@@ -25,6 +25,8 @@ export class Outbox {
   async append(m: EntityManager, e: { orgId: string; entryId: string; name: string; payload?: Record<string, unknown> }, now = Date.now()): Promise<void> {
     await this.db.exec('INSERT INTO outbox ("orgId", "entryId", "name", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)',
       [e.orgId, e.entryId, e.name, JSON.stringify(e.payload ?? {}), now], m);
+    // other daemons' webhook dispatchers (PostgreSQL; sent on commit, one per transaction)
+    await this.db.notifications.notify(m, 'outbox');
     this.events.emit('appended');
   }
 

@@ -47,6 +47,7 @@ export class OutboxDispatcher {
   /** Quick re-checks left after a wake-up: on PostgreSQL the event may not be committed yet when it arrives. */
   private nudges = 0;
   private readonly onAppended = () => this.wake();
+  private stopNotified?: () => void;
 
   constructor(
     private readonly db: Database,
@@ -64,15 +65,26 @@ export class OutboxDispatcher {
     await this.db.exec(`INSERT INTO webhook_dispatcher (name, owner, "lastOutboxId", "updatedAt") VALUES (?, NULL, 0, ?) ON CONFLICT (name) DO NOTHING`, [DISPATCHER, Date.now()]);
     this.running = true;
     this.events.on('appended', this.onAppended);
+    // an outbox event committed (PostgreSQL LISTEN/NOTIFY; polling stays): by another daemon, or by this one,
+    // whose in-process wake-up may come before the commit
+    this.stopNotified = this.db.notifications.on('outbox', this.onNotified, { own: true });
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.events.off('appended', this.onAppended);
+    this.stopNotified?.();
     clearTimeout(this.timer);
     await this.busy;
   }
+
+  /** A notification arrives after its transaction committed: one dispatch finds the event (no re-checks needed). */
+  private readonly onNotified = () => {
+    if (!this.running) return;
+    if (this.busy) this.again = true;
+    else this.schedule(0);
+  };
 
   /** Runs a dispatch soon (an outbox event was appended; on PostgreSQL it may not be committed yet: the poll catches it then). */
   wake(): void {

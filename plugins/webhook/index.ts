@@ -12,7 +12,10 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import { Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin, Entries, Outbox, TOKENS } from '../../core/plugin-api.js';
+import {
+  Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin,
+  Entries, Outbox, TOKENS, deleteInBatches, type Retention,
+} from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
 import { WebhookClient } from './http.js';
 import { parseWebhookOptions, WebhookOptionsSchema, type WebhookOptions } from './options.js';
@@ -117,6 +120,19 @@ export class WebhookPlugin implements EnginePlugin {
     await this.dispatcher.stop();
     await this.sender.stop();
     this.client.close();
+  }
+
+  /** Pruning (config `retention.deliveriesMs`): deliveries that ended long ago, and their attempts. */
+  async prune(retention: Retention, now: number): Promise<Record<string, number>> {
+    const ended = `d.status IN ('delivered', 'failed', 'canceled') AND d."updatedAt" < ?`;
+    const cutoff = now - retention.deliveriesMs;
+    const batch = retention.batchSize;
+    const attempts = `SELECT a.id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a."deliveryId"
+      WHERE ${ended}`;
+    const webhook_attempts = await deleteInBatches(this.db, 'webhook_attempts', attempts, [cutoff], batch);
+    const webhook_deliveries = await deleteInBatches(this.db, 'webhook_deliveries',
+      `SELECT d.id FROM webhook_deliveries d WHERE ${ended}`, [cutoff], batch);
+    return { webhook_deliveries, webhook_attempts };
   }
 
   private async orgId(orgName: string): Promise<string> {

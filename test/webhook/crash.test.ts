@@ -1,45 +1,17 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../index.js';
 import type { WebhookPlugin } from '../../plugins/webhook/index.js';
 import { DIALECTS, PG_URL, dropSchema, eventually } from '../helpers/engine.js';
+import { CLI, childEnv, serveDaemon, type Daemon } from '../helpers/daemon.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';
 import { receiver, type Receiver } from './support.js';
 
-/** The compiled CLI next to this compiled test (dist/ or whichever outDir the tests were built into). */
-const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 const ORG = 'crash-hooks';
-
-interface Daemon { proc: ChildProcess; url: string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string }
-
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'PORT' || k === 'DATABASE_URL') delete env[k];
-  return { ...env, ...extra };
-}
-
-/** `titled serve --port 0`; resolves once it logs where it listens. */
-async function serve(env: NodeJS.ProcessEnv): Promise<Daemon> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
-  const url = await new Promise<string>((res, rej) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /"address":"([\d.]+:\d+)".*"msg":"listening"/.exec(out);
-      if (m) res(`http://${m[1]}`);
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-    void exited.then((e) => rej(new Error(`daemon exited (${e.code ?? e.signal}) before listening:\n${out}`)));
-  });
-  return { proc, url, exited, output: () => out };
-}
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res, rej) => {
@@ -105,7 +77,7 @@ for (const dialect of DIALECTS) {
 
       // 1. the receiver hangs; the daemon takes 8 creates, and is killed while their deliveries wait for an answer
       r.behaviour = () => 'hang';
-      const first = await serve(env);
+      const first = await serveDaemon(null, env);
       daemons.push(first);
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) {
@@ -130,7 +102,7 @@ for (const dialect of DIALECTS) {
       }
 
       // 3. restart: everything arrives
-      const second = await serve(env);
+      const second = await serveDaemon(null, env);
       daemons.push(second);
       const delivered = (id: string, event: string) => r.ok.some((x) => x.body.entryId === id && x.body.webhook_events.includes(event));
       await eventually(async () => ids.every((id) => delivered(id, 'title.job_status.complete')) && delivered(ids[0]!, 'title.account_status.poa_sent') && delivered(ids[1]!, 'title.account_status.lien_delay'),
