@@ -12,6 +12,7 @@ import { PDFCheckBox, PDFDocument, PDFTextField } from 'pdf-lib';
 import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { fillTemplate, flattenForm, TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { save } from '../../plugins/forms/pdf/document.js';
+import { prepareTemplate } from '../../plugins/forms/pdf/prepare.js';
 import { choiceOptions, choiceSelected } from '../../plugins/forms/pdf/choice.js';
 import { planForms } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
@@ -177,6 +178,17 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
 });
 
 describe('forms: copies of official forms prepared before filling', () => {
+  it('puts a widget rectangle given the wrong way up in order (CO DR 2116), so a value fits its real height', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const field = doc.getForm().createTextField('upside');
+    field.addToPage(page, { x: 40, y: 400, width: 300, height: 16 });
+    field.acroField.getWidgets()[0]!.setRectangle({ x: 40, y: 416, width: 300, height: -16 }); // as DR 2116 gives fields 9, 10, 11, 18
+    const prepared = await PDFDocument.load(await prepareTemplate(await doc.save()));
+    const r = prepared.getForm().getTextField('upside').acroField.getWidgets()[0]!.getRectangle();
+    expect(r).to.deep.equal({ x: 40, y: 400, width: 300, height: 16 });
+  });
+
   it('FL: the tag agency\'s pre-ticked boxes and typed business name are cleared (HSMV 82040, 82053)', async function () {
     for (const f of ['fl/HSMV-82040.pdf', 'fl/HSMV-82053.pdf']) if (!store.locate(f)) return skipWithout(this, f, store.dirs);
     const app = await fill(fl, 'form_title_application', 'ohv'); // in-state, one owner: no Original box
