@@ -343,8 +343,9 @@ export async function qpdfCheck(file: string): Promise<string> {
 export async function pageTexts(file: string): Promise<string[]> {
   const { stdout, stderr } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
   // "Syntax Warning"s come from some official templates' colour profiles; an error is ours
-  // (the NY MV-82's own radio option names are longer than PDF 1.7's 127 bytes: poppler warns, reads on)
-  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l) && !/name token is longer than/.test(l));
+  // (the NY MV-82's own radio option names are longer than PDF 1.7's 127 bytes: poppler warns, reads on;
+  // the AK V1's fonts name CJK collections, which poppler reports as an error where poppler-data is not installed)
+  const errors = stderr.split('\n').filter((l) => /Syntax Error|Internal Error/.test(l) && !/name token is longer than|Missing language pack for/.test(l));
   if (errors.length) throw new Error(`${file}: pdftotext reports ${errors.slice(0, 3).join('; ')}`);
   const pages = stdout.split('\f');
   if (pages.length && pages[pages.length - 1]!.trim() === '') pages.pop();

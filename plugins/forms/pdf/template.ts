@@ -201,9 +201,12 @@ export function flattenForm(doc: PDFDocument): void {
   const form = doc.getForm();
   const onPage = annotationPages(doc);
   const widgetRefs = new Set<string>();
+  // PDFContext.getObjectRef scans every object: index the references once (it was most of a large form's flattening)
+  const refOf = new Map<unknown, PDFRef>();
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) refOf.set(obj, ref);
   for (const field of form.getFields()) {
     for (const widget of field.acroField.getWidgets()) {
-      const ref = doc.context.getObjectRef(widget.dict);
+      const ref = refOf.get(widget.dict);
       if (!ref) continue;
       widgetRefs.add(ref.toString());
       if (field instanceof PDFButton) continue; // a form's own PRINT / CLEAR buttons (GA MV-1) are not printed on the filed copy
