@@ -65,10 +65,15 @@ export class TemplateStore {
     return hit && { path: hit.path, bytes: (await hit.prepared).bytes };
   }
 
-  /** A fresh copy of the parsed template to fill (parsed once per process and file change), or null when absent. */
-  async open(file: string): Promise<{ path: string; doc: PDFDocument } | null> {
+  /**
+   * A fresh copy of the parsed template to fill (parsed once per process and file change), or null when absent;
+   * `base` is the prepared template it copies (never to be changed), for saving the fill as an update of it.
+   */
+  async open(file: string): Promise<{ path: string; doc: PDFDocument; base: Readonly<Prepared> } | null> {
     const hit = this.prepared(file);
-    return hit && { path: hit.path, doc: cloneDocument((await hit.prepared).doc) };
+    if (!hit) return null;
+    const base = await hit.prepared;
+    return { path: hit.path, doc: cloneDocument(base.doc), base };
   }
 }
 
