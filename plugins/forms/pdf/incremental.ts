@@ -8,7 +8,16 @@
  * applies the update as it would a form saved by Acrobat.
  */
 import {
-  PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFDocument, type PDFObject,
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
 } from 'pdf-lib';
 
 /** Whether two objects write the same bytes (a stream's contents compared by identity: clones share them). */
@@ -30,12 +39,14 @@ function same(a: PDFObject, b: PDFObject): boolean {
     return true;
   }
   if (a instanceof PDFNumber) return b instanceof PDFNumber && a.asNumber() === b.asNumber();
-  if (a instanceof PDFString || a instanceof PDFHexString) return a.constructor === b.constructor && a.toString() === b.toString();
-  // names, references, booleans and null are interned (identity above); other streams are pdf-lib's own, made by the fill
+  if (a instanceof PDFString || a instanceof PDFHexString)
+    return a.constructor === b.constructor && a.toString() === b.toString();
+  // names, references, booleans and null are interned (identity above);
+  // other streams are pdf-lib's own, made by the fill
   return false;
 }
 
-/** The objects of `doc` (a filled copy of `base`, same object numbers) that `base` lacks or holds otherwise, by object number. */
+/** The objects of `doc` (a filled copy of `base`, same object numbers) that `base` lacks or holds otherwise. */
 function changedObjects(base: PDFDocument, doc: PDFDocument): [PDFRef, PDFObject][] {
   const out: [PDFRef, PDFObject][] = [];
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
@@ -54,7 +65,8 @@ function xrefSection(entries: readonly { ref: PDFRef; offset: number }[]): strin
     let j = i + 1;
     while (j < entries.length && entries[j]!.ref.objectNumber === entries[j - 1]!.ref.objectNumber + 1) j++;
     out += `${entries[i]!.ref.objectNumber} ${j - i}\n`;
-    for (const e of entries.slice(i, j)) out += `${String(e.offset).padStart(10, '0')} ${String(e.ref.generationNumber).padStart(5, '0')} n \n`;
+    for (const e of entries.slice(i, j))
+      out += `${String(e.offset).padStart(10, '0')} ${String(e.ref.generationNumber).padStart(5, '0')} n \n`;
     i = j;
   }
   return out;
@@ -65,11 +77,16 @@ function xrefSection(entries: readonly { ref: PDFRef; offset: number }[]): strin
  * an update holding what the fill changed in `doc`; null when the base's last
  * cross-reference offset cannot be read (the caller then saves in full).
  */
-export async function saveIncremental(base: PDFDocument, baseBytes: Uint8Array, doc: PDFDocument): Promise<Uint8Array | null> {
+export async function saveIncremental(
+  base: PDFDocument,
+  baseBytes: Uint8Array,
+  doc: PDFDocument,
+): Promise<Uint8Array | null> {
   const tail = Buffer.from(baseBytes.subarray(Math.max(0, baseBytes.length - 64))).toString('latin1');
   const prev = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
   if (!prev) return null;
-  await doc.flush(); // what pdf-lib writes at save time: fonts embedded, pages and images finished (their references already in use)
+  // what pdf-lib does at save time: fonts embedded, pages and images finished (their references are already in use)
+  await doc.flush();
   const changed = changedObjects(base, doc);
   if (!changed.length) return baseBytes;
   const parts: Uint8Array[] = [baseBytes, ascii('\n')];
