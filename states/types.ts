@@ -22,6 +22,8 @@ export const FORM_KEYS = [
   'form_lien_release_letter', 'form_payoff_authorization', 'form_letter_of_guarantee', 'form_title_delivery', 'form_ucc1',
   'form_instructions', 'form_ohv_declaration', 'form_odometer_disclosure', 'form_addr_oats', 'form_vin_verification',
   'form_low_speed_affidavit',
+  // beyond the spec's list (docs/decisions.md): a state's own bill of sale filed with a purchase (KS, MT, ND) or a lost record (CO)
+  'form_bill_of_sale',
 ] as const;
 export type FormKey = (typeof FORM_KEYS)[number];
 
@@ -200,6 +202,8 @@ export interface FormValues {
     is_electronic: boolean;
     /** The title was issued by the filing state (or its issuer is unknown): its number is the state's own title number. */
     is_in_state: boolean;
+    /** The current title is at hand to be signed over (no duplicate is needed). */
+    is_available: boolean;
     /** Why a duplicate is needed: lost (the default when the title is unavailable) or stolen. */
     is_lost: boolean;
     is_stolen: boolean;
@@ -372,6 +376,12 @@ export interface TemplateSpec {
    * odometer document of a purchase, not of an owner added to a title.)
    */
   when?: FlagPath;
+  /**
+   * With `when`: the form exists only as this official form, so when the flag
+   * fails it is left out of the packet rather than drawn (Colorado's DR 2116
+   * re-establishes a lost Colorado title: a title from elsewhere needs none).
+   */
+  only?: boolean;
   /**
    * Further official forms filed with this one, appended to its file (each
    * filled only when its `when` holds and its file is found; its fields under

@@ -30,8 +30,10 @@ interface TemplateEntry {
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
+/** Every template of the states, the forms attached to one (NC MVR-181 with the MVR-180) included, under the same form. */
 function templatesOf(states: readonly StatePlugin[]): { state: StatePlugin; form: FormKind; spec: TemplateSpec }[] {
-  return states.flatMap((state) => (Object.entries(state.templates) as [FormKind, TemplateSpec][]).map(([form, spec]) => ({ state, form, spec })));
+  return states.flatMap((state) => (Object.entries(state.templates) as [FormKind, TemplateSpec][])
+    .flatMap(([form, main]) => [main, ...(main.attach ?? [])].map((spec) => ({ state, form, spec }))));
 }
 
 /** Every official template of the given states, looked up in `dirs`, with its hash checked. */

@@ -10,7 +10,8 @@ import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
 import { layout, type DrawnForm } from './pdf/draw.js';
 import { appendForm, attachPrefix } from './pdf/append.js';
-import { save } from './pdf/document.js';
+import { freezeStreams, save } from './pdf/document.js';
+import { saveIncremental } from './pdf/incremental.js';
 import { compressPage, writePdf } from './pdf/writer.js';
 import { fillOverlay } from './pdf/overlay.js';
 import { fillTemplate, flattenForm, type FillReport, type TemplateStore } from './pdf/template.js';
@@ -74,9 +75,12 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
           await appendForm(doc, filled.doc, attachPrefix(att.file));
           report.text.push(...filled.report.text.map((t) => ({ ...t, field: `${attachPrefix(att.file)}.${t.field}` })));
         }
-        const pdf = await save(doc);
+        freezeStreams(doc);
+        // the prepared template's bytes and an update with what the fill changed (a full save is several times slower)
+        const pdf = (await saveIncremental(found.base.doc, found.base.bytes, doc)) ?? (await save(doc));
         const pages = doc.getPageCount();
         flattenForm(doc);
+        freezeStreams(doc);
         return {
           kind, source: 'template', template: { file: spec.file, name: spec.name, path: found.path }, report, title: spec.name, pdf, pages,
           packet: { doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },

@@ -5,6 +5,7 @@
 import { type TitleEntry, type FormsStatus, detectTransactions, filingState } from '../../core/plugin-api.js';
 import type { FormKind, FormValues, StatePlugin, Transaction } from '../../states/types.js';
 import { FORM_CATALOG, PACKET_ORDER, type Signer } from './layouts/index.js';
+import { resolveFlag } from './resolve.js';
 import { buildValues } from './values.js';
 
 export interface FormPlan {
@@ -48,6 +49,8 @@ export function planForms(entry: Readonly<TitleEntry>, states: ReadonlyMap<strin
     if (!declared.includes(k)) return false;
     const c = FORM_CATALOG[k];
     if (!c.applies(values)) return false;
+    const t = state.templates[k];
+    if (t?.only && t.when && !resolveFlag(values, t.when)) return false;
     return !c.signers || c.signers(signers).length > 0;
   });
   if (!forms.some((f) => f !== 'form_instructions')) {

@@ -308,6 +308,7 @@ function titleValues(
     odometer_kilometers: /^K/i.test(s(t.odometer_reading_unit)),
     is_electronic: t.is_electronic === true,
     is_in_state: !has('out_of_state_transfer'),
+    is_available: !has('duplicate_title'),
     is_lost: has('duplicate_title') && !stolen, is_stolen: has('duplicate_title') && stolen,
     missing_reason: has('duplicate_title') ? (stolen ? 'stolen' : 'lost') : '',
     owners_and: !ownersOr, owners_or: ownersOr,

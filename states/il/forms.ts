@@ -16,6 +16,7 @@ export default defineState({
       file: 'il/VSD-190.pdf',
       name: 'VSD 190, Application for Vehicle Transaction(s)',
       printed: 'VSD 190',
+      url: 'https://www.ilsos.gov/publications/pdf_publications/vsd190.pdf',
       // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
       sha256: '0915ac5ca205098d93dc5f987afcc24be84c2c159d0fb94a9e092246149e61ab',
       fields: [],

@@ -15,6 +15,7 @@ export default defineState({
       file: 'mi/TR-11L.pdf',
       name: 'TR-11L, Application for Michigan Vehicle Title',
       printed: 'TR-11L',
+      url: 'https://www.michigan.gov/-/media/Project/Websites/sos/27lawensn/tr11L.pdf',
       // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
       sha256: '0370e243a23643fbed58faeb6e96fd1d1cae33cee6bb550d3acab6e8571ea8c9',
       fields: [],

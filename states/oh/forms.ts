@@ -15,6 +15,7 @@ export default defineState({
       file: 'oh/BMV-3774.pdf',
       name: 'BMV 3774, Application(s) for Certificate of Title to a Motor Vehicle',
       printed: 'BMV 3774',
+      url: 'https://dam.assets.ohio.gov/image/upload/publicsafety.ohio.gov/bmv3774.pdf',
       // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
       sha256: '739e90e6692ddac3e2e5126e0ff4daebf2cd199be25fe6c4dbfdb9a1a2b6bdb1',
       fields: [],

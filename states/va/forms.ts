@@ -25,6 +25,7 @@ export default defineState({
       file: 'va/VSA-17A.pdf',
       name: 'VSA 17A, Application for Certificate of Title and Registration',
       printed: 'VSA 17A',
+      url: 'https://www.dmv.virginia.gov/sites/default/files/forms/vsa17a.pdf',
       // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
       sha256: '77662ba314cb580fc3de93ce6bb82b4782601b00ea8b67d9a578b1e0b1459f13',
       fields: [],

@@ -16,6 +16,7 @@ export default defineState({
       file: 'wa/TD-420-001.pdf',
       name: 'TD-420-001, Vehicle Title Application',
       printed: 'TD-420-001',
+      url: 'https://dol.wa.gov/forms/420001.pdf',
       // the revision the overlay was measured on (/work/shared/forms, SOURCES.md); another file is a different revision
       sha256: 'ba2a8b5393c9d4773e7c5ea2485f9f414d27d22f635ee32b5a18b14f70cf9ea3',
       fields: [],

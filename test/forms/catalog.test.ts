@@ -20,6 +20,8 @@ import { fillTemplate, TemplateStore } from '../../plugins/forms/pdf/template.js
 import { planForms } from '../../plugins/forms/select.js';
 import { fixtureEntry } from '../support/fixtures.js';
 import { defineState } from '../../states/standard.js';
+import { loadStatePlugins } from '../../states/registry.js';
+import { parseFormsOptions } from '../../plugins/forms/options.js';
 import tx from '../../states/tx/forms.js';
 import type { StatePlugin, TemplateSpec } from '../../states/types.js';
 
@@ -114,6 +116,16 @@ describe('forms: official templates found, listed and fetched', function () {
     expect(rows.get('zz/poa.pdf')).to.include({ status: 'different_revision', sha256: sha256(other), expected: sha256(good) });
     expect(rows.get('zz/odo.pdf')).to.include({ status: 'unpinned' });
     expect(rows.get('zz/lien.pdf')).to.include({ status: 'missing', path: null, sha256: null });
+  });
+
+  it('every state template (attached forms too) records the state\'s https URL and the SHA-256 of the revision mapped', () => {
+    const states = [...loadStatePlugins().values()];
+    const rows = listTemplates(states, parseFormsOptions({}).templateDirs);
+    expect(rows.length).to.be.greaterThan(30);
+    expect(rows.filter((r) => !/^https:\/\/[a-z0-9.-]+\//.test(r.url ?? '') || !/^[0-9a-f]{64}$/.test(r.expected ?? '')).map((r) => r.file)).to.deep.equal([]);
+    expect(rows.map((r) => r.file)).to.include('nc/MVR-181.pdf');
+    // where the shared forms are present (as in CI), each is the revision its mapping was written against
+    expect(rows.filter((r) => r.status === 'different_revision' || r.status === 'unpinned').map((r) => r.file)).to.deep.equal([]);
   });
 
   it('`titled templates --json` lists every state\'s official templates against the folders given', async () => {

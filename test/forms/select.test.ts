@@ -69,6 +69,15 @@ describe('forms: deciding the forms', () => {
     expect(planForms(fixtureEntry('WY', 'ohv'), ALL).forms).to.include('form_lien_add');
   });
 
+  it('adds a state\'s bill of sale to a purchase (KS, MT, ND), and leaves out a form that exists only as its template when its flag fails (CO DR 2116)', () => {
+    for (const st of ['KS', 'MT', 'ND']) expect(planForms(fixtureEntry(st, 'full'), ALL).forms, st).to.include('form_bill_of_sale');
+    expect(planForms(fixtureEntry('WY', 'full'), ALL).forms).to.not.include('form_bill_of_sale');
+    expect(planForms(fixtureEntry('KS', 'ohv'), ALL).forms, 'no sale').to.not.include('form_bill_of_sale');
+    // DR 2116 re-establishes a lost Colorado title: a lost title from Nevada gets no bill of sale, not a drawn one
+    expect(planForms(fixtureEntry('CO', 'full'), ALL).forms).to.not.include('form_bill_of_sale');
+    expect(planForms(fixtureEntry('CO', 'full', { issuingState: 'CO' }), ALL).forms).to.include('form_bill_of_sale');
+  });
+
   it('perfects a lien on a type the state does not title with a UCC-1', () => {
     const noBoats = defineState({ code: 'WY', name: 'Wyoming', agency: 'x', rules: { untitledTypes: ['BOAT'] } });
     const plan = planForms(fixtureEntry('WY', 'boat'), new Map([['WY', noBoats]]));

@@ -12,12 +12,15 @@ import { PDFCheckBox, PDFDocument, PDFTextField } from 'pdf-lib';
 import { parseFormsOptions } from '../../plugins/forms/options.js';
 import { fillTemplate, flattenForm, TemplateStore } from '../../plugins/forms/pdf/template.js';
 import { save } from '../../plugins/forms/pdf/document.js';
+import { prepareTemplate } from '../../plugins/forms/pdf/prepare.js';
+import { saveIncremental } from '../../plugins/forms/pdf/incremental.js';
+import { freezeStreams } from '../../plugins/forms/pdf/document.js';
 import { choiceOptions, choiceSelected } from '../../plugins/forms/pdf/choice.js';
 import { planForms } from '../../plugins/forms/select.js';
 import { valuesForSigner } from '../../plugins/forms/values.js';
 import ca from '../../states/ca/forms.js';
 import { FIXTURE_VIN, fixtureEntry, LONG_NAME, type FixtureName } from '../support/fixtures.js';
-import { checkTemplateFill, qpdfCheck, skipWithout } from '../support/tester.js';
+import { checkTemplateFill, pageTexts, qpdfCheck, skipWithout } from '../support/tester.js';
 import tx from '../../states/tx/forms.js';
 import fl from '../../states/fl/forms.js';
 import ny from '../../states/ny/forms.js';
@@ -177,6 +180,43 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
 });
 
 describe('forms: copies of official forms prepared before filling', () => {
+  it('saves a fill as an update of the prepared template: its bytes kept, only what changed appended, readable by pdf-lib, qpdf and poppler', async () => {
+    const made = await PDFDocument.create();
+    const form = made.getForm();
+    for (let i = 0; i < 40; i++) form.createTextField(`f${i}`).addToPage(made.addPage([612, 792]), { x: 40, y: 700, width: 300, height: 16 });
+    const baseBytes = await prepareTemplate(await made.save());
+    const store = new TemplateStore([dir]);
+    writeFileSync(join(dir, 'upd.pdf'), baseBytes);
+    const found = (await store.open('upd.pdf'))!;
+    const spec = { file: 'upd.pdf', name: 'Update test', fields: [{ field: 'f3', value: 'vehicle.vin' as const }] };
+    const { values } = planForms(fixtureEntry('TX', 'ohv'), new Map([['TX', tx]]));
+    await fillTemplate(found.doc, spec, values!);
+    freezeStreams(found.doc);
+    const pdf = (await saveIncremental(found.base.doc, found.base.bytes, found.doc))!;
+    expect(Buffer.from(pdf.subarray(0, found.base.bytes.length)).equals(Buffer.from(found.base.bytes)), 'the template bytes come first, unchanged').to.equal(true);
+    const full = await save(found.doc);
+    expect(pdf.length - found.base.bytes.length, 'the update is a fraction of a full save').to.be.lessThan(full.length / 4);
+    expect(Buffer.from(pdf).toString('latin1')).to.match(/\/Prev \d+/);
+    const back = await PDFDocument.load(pdf);
+    expect(back.getForm().getTextField('f3').getText()).to.equal(FIXTURE_VIN);
+    expect(back.getForm().getTextField('f4').getText() ?? '').to.equal('');
+    const file = join(dir, 'upd-filled.pdf');
+    writeFileSync(file, pdf);
+    expect(await qpdfCheck(file)).to.equal('');
+    expect(await pageTexts(file), 'poppler reads it without errors').to.have.length(40);
+  });
+
+  it('puts a widget rectangle given the wrong way up in order (CO DR 2116), so a value fits its real height', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const field = doc.getForm().createTextField('upside');
+    field.addToPage(page, { x: 40, y: 400, width: 300, height: 16 });
+    field.acroField.getWidgets()[0]!.setRectangle({ x: 40, y: 416, width: 300, height: -16 }); // as DR 2116 gives fields 9, 10, 11, 18
+    const prepared = await PDFDocument.load(await prepareTemplate(await doc.save()));
+    const r = prepared.getForm().getTextField('upside').acroField.getWidgets()[0]!.getRectangle();
+    expect(r).to.deep.equal({ x: 40, y: 400, width: 300, height: 16 });
+  });
+
   it('FL: the tag agency\'s pre-ticked boxes and typed business name are cleared (HSMV 82040, 82053)', async function () {
     for (const f of ['fl/HSMV-82040.pdf', 'fl/HSMV-82053.pdf']) if (!store.locate(f)) return skipWithout(this, f, store.dirs);
     const app = await fill(fl, 'form_title_application', 'ohv'); // in-state, one owner: no Original box

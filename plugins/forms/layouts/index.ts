@@ -7,7 +7,7 @@ import { addressAffidavit, lowSpeedAffidavit, nameAffidavit, nonObligor, ohvDecl
 import type { Layout } from './common.js';
 import { instructions } from './instructions.js';
 import { letterOfGuarantee, lienReleaseLetter, payoffAuthorization, repoAffidavit, titleDelivery } from './lender.js';
-import { duplicateTitle, lienAdd, odometerDisclosure, titleApplication, ucc1, vinVerification } from './title.js';
+import { billOfSale, duplicateTitle, lienAdd, odometerDisclosure, titleApplication, ucc1, vinVerification } from './title.js';
 
 export interface Signer { person: PersonValues; role: string }
 
@@ -29,6 +29,7 @@ export const FORM_CATALOG: Readonly<Record<FormKind, FormEntry>> = {
   form_ucc1: { layout: ucc1, applies: (v) => v.lien.present && v.owner1.present },
   form_odometer_disclosure: { layout: odometerDisclosure, applies: (v) => hasVin(v) && !v.title.odometer_exempt },
   form_vin_verification: { layout: vinVerification, applies: hasVin },
+  form_bill_of_sale: { layout: billOfSale, applies: (v) => hasVin(v) && v.owner1.present },
   form_repo_affidavit: { layout: repoAffidavit, applies: (v) => v.lien.present || v.record_lien.present },
   form_statement_of_fact: { layout: statementOfFact, applies: (v) => hasVin(v) && v.owner1.present },
   form_ohv_declaration: { layout: ohvDeclaration, applies: hasVin },
@@ -58,7 +59,7 @@ export const FORM_CATALOG: Readonly<Record<FormKind, FormEntry>> = {
  */
 export const PACKET_ORDER: readonly FormKind[] = [
   'form_instructions',
-  'form_title_application', 'form_duplicate_title', 'form_lien_add', 'form_ucc1', 'form_odometer_disclosure', 'form_vin_verification',
+  'form_title_application', 'form_duplicate_title', 'form_lien_add', 'form_ucc1', 'form_odometer_disclosure', 'form_bill_of_sale', 'form_vin_verification',
   'form_repo_affidavit', 'form_statement_of_fact', 'form_ohv_declaration', 'form_low_speed_affidavit', 'form_addr_oats',
   'forms_poa', 'forms_name_oats', 'forms_non_obligor',
   'form_payoff_authorization', 'form_letter_of_guarantee', 'form_lien_release_letter', 'form_title_delivery',

@@ -154,3 +154,24 @@ export const odometerDisclosure: Layout = {
     return blocks;
   },
 };
+
+/** A bill of sale: the seller transfers the vehicle to the buyers for the price on the date of sale (a state's own form when it has one). */
+export const billOfSale: Layout = {
+  title: 'Bill of Sale',
+  build(ctx) {
+    const v = ctx.values;
+    return [
+      ...vehicleBlocks(v),
+      section('Sale'),
+      fields({ label: 'Date of sale', value: v.sale.date, span: 2 }, { label: 'Purchase price', value: v.sale.price, span: 2 }),
+      section('Seller'),
+      fields(...personFields(v.seller, 'Seller')),
+      ...ownersBlocks(v, 'Buyers'),
+      text('For the price stated above, the seller sells, transfers and delivers the vehicle described above to the buyers, '
+        + 'and warrants that the seller has the right to sell it and that it is free of liens and encumbrances except those of record.'),
+      ...stateBlocks(ctx),
+      text(PERJURY),
+      ...signatures(ctx, [{ role: 'Seller', name: v.seller.name }, ...ownerSigners(v, 'Buyer')]),
+    ];
+  },
+};

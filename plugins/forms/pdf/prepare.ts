@@ -11,6 +11,8 @@
  *   at copies of the widgets the AcroForm lists);
  * - XFA is dropped so readers show the AcroForm values, and NeedAppearances
  *   so they show the appearances drawn at fill time;
+ * - widget rectangles given corner to corner the wrong way up (CO DR 2116)
+ *   are put in order, so fitting a value sees the widget's real height;
  * - every value is cleared: the copies we have of some forms were saved by a
  *   tag agency with boxes ticked and its business name typed in (SOURCES.md),
  *   and an official form is blank until the entry fills it.
@@ -104,6 +106,19 @@ async function clearValues(doc: PDFDocument): Promise<void> {
   }
 }
 
+/** Puts every widget's /Rect in lower-left, upper-right order (a rectangle may be given by any two opposite corners). */
+function normalizeRects(doc: PDFDocument): void {
+  for (const f of doc.getForm().getFields()) {
+    for (const w of f.acroField.getWidgets()) {
+      const r = w.getRectangle();
+      if (r.width >= 0 && r.height >= 0) continue;
+      const x = Math.min(r.x, r.x + r.width);
+      const y = Math.min(r.y, r.y + r.height);
+      w.setRectangle({ x, y, width: Math.abs(r.width), height: Math.abs(r.height) });
+    }
+  }
+}
+
 /**
  * Gives every missing object number a null object: pdf-lib writes the
  * cross-reference table of a file with gaps (the FL 82053 copy lacks objects
@@ -144,6 +159,7 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<Uint8Array> {
     if (!shown) form.acroForm.removeField(field.acroField);
   }
   adoptPageWidgets(doc);
+  normalizeRects(doc);
   await clearValues(doc);
   fillObjectGaps(doc);
   return save(doc);

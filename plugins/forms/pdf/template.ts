@@ -65,10 +65,15 @@ export class TemplateStore {
     return hit && { path: hit.path, bytes: (await hit.prepared).bytes };
   }
 
-  /** A fresh copy of the parsed template to fill (parsed once per process and file change), or null when absent. */
-  async open(file: string): Promise<{ path: string; doc: PDFDocument } | null> {
+  /**
+   * A fresh copy of the parsed template to fill (parsed once per process and file change), or null when absent;
+   * `base` is the prepared template it copies (never to be changed), for saving the fill as an update of it.
+   */
+  async open(file: string): Promise<{ path: string; doc: PDFDocument; base: Readonly<Prepared> } | null> {
     const hit = this.prepared(file);
-    return hit && { path: hit.path, doc: cloneDocument((await hit.prepared).doc) };
+    if (!hit) return null;
+    const base = await hit.prepared;
+    return { path: hit.path, doc: cloneDocument(base.doc), base };
   }
 }
 
@@ -201,9 +206,12 @@ export function flattenForm(doc: PDFDocument): void {
   const form = doc.getForm();
   const onPage = annotationPages(doc);
   const widgetRefs = new Set<string>();
+  // PDFContext.getObjectRef scans every object: index the references once (it was most of a large form's flattening)
+  const refOf = new Map<unknown, PDFRef>();
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) refOf.set(obj, ref);
   for (const field of form.getFields()) {
     for (const widget of field.acroField.getWidgets()) {
-      const ref = doc.context.getObjectRef(widget.dict);
+      const ref = refOf.get(widget.dict);
       if (!ref) continue;
       widgetRefs.add(ref.toString());
       if (field instanceof PDFButton) continue; // a form's own PRINT / CLEAR buttons (GA MV-1) are not printed on the filed copy
