@@ -18,9 +18,11 @@ export const ERROR_CATALOG = {
   NO_ACCOUNT_DATA: { status: 409, message: 'entry has no account_data' },
   VIN_CONFLICT: { status: 409, message: 'another entry of this organization has that VIN' },
   CONFLICT: { status: 409, message: 'conflict' },
+  TITLE_MISMATCH: { status: 409, message: 'the received title does not match the entry' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'request body must be application/json' },
   NOT_IMPLEMENTED: { status: 501, message: 'not implemented by the enabled stages' },
+  CARRIER_ERROR: { status: 502, message: 'the carrier failed' },
   INTERNAL: { status: 500, message: 'internal error' },
   UNAVAILABLE: { status: 503, message: 'service unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -74,6 +76,10 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  TITLE_COLLECTION_CREATED: 'a title collection (carrier return shipment, label, QR) was created',
+  TITLE_COLLECTION_EVENT: 'a carrier tracking event or a facility action was applied to a title collection',
+  TITLE_COLLECTION_POLL_FAILED: 'polling a carrier for tracking events failed (the next poll tries again)',
+  CARRIER_WEBHOOK_REFUSED: 'a carrier tracking webhook was refused (bad or missing signature)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -54,6 +54,8 @@ export { TOKENS } from './tokens.js';
 export type { Logger } from './logger.js';
 export { Database, isUniqueViolation, type Dialect } from './db/database.js';
 export { Entries, type EntryPresenter } from './service/entries.js';
+/** The title service (what the HTTP routes call), for plugin routes that act on an entry as the caller. */
+export { TitleService } from './service/title-service.js';
 export { Outbox, toEvent, type OutboxEvent } from './store/outbox.js';
 export { Organizations, type Organization } from './auth/organizations.js';
 export type { Principal } from './auth/authenticator.js';

@@ -7,4 +7,6 @@
 export const TOKENS = {
   Config: Symbol.for('titled.Config'),
   Logger: Symbol.for('titled.Logger'),
+  /** The engine's own dependency container (a plugin registers a collaborator service in it: COLLABORATORS). */
+  Container: Symbol.for('titled.Container'),
 } as const;
