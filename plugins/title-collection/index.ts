@@ -13,7 +13,7 @@ import { inject, injectable } from 'tsyringe';
 import type { DependencyContainer } from 'tsyringe';
 import {
   COLLABORATORS, Database, Entries, ObjectStore, Organizations, TOKENS, TitleService, TitledError,
-  type EnginePlugin, type Logger, type Organization, type Principal, type RouteHelpers, type TitleCollectionView,
+  type EnginePlugin, type Logger, type Principal, type RouteHelpers, type TitleCollectionView,
   type TitleEntry, type TitledConfig,
 } from '../../core/plugin-api.js';
 import { titleReturnNeed } from '../../states/title-return.js';
@@ -89,16 +89,16 @@ export class TitleCollectionPlugin implements EnginePlugin {
     await this.polling;
   }
 
-  /** `title_collection` as clients see it: URLs presigned to `assets_expires_at`; absent when the org is not enrolled. */
-  present(entry: TitleEntry, ctx: { org?: Readonly<Organization> }): void {
+  /**
+   * `title_collection` as clients see it: URLs presigned to `assets_expires_at`. Only entries of enrolled
+   * organizations have one (ensure makes none otherwise); a collection made stays shown if the
+   * organization leaves the program later (docs/title-collection.md).
+   */
+  present(entry: TitleEntry): void {
     const stored = entry.title_collection as StoredCollection | undefined;
     const assets = entry.title_collection_assets as CollectionAssets | undefined;
     delete entry.title_collection_assets;
     if (!stored || typeof stored !== 'object') return;
-    if (ctx.org && !isEnrolled(ctx.org)) {
-      delete entry.title_collection;
-      return;
-    }
     entry.title_collection = presentCollection(stored, assets, entry.storeIndex, this.objects);
   }
 
@@ -114,7 +114,8 @@ export class TitleCollectionPlugin implements EnginePlugin {
 
   /** Why an entry has no collection (the answer of POST /title/{id}/collection when none applies). */
   async whyNone(p: Principal, id: string): Promise<string> {
-    if (!isEnrolled(p.org)) return `organization ${p.org.name} is not enrolled in physical title collection`;
+    const org = await this.orgs.byId(p.org.id);
+    if (!org || !isEnrolled(org)) return `organization ${p.org.name} is not enrolled in physical title collection`;
     const need = titleReturnNeed(await this.visible(p, id));
     if (need.need === 'electronic') return `the title is electronic in ${need.state}: nothing on paper (physical_title_status skipped)`;
     return need.need === 'none' ? need.reason : 'no collection';
