@@ -112,10 +112,10 @@ export class CollectionRecords {
     return rows.map((r) => ({ eventId: String(r.eventId), status: String(r.status), source: String(r.source), occurredAt: Number(r.occurredAt), description: strOrNull(r.description) }));
   }
 
-  /** Open collections, least recently polled first. */
+  /** Collections still on their way (open, or lost: a late scan recovers them), least recently polled first. */
   async toPoll(limit: number): Promise<CollectionRow[]> {
     const rows = await this.db.query<Record<string, unknown>>(
-      'SELECT * FROM title_collections WHERE state = \'open\' AND "trackingNumber" IS NOT NULL ORDER BY COALESCE("lastPolledAt", 0), id LIMIT ?', [limit],
+      'SELECT * FROM title_collections WHERE state IN (\'open\', \'lost\') AND "trackingNumber" IS NOT NULL ORDER BY COALESCE("lastPolledAt", 0), id LIMIT ?', [limit],
     );
     return rows.map(toRow);
   }

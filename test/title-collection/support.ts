@@ -88,14 +88,14 @@ export class FakeCarrier {
     this.authorization.push(String(headers.authorization ?? ''));
     if (method === 'POST' && url === '/shipments') {
       const body = JSON.parse(raw) as Record<string, any>;
-      this.shipments.push(body);
+      const k = this.shipments.push(body);
       this.idempotencyKeys.push(String(headers['idempotency-key'] ?? ''));
-      const code = `LIVE${String(this.shipments.length).padStart(8, '0')}`;
+      const code = `LIVE${String(k).padStart(8, '0')}`;
       const label = await drawLabel({
         from: body.from_address, to: body.to_address, carrier: 'FakePost', service: body.service, tracking_number: code, reference: body.reference,
       });
       return [200, {
-        id: `shp_${this.shipments.length}`, carrier: 'FakePost', service: body.service, tracking_code: code,
+        id: `shp_${k}`, carrier: 'FakePost', service: body.service, tracking_code: code,
         tracking_url: `${this.url}/track/${code}`, label: { pdf_base64: label.toString('base64') },
       }];
     }
