@@ -25,7 +25,10 @@ export interface TitleReturnRule {
 export const DEFAULT_TITLE_RETURN: TitleReturnRule = {
   transactions: ['new_lien', 'refinance', 'add_owner', 'drop_owner', 'purchase', 'out_of_state_transfer'],
   electronic_titles: false,
-  src: { unsourced: 'general practice: a lien or owner change is recorded by surrendering the current title; not checked per state' },
+  src: {
+    unsourced:
+      'general practice: a lien or owner change is recorded by surrendering the current title; not checked per state',
+  },
 };
 
 export const TITLE_RETURN_RULES: Readonly<Record<string, TitleReturnRule>> = {
@@ -34,8 +37,9 @@ export const TITLE_RETURN_RULES: Readonly<Record<string, TitleReturnRule>> = {
     electronic_titles: true,
     src: {
       url: 'https://www.txdmv.gov/motorists/buying-or-selling-a-vehicle/add-remove-lien',
-      note: 'TxDMV, "Add or Remove a Lien on a Vehicle": to add a lien you need the vehicle title and Form 130-U; '
-        + 'a lien recorded electronically keeps the title record electronic at TxDMV.',
+      note:
+        'TxDMV, "Add or Remove a Lien on a Vehicle": to add a lien you need the vehicle title and Form 130-U; ' +
+        'a lien recorded electronically keeps the title record electronic at TxDMV.',
     },
   },
   FL: {
@@ -43,8 +47,9 @@ export const TITLE_RETURN_RULES: Readonly<Record<string, TitleReturnRule>> = {
     electronic_titles: true,
     src: {
       url: 'https://www.flhsmv.gov/motor-vehicles-tags-titles/electronic-lien-titles/',
-      note: 'FLHSMV, "Electronic Lien and Titles": the same title documents as for a paper title are required; '
-        + 'an electronic title exists only in the department database (no paper title certificate exists).',
+      note:
+        'FLHSMV, "Electronic Lien and Titles": the same title documents as for a paper title are required; ' +
+        'an electronic title exists only in the department database (no paper title certificate exists).',
     },
   },
 };
@@ -66,6 +71,7 @@ export function titleReturnNeed(entry: Readonly<TitleEntry>): TitleReturnNeed {
   const title = entry.account_data?.vehicle?.title;
   if (title?.is_electronic === true) return { need: 'electronic', state, rule };
   const txns = detectTransactions(entry).filter((t) => rule.transactions.includes(t));
-  if (txns.length === 0) return { need: 'none', state, reason: `no transaction of the entry needs the original title in ${state}` };
+  if (txns.length === 0)
+    return { need: 'none', state, reason: `no transaction of the entry needs the original title in ${state}` };
   return { need: 'original', state, transactions: txns, rule };
 }

@@ -9,12 +9,24 @@ const TARGET_RATIO = 0.8;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
 const FROM = { name: 'Jane Q Borrower', street1: '12 Elm St', city: 'Round Rock', state: 'TX', zip: '78664' };
-const TO = { name: 'Acme Lending Title Dept', street1: '100 Congress Ave', street2: 'Suite 400', city: 'Austin', state: 'TX', zip: '78701' };
+const TO = {
+  name: 'Acme Lending Title Dept',
+  street1: '100 Congress Ave',
+  street2: 'Suite 400',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+};
 
 function request(i: number, qr: boolean): CreateShipmentRequest {
   const reference = `bench-${i}`;
   return {
-    from_address: FROM, to_address: TO, service: 'ground_return', reference, idempotency_key: reference, qr_code: qr,
+    from_address: FROM,
+    to_address: TO,
+    service: 'ground_return',
+    reference,
+    idempotency_key: reference,
+    qr_code: qr,
     parcel: { length_in: 12.5, width_in: 9.5, height_in: 0.25, weight_oz: 4 },
   };
 }
@@ -29,11 +41,22 @@ async function plainLabel(i: number): Promise<Buffer> {
   page.drawText('SANDBOX - NOT A REAL SHIPPING LABEL', { x: 10, y: 412, size: 10, font: bold });
   page.drawText('TITLED SANDBOX POST  GROUND_RETURN', { x: 10, y: 388, size: 12, font: bold });
   let y = 356;
-  for (const l of [FROM.name, FROM.street1, `${FROM.city}, ${FROM.state} ${FROM.zip}`]) page.drawText(l, { x: 10, y: (y -= 10), size: 8, font });
-  for (const l of [TO.name, TO.street1, TO.street2, `${TO.city}, ${TO.state} ${TO.zip}`]) page.drawText(l, { x: 24, y: (y -= 14), size: 12, font: bold });
-  const png = await doc.embedPng(await bwipjs.toBuffer({
-    bcid: 'code128', text: tracking, scale: 3, height: 14, includetext: true, paddingwidth: 12, paddingheight: 6, backgroundcolor: 'FFFFFF',
-  }));
+  for (const l of [FROM.name, FROM.street1, `${FROM.city}, ${FROM.state} ${FROM.zip}`])
+    page.drawText(l, { x: 10, y: (y -= 10), size: 8, font });
+  for (const l of [TO.name, TO.street1, TO.street2, `${TO.city}, ${TO.state} ${TO.zip}`])
+    page.drawText(l, { x: 24, y: (y -= 14), size: 12, font: bold });
+  const png = await doc.embedPng(
+    await bwipjs.toBuffer({
+      bcid: 'code128',
+      text: tracking,
+      scale: 3,
+      height: 14,
+      includetext: true,
+      paddingwidth: 12,
+      paddingheight: 6,
+      backgroundcolor: 'FFFFFF',
+    }),
+  );
   page.drawImage(png, { x: 10, y: y - 130, width: 268, height: 110 });
   page.drawText(`REF bench-${i}`, { x: 10, y: 14, size: 7, font });
   return Buffer.from(await doc.save());
@@ -56,7 +79,8 @@ async function perSecond(seconds: number, one: (i: number) => Promise<unknown>):
  */
 export const titleCollection: Suite = {
   name: 'title-collection',
-  description: 'sandbox return labels/s vs the same label drawn with pdf-lib + bwip-js alone; label+QR+verify shipments/s',
+  description:
+    'sandbox return labels/s vs the same label drawn with pdf-lib + bwip-js alone; label+QR+verify shipments/s',
   async run(ctx: SuiteContext): Promise<Metric[]> {
     const carrier = new SandboxCarrier();
     const seconds = Math.max(1, 3 * ctx.scale);
@@ -67,7 +91,9 @@ export const titleCollection: Suite = {
     for (let r = 0; r < ROUNDS; r++) {
       runs.ours.push(await perSecond(seconds, ours));
       runs.base.push(await perSecond(seconds, plainLabel));
-      ctx.log(`round ${r + 1}: ${runs.ours.at(-1)!.toFixed(1)} labels/s (pdf-lib + bwip-js alone ${runs.base.at(-1)!.toFixed(1)}/s)`);
+      ctx.log(
+        `round ${r + 1}: ${runs.ours.at(-1)!.toFixed(1)} labels/s (pdf-lib + bwip-js alone ${runs.base.at(-1)!.toFixed(1)}/s)`,
+      );
     }
     const full = await perSecond(seconds, async (i) => {
       const s = await carrier.createReturnShipment(request(i, true));
@@ -75,17 +101,22 @@ export const titleCollection: Suite = {
     });
     ctx.log(`label + QR + QR verification: ${full.toFixed(1)} shipments/s`);
     const r1 = (x: number) => Math.round(x * 10) / 10;
-    return [{
-      name: 'title_collection_labels_per_s',
-      label: `sandbox 4x6 return labels/s (both addresses, Code 128) (target >= ${TARGET_RATIO} x baseline)`,
-      value: r1(median(runs.ours)), unit: 'labels/s',
-      baseline: { label: 'the same label drawn with pdf-lib + bwip-js alone', value: r1(median(runs.base)) },
-      target: { op: '>=', value: TARGET_RATIO, on: 'ratio' },
-      detail: { rounds: runs.ours.map(r1), baseline_rounds: runs.base.map(r1) },
-    }, {
-      name: 'title_collection_shipments_per_s',
-      label: 'sandbox shipments/s with the QR code drawn and decoded back (qr_verified), storage not included',
-      value: r1(full), unit: 'shipments/s',
-    }];
+    return [
+      {
+        name: 'title_collection_labels_per_s',
+        label: `sandbox 4x6 return labels/s (both addresses, Code 128) (target >= ${TARGET_RATIO} x baseline)`,
+        value: r1(median(runs.ours)),
+        unit: 'labels/s',
+        baseline: { label: 'the same label drawn with pdf-lib + bwip-js alone', value: r1(median(runs.base)) },
+        target: { op: '>=', value: TARGET_RATIO, on: 'ratio' },
+        detail: { rounds: runs.ours.map(r1), baseline_rounds: runs.base.map(r1) },
+      },
+      {
+        name: 'title_collection_shipments_per_s',
+        label: 'sandbox shipments/s with the QR code drawn and decoded back (qr_verified), storage not included',
+        value: r1(full),
+        unit: 'shipments/s',
+      },
+    ];
   },
 };

@@ -58,7 +58,14 @@ export interface Shipment {
   tracking_url: string;
 }
 
-export const TRACKING_STATUSES = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered', 'return_to_sender', 'failure'] as const;
+export const TRACKING_STATUSES = [
+  'pre_transit',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'return_to_sender',
+  'failure',
+] as const;
 export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
 
 export interface TrackingEvent {

@@ -5,7 +5,10 @@
 import 'reflect-metadata';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-const epoch = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)) };
+const epoch = {
+  to: (v: number | null | undefined) => v,
+  from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)),
+};
 
 /**
  * One title collection per entry (the unique index on `entryId` holds it

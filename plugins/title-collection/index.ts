@@ -12,9 +12,21 @@ import type Router from '@koa/router';
 import { inject, injectable } from 'tsyringe';
 import type { DependencyContainer } from 'tsyringe';
 import {
-  COLLABORATORS, Database, Entries, ObjectStore, Organizations, TOKENS, TitleService, TitledError,
-  type EnginePlugin, type Logger, type Principal, type RouteHelpers, type TitleCollectionView,
-  type TitleEntry, type TitledConfig,
+  COLLABORATORS,
+  Database,
+  Entries,
+  ObjectStore,
+  Organizations,
+  TOKENS,
+  TitleService,
+  TitledError,
+  type EnginePlugin,
+  type Logger,
+  type Principal,
+  type RouteHelpers,
+  type TitleCollectionView,
+  type TitleEntry,
+  type TitledConfig,
 } from '../../core/plugin-api.js';
 import { titleReturnNeed } from '../../states/title-return.js';
 import type { CarrierProvider, TrackingEvent, TrackingStatus } from './carrier.js';
@@ -37,7 +49,9 @@ export { parseAddressArg, parseOrgSettings } from './settings.js';
 export type { CarrierProvider, TrackingEvent, TrackingStatus } from './carrier.js';
 
 function makeCarrier(o: TitleCollectionOptions): CarrierProvider {
-  return o.provider === 'http' ? new HttpCarrier({ endpoint: o.http!.endpoint, apiKey: o.http!.apiKey, timeoutMs: o.http!.timeoutMs }) : new SandboxCarrier();
+  return o.provider === 'http'
+    ? new HttpCarrier({ endpoint: o.http!.endpoint, apiKey: o.http!.apiKey, timeoutMs: o.http!.timeoutMs })
+    : new SandboxCarrier();
 }
 
 @injectable()
@@ -76,9 +90,14 @@ export class TitleCollectionPlugin implements EnginePlugin {
     if (this.options.pollIntervalMs <= 0) return;
     this.timer = setInterval(() => {
       if (this.polling) return;
-      this.polling = this.service.pollOnce().catch((e: Error) => {
-        this.log.warn({ code: 'TITLE_COLLECTION_POLL_FAILED', err: e.message }, 'carrier poll failed');
-      }).finally(() => { this.polling = null; });
+      this.polling = this.service.tracking
+        .pollOnce()
+        .catch((e: Error) => {
+          this.log.warn({ code: 'TITLE_COLLECTION_POLL_FAILED', err: e.message }, 'carrier poll failed');
+        })
+        .finally(() => {
+          this.polling = null;
+        });
     }, this.options.pollIntervalMs);
     this.timer.unref();
   }
@@ -117,7 +136,8 @@ export class TitleCollectionPlugin implements EnginePlugin {
     const org = await this.orgs.byId(p.org.id);
     if (!org || !isEnrolled(org)) return `organization ${p.org.name} is not enrolled in physical title collection`;
     const need = titleReturnNeed(await this.visible(p, id));
-    if (need.need === 'electronic') return `the title is electronic in ${need.state}: nothing on paper (physical_title_status skipped)`;
+    if (need.need === 'electronic')
+      return `the title is electronic in ${need.state}: nothing on paper (physical_title_status skipped)`;
     return need.need === 'none' ? need.reason : 'no collection';
   }
 
@@ -125,23 +145,30 @@ export class TitleCollectionPlugin implements EnginePlugin {
     const entry = await this.visible(p, id);
     const { row } = await this.service.mustRow(p.org.id, entry.entryId);
     return {
-      title_collection: this.service.view(row, entry.storeIndex), carrier_status: row.carrierStatus, shipment_id: row.shipmentId,
-      tracking_url: row.trackingUrl, physical_title_status: entry.physical_title_status ?? null,
+      title_collection: this.service.view(row, entry.storeIndex),
+      carrier_status: row.carrierStatus,
+      shipment_id: row.shipmentId,
+      tracking_url: row.trackingUrl,
+      physical_title_status: entry.physical_title_status ?? null,
       events: (await this.service.records.events(row.id)).map((e) => ({
-        id: e.eventId, status: e.status, source: e.source, occurred_at: new Date(e.occurredAt).toISOString(), description: e.description,
+        id: e.eventId,
+        status: e.status,
+        source: e.source,
+        occurred_at: new Date(e.occurredAt).toISOString(),
+        description: e.description,
       })),
     };
   }
 
   async receive(p: Principal, id: string, got: { vin?: string; title_number?: string }): Promise<TitleCollectionView> {
     const entry = await this.visible(p, id);
-    return this.service.receive(p.org.id, entry.entryId, got, p.userId);
+    return this.service.tracking.receive(p.org.id, entry.entryId, got, p.userId);
   }
 
   /** The original is lost: `unavailable`, then the forms again (the duplicate-title form joins them). */
   async lost(p: Principal, id: string): Promise<Record<string, unknown>> {
     const entry = await this.visible(p, id);
-    await this.service.lost(p.org.id, entry.entryId, p.userId);
+    await this.service.tracking.lost(p.org.id, entry.entryId, p.userId);
     let forms = 'not generated (the forms stage is not enabled)';
     try {
       await this.titles.requestForms(p, entry.entryId);
@@ -151,14 +178,16 @@ export class TitleCollectionPlugin implements EnginePlugin {
     }
     const after = await this.titles.get(p, entry.entryId);
     return {
-      entryId: after.entryId, physical_title_status: after.physical_title_status, forms,
+      entryId: after.entryId,
+      physical_title_status: after.physical_title_status,
+      forms,
       form_duplicate_title: after.form_duplicate_title ?? null,
     };
   }
 
   async simulate(p: Principal, id: string, status: TrackingStatus): Promise<Record<string, unknown>> {
     const entry = await this.visible(p, id);
-    const r = await this.service.simulate(p.org.id, entry.entryId, status);
+    const r = await this.service.tracking.simulate(p.org.id, entry.entryId, status);
     const after = await this.titles.get(p, entry.entryId);
     return { applied: r.applied, event: r.event, physical_title_status: after.physical_title_status ?? null };
   }
@@ -167,11 +196,11 @@ export class TitleCollectionPlugin implements EnginePlugin {
   async carrierEvent(e: TrackingEvent): Promise<Record<string, unknown>> {
     const row = await this.service.records.byTracking(e.tracking_number);
     if (!row) throw new TitledError('NOT_FOUND', `no title collection has tracking number ${e.tracking_number}`);
-    return { applied: await this.service.applyEvent(row, e, 'webhook') };
+    return { applied: await this.service.tracking.applyEvent(row, e, 'webhook') };
   }
 
   pollNow(): Promise<{ polled: number; applied: number }> {
-    return this.service.pollOnce();
+    return this.service.tracking.pollOnce();
   }
 
   async settings(orgName: string): Promise<Record<string, unknown>> {

@@ -22,8 +22,15 @@ export interface LabelInput {
 /** The Code 128 barcode PNG of a tracking number, with a quiet zone so scanners read it. */
 export function code128Png(text: string): Promise<Buffer> {
   return bwipjs.toBuffer({
-    bcid: 'code128', text, scale: 3, height: 14, includetext: true, textxalign: 'center',
-    paddingwidth: 12, paddingheight: 6, backgroundcolor: 'FFFFFF',
+    bcid: 'code128',
+    text,
+    scale: 3,
+    height: 14,
+    includetext: true,
+    textxalign: 'center',
+    paddingwidth: 12,
+    paddingheight: 6,
+    backgroundcolor: 'FFFFFF',
   });
 }
 

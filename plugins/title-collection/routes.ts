@@ -18,7 +18,9 @@ import { TRACKING_STATUSES } from './carrier.js';
 import { parseTrackingEvent } from './http-carrier.js';
 import { CARRIER_SIGNATURE_HEADER, verifyCarrierSignature } from './signature.js';
 
-const ReceiveBody = z.object({ vin: z.string().max(17).optional(), title_number: z.string().max(40).optional() }).strict();
+const ReceiveBody = z
+  .object({ vin: z.string().max(17).optional(), title_number: z.string().max(40).optional() })
+  .strict();
 const SimulateBody = z.object({ event: z.enum(TRACKING_STATUSES) }).strict();
 
 export function collectionRoutes(plugin: TitleCollectionPlugin, router: Router, h: RouteHelpers): void {
@@ -59,7 +61,11 @@ export function collectionRoutes(plugin: TitleCollectionPlugin, router: Router, 
 
 async function carrierWebhook(plugin: TitleCollectionPlugin, ctx: Context): Promise<void> {
   const secret = plugin.options.webhookSecret;
-  if (!secret) throw new TitledError('NOT_IMPLEMENTED', 'the carrier webhook is off: set plugins["title-collection"].webhookSecret');
+  if (!secret)
+    throw new TitledError(
+      'NOT_IMPLEMENTED',
+      'the carrier webhook is off: set plugins["title-collection"].webhookSecret',
+    );
   let raw: string;
   try {
     raw = await getRawBody(ctx.req, { limit: 64 * 1024, encoding: 'utf8' });

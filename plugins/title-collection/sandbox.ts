@@ -53,22 +53,37 @@ export class SandboxCarrier implements CarrierProvider {
     const payload = `TITLED-DROPOFF:${tracking}`;
     const [label, qr] = await Promise.all([
       drawLabel({
-        from: req.from_address, to: req.to_address, carrier: SANDBOX_CARRIER, service: req.service,
-        tracking_number: tracking, reference: req.reference, banner: 'SANDBOX - NOT A REAL SHIPPING LABEL',
+        from: req.from_address,
+        to: req.to_address,
+        carrier: SANDBOX_CARRIER,
+        service: req.service,
+        tracking_number: tracking,
+        reference: req.reference,
+        banner: 'SANDBOX - NOT A REAL SHIPPING LABEL',
       }),
       req.qr_code ? qrPng(payload) : Promise.resolve(null),
     ]);
     return {
       shipment_id: 'shp_sbx_' + createHash('sha256').update(req.reference).digest('hex').slice(0, 24),
-      carrier: SANDBOX_CARRIER, service: req.service, tracking_number: tracking,
-      label_pdf: label, qr_png: qr, qr_payload: qr ? payload : null, tracking_url: this.trackingBase + tracking,
+      carrier: SANDBOX_CARRIER,
+      service: req.service,
+      tracking_number: tracking,
+      label_pdf: label,
+      qr_png: qr,
+      qr_payload: qr ? payload : null,
+      tracking_url: this.trackingBase + tracking,
     };
   }
 
   async track(trackingNumber: string): Promise<TrackingEvent[]> {
-    return [{
-      event_id: `${trackingNumber}-pre_transit`, tracking_number: trackingNumber, status: 'pre_transit',
-      occurred_at: new Date(0).toISOString(), description: 'Shipping label created (sandbox)',
-    }];
+    return [
+      {
+        event_id: `${trackingNumber}-pre_transit`,
+        tracking_number: trackingNumber,
+        status: 'pre_transit',
+        occurred_at: new Date(0).toISOString(),
+        description: 'Shipping label created (sandbox)',
+      },
+    ];
   }
 }

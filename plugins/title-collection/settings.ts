@@ -10,11 +10,13 @@ import { z } from 'zod';
 import { TitledError, describeZodError, type CompleteAddress, type Organization } from '../../core/plugin-api.js';
 import { ReceivingAddressSchema } from './options.js';
 
-export const OrgSettingsSchema = z.object({
-  title_collection: z.boolean().optional(),
-  physical_title_events: z.boolean().optional(),
-  receiving_address: ReceivingAddressSchema.nullable().optional(),
-}).strict();
+export const OrgSettingsSchema = z
+  .object({
+    title_collection: z.boolean().optional(),
+    physical_title_events: z.boolean().optional(),
+    receiving_address: ReceivingAddressSchema.nullable().optional(),
+  })
+  .strict();
 export type OrgSettingsPatch = z.infer<typeof OrgSettingsSchema>;
 
 export function parseOrgSettings(body: unknown): OrgSettingsPatch {
@@ -54,14 +56,27 @@ export function parseAddressArg(text: string): CompleteAddress {
       throw new TitledError('INVALID_INPUT', '--receiving-address: not valid JSON');
     }
   } else {
-    const parts = t.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = t
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const m = /^([A-Za-z]{2})\s+(\d{5}(?:-\d{4})?)$/.exec(parts.at(-1) ?? '');
     if (parts.length < 4 || parts.length > 5 || !m) {
-      throw new TitledError('INVALID_INPUT', '--receiving-address: write "Name, street1[, street2], City, ST 12345" or a JSON object');
+      throw new TitledError(
+        'INVALID_INPUT',
+        '--receiving-address: write "Name, street1[, street2], City, ST 12345" or a JSON object',
+      );
     }
     const [name, street1, ...rest] = parts.slice(0, -1);
     const city = rest.pop();
-    raw = { recipient_name: name, street1, ...(rest[0] ? { street2: rest[0] } : {}), city, state: m[1]!.toUpperCase(), zip: m[2] };
+    raw = {
+      recipient_name: name,
+      street1,
+      ...(rest[0] ? { street2: rest[0] } : {}),
+      city,
+      state: m[1]!.toUpperCase(),
+      zip: m[2],
+    };
   }
   const r = ReceivingAddressSchema.safeParse(raw);
   if (!r.success) throw new TitledError('INVALID_INPUT', `--receiving-address: ${describeZodError(r.error)}`);

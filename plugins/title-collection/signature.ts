@@ -13,7 +13,13 @@ export function signCarrierBody(secret: string, body: string, now = Date.now()):
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
-export function verifyCarrierSignature(secret: string, header: string | undefined, body: string, now = Date.now(), toleranceS = 300): boolean {
+export function verifyCarrierSignature(
+  secret: string,
+  header: string | undefined,
+  body: string,
+  now = Date.now(),
+  toleranceS = 300,
+): boolean {
   if (!header) return false;
   const parts = header.split(',').map((p) => p.trim().split('=') as [string, string]);
   const t = Number(parts.find(([k]) => k === 't')?.[1]);

@@ -26,14 +26,27 @@ export interface CollectionAssets {
 }
 
 export function presentCollection(
-  c: StoredCollection, assets: CollectionAssets | undefined, storeIndex: string, objects: ObjectStore, now = Date.now(),
+  c: StoredCollection,
+  assets: CollectionAssets | undefined,
+  storeIndex: string,
+  objects: ObjectStore,
+  now = Date.now(),
 ): TitleCollectionView {
   const ttl = Math.floor(Date.parse(c.assets_expires_at) / 1000) - Math.floor(now / 1000);
-  const url = (name: string | null | undefined) => (name && ttl > 0 ? objects.presign(`${storeIndex}/${name}`, ttl) : null);
+  const url = (name: string | null | undefined) =>
+    name && ttl > 0 ? objects.presign(`${storeIndex}/${name}`, ttl) : null;
   const view: TitleCollectionView = {
-    collection_id: c.collection_id, mode: c.mode, carrier: c.carrier, service: c.service, return_address: c.return_address,
-    instructions: [...c.instructions], created_at: c.created_at, tracking_number: c.tracking_number,
-    label_url: url(assets?.label), qr_verified: c.qr_verified, assets_expires_at: c.assets_expires_at,
+    collection_id: c.collection_id,
+    mode: c.mode,
+    carrier: c.carrier,
+    service: c.service,
+    return_address: c.return_address,
+    instructions: [...c.instructions],
+    created_at: c.created_at,
+    tracking_number: c.tracking_number,
+    label_url: url(assets?.label),
+    qr_verified: c.qr_verified,
+    assets_expires_at: c.assets_expires_at,
   };
   const qr = url(assets?.qr);
   if (qr) view.qr_url = qr;

@@ -16,13 +16,21 @@ describe('titled orgs set / titled collections (CLI)', function () {
 
   const run = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> => {
     const env = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'PORT' || k === 'DATABASE_URL') delete env[k];
+    for (const k of Object.keys(env))
+      if (k.startsWith('TITLED_') || k === 'PORT' || k === 'DATABASE_URL') delete env[k];
     return new Promise((res, rej) => {
-      const c = spawn(process.execPath, [CLI, ...args], { env: { ...env, TITLED_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [CLI, ...args], {
+        env: { ...env, TITLED_DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
-      c.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-      c.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      c.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      c.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
       c.once('error', rej);
       c.once('close', (code) => res({ code, stdout, stderr }));
     });
@@ -39,17 +47,37 @@ describe('titled orgs set / titled collections (CLI)', function () {
 
   const entry = async (n: number): Promise<string> => {
     const id = (await t.request('POST', '/title', { body: entryBody(9000 + n) })).body.entryId as string;
-    await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete', { what: 'job complete' });
+    await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete', {
+      what: 'job complete',
+    });
     return id;
   };
 
   it('orgs set enrolls the organization and sets its receiving address and events; bad values are refused', async () => {
-    const set = await run(['orgs', 'set', t.org.name, '--title-collection', 'on', '--physical-title-events', 'on',
-      '--receiving-address', 'Acme Title Dept, 100 Congress Ave, Suite 400, Austin, TX 78701', '--json']);
+    const set = await run([
+      'orgs',
+      'set',
+      t.org.name,
+      '--title-collection',
+      'on',
+      '--physical-title-events',
+      'on',
+      '--receiving-address',
+      'Acme Title Dept, 100 Congress Ave, Suite 400, Austin, TX 78701',
+      '--json',
+    ]);
     expect(set.code, set.stderr).to.equal(0);
     expect(JSON.parse(set.stdout)).to.deep.include({
-      title_collection: true, physical_title_events: true,
-      receiving_address: { recipient_name: 'Acme Title Dept', street1: '100 Congress Ave', street2: 'Suite 400', city: 'Austin', state: 'TX', zip: '78701' },
+      title_collection: true,
+      physical_title_events: true,
+      receiving_address: {
+        recipient_name: 'Acme Title Dept',
+        street1: '100 Congress Ave',
+        street2: 'Suite 400',
+        city: 'Austin',
+        state: 'TX',
+        zip: '78701',
+      },
     });
     const http = await t.request('GET', '/title-collection/settings');
     expect(http.body).to.include({ title_collection: true, physical_title_events: true });
@@ -71,8 +99,19 @@ describe('titled orgs set / titled collections (CLI)', function () {
     expect(sim.stdout.trim()).to.equal(`entry ${id}: in_transit applied; physical_title_status is in_transit`);
     const mismatch = await run(['collections', 'receive', '--org', t.org.name, '--entry', id, '--title-number', '555']);
     expect(mismatch.code).to.equal(1);
-    expect(mismatch.stderr).to.include("the received title's number 555 does not match the entry's title number 12345678901");
-    const ok = await run(['collections', 'receive', '--org', t.org.name, '--entry', id, '--title-number', '12345678901']);
+    expect(mismatch.stderr).to.include(
+      "the received title's number 555 does not match the entry's title number 12345678901",
+    );
+    const ok = await run([
+      'collections',
+      'receive',
+      '--org',
+      t.org.name,
+      '--entry',
+      id,
+      '--title-number',
+      '12345678901',
+    ]);
     expect(ok.code, ok.stderr).to.equal(0);
     expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal('received');
 
@@ -80,7 +119,9 @@ describe('titled orgs set / titled collections (CLI)', function () {
     await t.request('POST', `/title/${other}/collection`);
     const lost = await run(['collections', 'lost', '--org', t.org.name, '--entry', other]);
     expect(lost.code, lost.stderr).to.equal(0);
-    expect(lost.stdout.trim()).to.equal(`entry ${other}: physical_title_status is unavailable; forms generated; form_duplicate_title generated`);
+    expect(lost.stdout.trim()).to.equal(
+      `entry ${other}: physical_title_status is unavailable; forms generated; form_duplicate_title generated`,
+    );
     const usage = await run(['collections', 'receive', '--org', t.org.name, '--entry', other]);
     expect(usage.code).to.equal(2);
   });

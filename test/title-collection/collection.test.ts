@@ -12,7 +12,9 @@ import { decodeImage, sandboxTrackingNumber, signCarrierBody } from '../../plugi
 import { FACILITY, SECRET, code128OfPdf, entryBody, textOfPdf } from './support.js';
 
 const physicalEvents = (r: Receiver, id: string): string[] =>
-  r.forEntry(id).flatMap((x) => (x.body.webhook_events as string[]).filter((e) => e.startsWith('title.physical_title_status.')));
+  r
+    .forEntry(id)
+    .flatMap((x) => (x.body.webhook_events as string[]).filter((e) => e.startsWith('title.physical_title_status.')));
 const withoutUrls = (v: Record<string, unknown>) => ({ ...v, label_url: undefined, qr_url: undefined });
 const path = (u: string) => new URL(u).pathname;
 
@@ -28,16 +30,31 @@ for (const dialect of DIALECTS) {
         dialect,
         config: {
           stages: ['intake', 'title-collection', 'webhook'],
-          plugins: { webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 }, 'title-collection': { webhookSecret: SECRET, pollIntervalMs: 0 } },
+          plugins: {
+            webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 },
+            'title-collection': { webhookSecret: SECRET, pollIntervalMs: 0 },
+          },
         },
       });
       await t.wh.setProfile(t.org.name, {
-        url: `${r.url}/hook`, auth: { scheme: 'none' },
-        events: ['title.job_status.complete', 'title.physical_title_status.in_transit', 'title.physical_title_status.received', 'title.physical_title_status.skipped'],
+        url: `${r.url}/hook`,
+        auth: { scheme: 'none' },
+        events: [
+          'title.job_status.complete',
+          'title.physical_title_status.in_transit',
+          'title.physical_title_status.received',
+          'title.physical_title_status.skipped',
+        ],
       });
-      const s = await t.request('PATCH', '/title-collection/settings', { body: { title_collection: true, physical_title_events: true, receiving_address: FACILITY } });
+      const s = await t.request('PATCH', '/title-collection/settings', {
+        body: { title_collection: true, physical_title_events: true, receiving_address: FACILITY },
+      });
       expect(s.status).to.equal(200);
-      expect(s.body).to.deep.include({ title_collection: true, physical_title_events: true, receiving_address: FACILITY });
+      expect(s.body).to.deep.include({
+        title_collection: true,
+        physical_title_events: true,
+        receiving_address: FACILITY,
+      });
     });
     after(async () => {
       await t?.stop();
@@ -48,7 +65,9 @@ for (const dialect of DIALECTS) {
       const res = await t.request('POST', '/title', { body, key });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const id = res.body.entryId as string;
-      await eventually(async () => (await t.request('GET', `/title/${id}`, { key })).body.job_status === 'complete', { what: 'job complete' });
+      await eventually(async () => (await t.request('GET', `/title/${id}`, { key })).body.job_status === 'complete', {
+        what: 'job complete',
+      });
       return id;
     };
 
@@ -58,7 +77,12 @@ for (const dialect of DIALECTS) {
       expect(first.status, JSON.stringify(first.body)).to.equal(200);
       const tc = first.body.title_collection;
       expect(tc.collection_id).to.match(/^[0-9a-f-]{36}$/);
-      expect(tc).to.include({ mode: 'STUB', carrier: 'Titled Sandbox Post', service: 'ground_return', qr_verified: true });
+      expect(tc).to.include({
+        mode: 'STUB',
+        carrier: 'Titled Sandbox Post',
+        service: 'ground_return',
+        qr_verified: true,
+      });
       expect(tc.return_address).to.equal('Acme Lending Title Dept, 100 Congress Ave, Suite 400, Austin, TX 78701');
       expect(tc.tracking_number).to.equal(sandboxTrackingNumber(tc.collection_id));
       expect(Date.parse(tc.assets_expires_at)).to.be.greaterThan(Date.now());
@@ -78,7 +102,10 @@ for (const dialect of DIALECTS) {
       const ids = new Set(all.map((a) => a.body.title_collection?.collection_id));
       expect(all.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
       expect(ids.size).to.equal(1);
-      const rows = await t.engine.db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM title_collections WHERE "entryId" = ?', [id]);
+      const rows = await t.engine.db.query<{ n: unknown }>(
+        'SELECT COUNT(*) AS n FROM title_collections WHERE "entryId" = ?',
+        [id],
+      );
       expect(Number(rows[0]!.n)).to.equal(1);
     });
 
@@ -89,7 +116,11 @@ for (const dialect of DIALECTS) {
       expect(label.subarray(0, 5).toString()).to.equal('%PDF-');
       expect(await code128OfPdf(label)).to.deep.equal([tc.tracking_number]);
       const text = await textOfPdf(label);
-      expect(text).to.include('12 Elm St').and.include('Round Rock, TX 78664').and.include('100 Congress Ave').and.include('Austin, TX 78701');
+      expect(text)
+        .to.include('12 Elm St')
+        .and.include('Round Rock, TX 78664')
+        .and.include('100 Congress Ave')
+        .and.include('Austin, TX 78701');
       const qrRes = await fetch(tc.qr_url);
       expect(qrRes.headers.get('content-type')).to.equal('image/png');
       const qr = Buffer.from(await qrRes.arrayBuffer());
@@ -112,7 +143,9 @@ for (const dialect of DIALECTS) {
       expect(scan.body).to.include({ applied: true, physical_title_status: 'in_transit' });
       await settled(t.wh);
       expect(physicalEvents(r, id)).to.deep.equal(['title.physical_title_status.in_transit']);
-      const wrong = await t.request('POST', `/title/${id}/collection/receive`, { body: { title_number: '99999999999' } });
+      const wrong = await t.request('POST', `/title/${id}/collection/receive`, {
+        body: { title_number: '99999999999' },
+      });
       expect(wrong.status).to.equal(409);
       expect(wrong.body.error).to.match(/number 99999999999 does not match the entry's title number 12345678901/);
       const badVin = await t.request('POST', `/title/${id}/collection/receive`, { body: { vin: '1FTFW1ET5DFC10312' } });
@@ -121,7 +154,10 @@ for (const dialect of DIALECTS) {
       const ok = await t.request('POST', `/title/${id}/collection/receive`, { body: { title_number: '12345678901' } });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       await settled(t.wh);
-      expect(physicalEvents(r, id)).to.deep.equal(['title.physical_title_status.in_transit', 'title.physical_title_status.received']);
+      expect(physicalEvents(r, id)).to.deep.equal([
+        'title.physical_title_status.in_transit',
+        'title.physical_title_status.received',
+      ]);
       const entry = (await t.request('GET', `/title/${id}`)).body;
       expect(entry.physical_title_status).to.equal('received');
       const d = (await t.request('GET', `/title/${id}/collection`)).body;
@@ -131,8 +167,19 @@ for (const dialect of DIALECTS) {
     it('the signed carrier webhook applies an event once; a bad signature is refused', async () => {
       const id = await create(entryBody(base + 300));
       const tc = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
-      const raw = JSON.stringify({ event: { id: 'evt_1', tracking_code: tc.tracking_number, status: 'in_transit', occurred_at: new Date().toISOString() } });
-      const bad = await t.request('POST', '/title-collection/carrier-events', { rawBody: raw, key: null, headers: { 'x-carrier-signature': signCarrierBody('wrong-secret-wrong-secret', raw) } });
+      const raw = JSON.stringify({
+        event: {
+          id: 'evt_1',
+          tracking_code: tc.tracking_number,
+          status: 'in_transit',
+          occurred_at: new Date().toISOString(),
+        },
+      });
+      const bad = await t.request('POST', '/title-collection/carrier-events', {
+        rawBody: raw,
+        key: null,
+        headers: { 'x-carrier-signature': signCarrierBody('wrong-secret-wrong-secret', raw) },
+      });
       expect(bad.status).to.equal(403);
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal(undefined);
       const headers = { 'x-carrier-signature': signCarrierBody(SECRET, raw) };
@@ -143,7 +190,15 @@ for (const dialect of DIALECTS) {
       expect(dup.body).to.deep.equal({ applied: false });
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal('in_transit');
       const stale = signCarrierBody(SECRET, raw, Date.now() - 3600_000);
-      expect((await t.request('POST', '/title-collection/carrier-events', { rawBody: raw, key: null, headers: { 'x-carrier-signature': stale } })).status).to.equal(403);
+      expect(
+        (
+          await t.request('POST', '/title-collection/carrier-events', {
+            rawBody: raw,
+            key: null,
+            headers: { 'x-carrier-signature': stale },
+          })
+        ).status,
+      ).to.equal(403);
     });
 
     it('no title_collection for a non-enrolled organization, a transaction that needs no original, or an electronic title', async () => {
@@ -172,7 +227,9 @@ for (const dialect of DIALECTS) {
 
     it('the collection service is registered for the signing plugin and returns the same object', async () => {
       const { COLLABORATORS } = await import('../../core/plugin-api.js');
-      const svc = t.engine.container.resolve<import('../../core/plugin-api.js').TitleCollectionService>(COLLABORATORS.titleCollection);
+      const svc = t.engine.container.resolve<import('../../core/plugin-api.js').TitleCollectionService>(
+        COLLABORATORS.titleCollection,
+      );
       const id = await create(entryBody(base + 500));
       const orgId = (await t.engine.orgs.byName(t.org.name))!.id;
       const viaService = (await svc.ensure(orgId, id))!;
@@ -189,7 +246,10 @@ for (const dialect of DIALECTS) {
       expect(bad.body.statusCode).to.equal(400);
       expect((await t.request('POST', `/title/${id}/collection/receive`, { body: {} })).status).to.equal(400);
       expect((await t.request('POST', '/title/00000000-0000-0000-0000-000000000000/collection')).status).to.equal(404);
-      expect((await t.request('PATCH', '/title-collection/settings', { body: { receiving_address: { street1: 'x' } } })).status).to.equal(400);
+      expect(
+        (await t.request('PATCH', '/title-collection/settings', { body: { receiving_address: { street1: 'x' } } }))
+          .status,
+      ).to.equal(400);
     });
   });
 }

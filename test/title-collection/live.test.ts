@@ -22,10 +22,18 @@ for (const dialect of DIALECTS) {
         dialect,
         config: {
           stages: ['intake', 'forms', 'title-collection'],
-          plugins: { 'title-collection': { provider: 'http', http: { endpoint: carrier.url, apiKey: 'k_live_1' }, pollIntervalMs: 0 } },
+          plugins: {
+            'title-collection': {
+              provider: 'http',
+              http: { endpoint: carrier.url, apiKey: 'k_live_1' },
+              pollIntervalMs: 0,
+            },
+          },
         },
       });
-      const s = await t.request('PATCH', '/title-collection/settings', { body: { title_collection: true, receiving_address: FACILITY } });
+      const s = await t.request('PATCH', '/title-collection/settings', {
+        body: { title_collection: true, receiving_address: FACILITY },
+      });
       expect(s.status).to.equal(200);
     });
     after(async () => {
@@ -35,7 +43,9 @@ for (const dialect of DIALECTS) {
 
     const create = async (body: Record<string, unknown>): Promise<string> => {
       const id = (await t.request('POST', '/title', { body })).body.entryId as string;
-      await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete', { what: 'job complete' });
+      await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete', {
+        what: 'job complete',
+      });
       return id;
     };
     const plugin = () => t.engine.plugins.find((p) => p.name === 'title-collection') as TitleCollectionPlugin;
@@ -50,17 +60,28 @@ for (const dialect of DIALECTS) {
       expect(carrier.authorization.at(-1)).to.equal('Bearer k_live_1');
       const sent = carrier.shipments.at(-1)!;
       expect(sent.from_address).to.include({ street1: '12 Elm St', city: 'Round Rock', state: 'TX', zip: '78664' });
-      expect(sent.to_address).to.include({ name: FACILITY.recipient_name, street1: FACILITY.street1, zip: FACILITY.zip });
+      expect(sent.to_address).to.include({
+        name: FACILITY.recipient_name,
+        street1: FACILITY.street1,
+        zip: FACILITY.zip,
+      });
       expect(sent.reference).to.equal(tc.collection_id);
       expect(tc).to.include({ mode: 'LIVE', carrier: 'FakePost', qr_verified: false });
       expect(tc).to.not.have.property('qr_url'); // this carrier gave no QR code
       const label = Buffer.from(await (await fetch(tc.label_url)).arrayBuffer());
       expect(await code128OfPdf(label)).to.deep.equal([tc.tracking_number]);
-      expect((await t.request('GET', `/title/${id}`)).body.tracking_url_provider).to.equal(`${carrier.url}/track/${tc.tracking_number}`);
+      expect((await t.request('GET', `/title/${id}`)).body.tracking_url_provider).to.equal(
+        `${carrier.url}/track/${tc.tracking_number}`,
+      );
 
       carrier.events.set(tc.tracking_number, [
         { id: 'e1', status: 'pre_transit', occurred_at: '2026-11-20T10:00:00Z' },
-        { id: 'e2', status: 'in_transit', occurred_at: '2026-11-21T10:00:00Z', description: 'Accepted at USPS Origin Facility' },
+        {
+          id: 'e2',
+          status: 'in_transit',
+          occurred_at: '2026-11-21T10:00:00Z',
+          description: 'Accepted at USPS Origin Facility',
+        },
       ]);
       const round = await plugin().pollNow();
       expect(round.applied).to.be.at.least(2);
@@ -81,7 +102,9 @@ for (const dialect of DIALECTS) {
       const pdf = Buffer.from(await (await fetch(lost.body.form_duplicate_title)).arrayBuffer());
       expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
       const tc = (await t.request('GET', `/title/${id}`)).body.title_collection;
-      carrier.events.set(tc.tracking_number, [{ id: 'late-scan', status: 'in_transit', occurred_at: '2026-11-22T10:00:00Z' }]);
+      carrier.events.set(tc.tracking_number, [
+        { id: 'late-scan', status: 'in_transit', occurred_at: '2026-11-22T10:00:00Z' },
+      ]);
       await plugin().pollNow();
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal('in_transit');
     });
@@ -107,11 +130,22 @@ describe('title collection assets past assets_expires_at', function () {
     const t = await startTestEngine({ config: { stages: ['intake', 'title-collection'] } });
     try {
       const stored = {
-        collection_id: 'c', mode: 'STUB' as const, carrier: 'x', service: 's', return_address: 'r', instructions: [], created_at: '2026-01-01T00:00:00Z',
-        tracking_number: 'T', qr_verified: true, assets_expires_at: '2026-01-31T00:00:00Z',
+        collection_id: 'c',
+        mode: 'STUB' as const,
+        carrier: 'x',
+        service: 's',
+        return_address: 'r',
+        instructions: [],
+        created_at: '2026-01-01T00:00:00Z',
+        tracking_number: 'T',
+        qr_verified: true,
+        assets_expires_at: '2026-01-31T00:00:00Z',
       };
-      const objects = (t.engine as unknown as { objects: import('../../core/plugin-api.js').ObjectStore }).objects
-        ?? t.engine.container.resolve<import('../../core/plugin-api.js').ObjectStore>((await import('../../core/plugin-api.js')).ObjectStore as never);
+      const objects =
+        (t.engine as unknown as { objects: import('../../core/plugin-api.js').ObjectStore }).objects ??
+        t.engine.container.resolve<import('../../core/plugin-api.js').ObjectStore>(
+          (await import('../../core/plugin-api.js')).ObjectStore as never,
+        );
       const assets = { label: 'title-collection/return-label.pdf', qr: 'title-collection/dropoff-qr.png' };
       const before = presentCollection(stored, assets, 'o/e', objects, Date.parse('2026-01-30T00:00:00Z'));
       expect(before.label_url).to.match(/expires=\d+/);
