@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { DIALECTS, eventually, startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { COLLABORATORS, type TitleCollectionService } from '../../core/plugin-api.js';
+import { COLLABORATORS, ObjectStore, type TitleCollectionService } from '../../core/plugin-api.js';
 import type { TitleCollectionPlugin } from '../../plugins/title-collection/index.js';
 import { presentCollection } from '../../plugins/title-collection/view.js';
 import { FACILITY, FakeCarrier, code128OfPdf, entryBody } from './support.js';
@@ -125,6 +125,36 @@ for (const dialect of DIALECTS) {
   });
 }
 
+describe('title collection polling in the background (start)', function () {
+  it('the daemon polls open collections on its own and applies new carrier events', async () => {
+    const carrier = await new FakeCarrier().listen();
+    const t = await startTestEngine({
+      config: {
+        stages: ['intake', 'title-collection'],
+        plugins: { 'title-collection': { provider: 'http', http: { endpoint: carrier.url }, pollIntervalMs: 50 } },
+      },
+    });
+    try {
+      await t.request('PATCH', '/title-collection/settings', { body: { title_collection: true, receiving_address: FACILITY } });
+      const id = (await t.request('POST', '/title', { body: entryBody(7900) })).body.entryId as string;
+      await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete');
+      const tc = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
+      expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal(undefined);
+      carrier.events.set(tc.tracking_number, [{ id: 'bg-1', status: 'out_for_delivery', occurred_at: '2026-11-21T10:00:00Z' }]);
+      await eventually(async () => (await t.request('GET', `/title/${id}`)).body.physical_title_status === 'in_transit', {
+        what: 'the background poll applied the scan',
+      });
+      const d = (await t.request('GET', `/title/${id}/collection`)).body;
+      expect(d.events).to.deep.include({
+        id: 'bg-1', status: 'out_for_delivery', source: 'poll', occurred_at: '2026-11-21T10:00:00.000Z', description: null,
+      });
+    } finally {
+      await t.stop();
+      await carrier.close();
+    }
+  });
+});
+
 describe('title collection assets past assets_expires_at', function () {
   it('no label or QR URL once the assets expired; URLs that expire at assets_expires_at before', async () => {
     const t = await startTestEngine({ config: { stages: ['intake', 'title-collection'] } });
@@ -141,11 +171,7 @@ describe('title collection assets past assets_expires_at', function () {
         qr_verified: true,
         assets_expires_at: '2026-01-31T00:00:00Z',
       };
-      const objects =
-        (t.engine as unknown as { objects: import('../../core/plugin-api.js').ObjectStore }).objects ??
-        t.engine.container.resolve<import('../../core/plugin-api.js').ObjectStore>(
-          (await import('../../core/plugin-api.js')).ObjectStore as never,
-        );
+      const objects = t.engine.container.resolve<ObjectStore>(ObjectStore as never);
       const assets = { label: 'title-collection/return-label.pdf', qr: 'title-collection/dropoff-qr.png' };
       const before = presentCollection(stored, assets, 'o/e', objects, Date.parse('2026-01-30T00:00:00Z'));
       expect(before.label_url).to.match(/expires=\d+/);
