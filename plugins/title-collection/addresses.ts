@@ -2,9 +2,11 @@
 import { personName, type CompleteAddress, type TitleEntry } from '../../core/plugin-api.js';
 import type { CarrierAddress } from './carrier.js';
 
-export function toCarrierAddress(a: CompleteAddress, fallbackName: string): CarrierAddress {
+type Lines = Pick<CompleteAddress, 'street1' | 'city' | 'state' | 'zip'> & { street2?: string | null };
+
+function carrierAddress(name: string, a: Lines): CarrierAddress {
   return {
-    name: a.recipient_name ?? fallbackName,
+    name,
     street1: a.street1,
     ...(a.street2 ? { street2: a.street2 } : {}),
     city: a.city,
@@ -14,6 +16,10 @@ export function toCarrierAddress(a: CompleteAddress, fallbackName: string): Carr
   };
 }
 
+export function toCarrierAddress(a: CompleteAddress, fallbackName: string): CarrierAddress {
+  return carrierAddress(a.recipient_name ?? fallbackName, a);
+}
+
 /** The borrower's mailing address (the first borrower of the loan, else the title's first owner). */
 export function borrowerAddress(entry: Readonly<TitleEntry>): CarrierAddress | null {
   const ad = entry.account_data ?? {};
@@ -21,15 +27,13 @@ export function borrowerAddress(entry: Readonly<TitleEntry>): CarrierAddress | n
   for (const p of people) {
     const a = p?.addr_mailing ?? p?.addr;
     if (a?.street1 && a.city && a.state && a.zip) {
-      return {
-        name: personName(p) || entry.Borrower || 'Borrower',
+      return carrierAddress(personName(p) || entry.Borrower || 'Borrower', {
+        ...a,
         street1: a.street1,
-        ...(a.street2 ? { street2: a.street2 } : {}),
         city: a.city,
         state: a.state,
         zip: a.zip,
-        country: 'US',
-      };
+      });
     }
   }
   return null;

@@ -35,6 +35,15 @@ const STALE_CLAIM_MS = 120_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What a collection is made from: the entry, the two addresses, the state whose rule applies. */
+interface Plan {
+  orgId: string;
+  entry: TitleEntry;
+  from: CarrierAddress;
+  to: CarrierAddress;
+  state: string;
+}
+
 export class CollectionService implements TitleCollectionService {
   readonly records: CollectionRecords;
   readonly tracking: CollectionTracking;
@@ -94,7 +103,7 @@ export class CollectionService implements TitleCollectionService {
         'the entry has no complete borrower mailing address (account_data.loan.borrower[0].addr)',
       );
     const to = toCarrierAddress(facility, org.name);
-    return this.create(org.id, entry, from, to, need.state);
+    return this.create({ orgId: org.id, entry, from, to, state: need.state });
   }
 
   private instructions(to: CarrierAddress, state: string): string[] {
@@ -107,13 +116,8 @@ export class CollectionService implements TitleCollectionService {
   }
 
   /** Creates the collection (one caller wins the unique index; the others wait for its result). */
-  private async create(
-    orgId: string,
-    entry: TitleEntry,
-    from: CarrierAddress,
-    to: CarrierAddress,
-    state: string,
-  ): Promise<TitleCollectionView> {
+  private async create(plan: Plan): Promise<TitleCollectionView> {
+    const { orgId, entry, to, state } = plan;
     const now = Date.now();
     const id = randomUUID();
     try {
@@ -131,28 +135,23 @@ export class CollectionService implements TitleCollectionService {
       });
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
-      return this.awaitCreated(orgId, entry, from, to, state);
+      return this.awaitCreated(plan);
     }
-    return this.build(id, orgId, entry, from, to);
+    return this.build(id, plan);
   }
 
   /** Another call holds the claim: wait until it is open; take over a claim whose creator stopped. */
-  private async awaitCreated(
-    orgId: string,
-    entry: TitleEntry,
-    from: CarrierAddress,
-    to: CarrierAddress,
-    state: string,
-  ): Promise<TitleCollectionView> {
+  private async awaitCreated(plan: Plan): Promise<TitleCollectionView> {
+    const { entry } = plan;
     for (let i = 0; i < 1200; i++) {
       const row = await this.records.byEntry(entry.entryId);
-      if (!row) return this.create(orgId, entry, from, to, state);
+      if (!row) return this.create(plan);
       if (row.state !== 'creating') return this.view(row, entry.storeIndex);
       if (
         Date.now() - row.updatedAt > STALE_CLAIM_MS &&
         (await this.records.takeOver(row.id, row.updatedAt, Date.now()))
       ) {
-        return this.build(row.id, orgId, entry, from, to);
+        return this.build(row.id, plan);
       }
       await sleep(50);
     }
@@ -160,13 +159,7 @@ export class CollectionService implements TitleCollectionService {
   }
 
   /** Holder of the claim: the carrier shipment, the stored label and QR, the entry's copy. */
-  private async build(
-    id: string,
-    orgId: string,
-    entry: TitleEntry,
-    from: CarrierAddress,
-    to: CarrierAddress,
-  ): Promise<TitleCollectionView> {
+  private async build(id: string, { orgId, entry, from, to }: Plan): Promise<TitleCollectionView> {
     let row: CollectionRow;
     try {
       const s = await this.carrier.createReturnShipment({
