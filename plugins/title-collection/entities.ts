@@ -24,7 +24,7 @@ class TitleCollectionRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   @Column('varchar', { length: 36 }) entryId!: string;
-  /** creating | open | received | lost */
+  /** creating | open | received | lost | deleted (the entry was deleted) */
   @Column('varchar', { length: 16 }) state!: string;
   /** sandbox | http */
   @Column('varchar', { length: 16 }) provider!: string;

@@ -7,7 +7,7 @@ export interface CollectionRow {
   id: string;
   orgId: string;
   entryId: string;
-  state: 'creating' | 'open' | 'received' | 'lost';
+  state: 'creating' | 'open' | 'received' | 'lost' | 'deleted';
   provider: string;
   mode: 'STUB' | 'LIVE';
   carrier: string | null;

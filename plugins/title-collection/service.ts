@@ -61,6 +61,11 @@ export class CollectionService implements TitleCollectionService {
     this.tracking = new CollectionTracking(this, db, o, log);
   }
 
+  /** False once the entry was deleted (its collection is no longer polled). */
+  async entryExists(orgId: string, entryId: string): Promise<boolean> {
+    return !!(await this.entries.load(orgId, entryId));
+  }
+
   private async loadEntry(orgId: string, entryId: string): Promise<TitleEntry> {
     const stored = await this.entries.load(orgId, entryId);
     if (!stored) throw new TitledError('ENTRY_NOT_FOUND', `entry ${entryId} not found`);

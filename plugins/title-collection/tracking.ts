@@ -144,6 +144,10 @@ export class CollectionTracking {
     let applied = 0;
     const rows = await this.s.records.toPoll(this.o.pollBatch);
     for (const row of rows) {
+      if (!(await this.s.entryExists(row.orgId, row.entryId))) {
+        await this.db.tx((m) => this.s.records.setState(m, row.id, { state: 'deleted' }, Date.now()));
+        continue;
+      }
       try {
         for (const e of await this.s.carrier.track(row.trackingNumber!))
           if (await this.applyEvent(row, e, 'poll')) applied++;

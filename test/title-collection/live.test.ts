@@ -109,6 +109,15 @@ for (const dialect of DIALECTS) {
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal('in_transit');
     });
 
+    it('a deleted entry\'s collection is no longer polled', async () => {
+      const id = await create(entryBody(base + 30));
+      await t.request('POST', `/title/${id}/collection`);
+      expect((await t.request('DELETE', `/title/${id}`)).status).to.equal(200);
+      await plugin().pollNow();
+      const rows = await t.engine.db.query<{ state: string }>('SELECT state FROM title_collections WHERE "entryId" = ?', [id]);
+      expect(rows.map((r) => r.state)).to.deep.equal(['deleted']);
+    });
+
     it('WET_SIGN shipments: outbound and return labels from the same carrier, stored under the entry', async () => {
       const svc = t.engine.container.resolve<TitleCollectionService>(COLLABORATORS.titleCollection);
       const id = await create(entryBody(base + 20));
