@@ -118,7 +118,14 @@ export class TitleCollectionPlugin implements EnginePlugin {
     const assets = entry.title_collection_assets as CollectionAssets | undefined;
     delete entry.title_collection_assets;
     if (!stored || typeof stored !== 'object') return;
-    entry.title_collection = presentCollection(stored, assets, entry.storeIndex, this.objects);
+    const view = presentCollection(stored, assets, entry.storeIndex, this.objects);
+    entry.title_collection = view;
+    // a signature request carries the same object (spec), with the same fresh URLs
+    const requests = Array.isArray(entry.signature_requests) ? (entry.signature_requests as unknown[]) : [];
+    for (const sr of requests) {
+      const r = sr as { title_collection?: { collection_id?: unknown } } | null;
+      if (r?.title_collection?.collection_id === view.collection_id) r.title_collection = { ...view };
+    }
   }
 
   /** The entry as the caller may see it (404 otherwise); its canonical id. */

@@ -238,6 +238,25 @@ for (const dialect of DIALECTS) {
       expect(withoutUrls((await svc.get(orgId, id))!)).to.deep.equal(withoutUrls(viaService));
     });
 
+    it('a signature request that carries the collection shows the same object as the entry', async () => {
+      const { Entries } = await import('../../core/plugin-api.js');
+      const entries = t.engine.container.resolve<InstanceType<typeof Entries>>(Entries as never);
+      const id = await create(entryBody(base + 700));
+      const tc = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
+      const orgId = (await t.engine.orgs.byName(t.org.name))!.id;
+      // what the signing plugin stores: its request with the object ensure returned (URLs of that moment)
+      await t.engine.db.tx(async (m) => {
+        const s = (await entries.load(orgId, id, m))!;
+        s.entry.signature_requests = [
+          { id: 'sr_1', type: 'WET_SIGN', status: 'DRAFT', title_collection: { ...tc, label_url: 'stale' } },
+        ];
+        await entries.save(m, orgId, s.entry, s.version);
+      });
+      const entry = (await t.request('GET', `/title/${id}`)).body;
+      expect(entry.signature_requests[0].title_collection).to.deep.equal(entry.title_collection);
+      expect(entry.signature_requests[0].title_collection.label_url).to.match(/\/files\//);
+    });
+
     it('bad input: 400 with the error body, unknown entry 404', async () => {
       const id = await create(entryBody(base + 600));
       await t.request('POST', `/title/${id}/collection`);

@@ -109,12 +109,15 @@ for (const dialect of DIALECTS) {
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal('in_transit');
     });
 
-    it('a deleted entry\'s collection is no longer polled', async () => {
+    it("a deleted entry's collection is no longer polled", async () => {
       const id = await create(entryBody(base + 30));
       await t.request('POST', `/title/${id}/collection`);
       expect((await t.request('DELETE', `/title/${id}`)).status).to.equal(200);
       await plugin().pollNow();
-      const rows = await t.engine.db.query<{ state: string }>('SELECT state FROM title_collections WHERE "entryId" = ?', [id]);
+      const rows = await t.engine.db.query<{ state: string }>(
+        'SELECT state FROM title_collections WHERE "entryId" = ?',
+        [id],
+      );
       expect(rows.map((r) => r.state)).to.deep.equal(['deleted']);
     });
 
@@ -144,18 +147,29 @@ describe('title collection polling in the background (start)', function () {
       },
     });
     try {
-      await t.request('PATCH', '/title-collection/settings', { body: { title_collection: true, receiving_address: FACILITY } });
+      await t.request('PATCH', '/title-collection/settings', {
+        body: { title_collection: true, receiving_address: FACILITY },
+      });
       const id = (await t.request('POST', '/title', { body: entryBody(7900) })).body.entryId as string;
       await eventually(async () => (await t.request('GET', `/title/${id}`)).body.job_status === 'complete');
       const tc = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
       expect((await t.request('GET', `/title/${id}`)).body.physical_title_status).to.equal(undefined);
-      carrier.events.set(tc.tracking_number, [{ id: 'bg-1', status: 'out_for_delivery', occurred_at: '2026-11-21T10:00:00Z' }]);
-      await eventually(async () => (await t.request('GET', `/title/${id}`)).body.physical_title_status === 'in_transit', {
-        what: 'the background poll applied the scan',
-      });
+      carrier.events.set(tc.tracking_number, [
+        { id: 'bg-1', status: 'out_for_delivery', occurred_at: '2026-11-21T10:00:00Z' },
+      ]);
+      await eventually(
+        async () => (await t.request('GET', `/title/${id}`)).body.physical_title_status === 'in_transit',
+        {
+          what: 'the background poll applied the scan',
+        },
+      );
       const d = (await t.request('GET', `/title/${id}/collection`)).body;
       expect(d.events).to.deep.include({
-        id: 'bg-1', status: 'out_for_delivery', source: 'poll', occurred_at: '2026-11-21T10:00:00.000Z', description: null,
+        id: 'bg-1',
+        status: 'out_for_delivery',
+        source: 'poll',
+        occurred_at: '2026-11-21T10:00:00.000Z',
+        description: null,
       });
     } finally {
       await t.stop();
