@@ -53,7 +53,7 @@ describe('titled orgs set / titled collections (CLI)', function () {
     return id;
   };
 
-  it('orgs set enrolls the organization and sets its receiving address and events; bad values are refused', async () => {
+  it('orgs set enrolls, sets the receiving address and events; bad values are refused', async () => {
     const set = await run([
       'orgs',
       'set',

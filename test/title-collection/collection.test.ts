@@ -201,7 +201,7 @@ for (const dialect of DIALECTS) {
       ).to.equal(403);
     });
 
-    it('no title_collection for a non-enrolled organization, a transaction that needs no original, or an electronic title', async () => {
+    it('no title_collection: org not enrolled, no original needed, electronic title', async () => {
       const other = await t.newOrg();
       const a = await create(entryBody(base + 400), other.key);
       const ra = await t.request('POST', `/title/${a}/collection`, { key: other.key });

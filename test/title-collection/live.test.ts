@@ -92,7 +92,7 @@ for (const dialect of DIALECTS) {
       expect(sim.status).to.equal(409); // simulate is for the sandbox only
     });
 
-    it('a lost title: unavailable and the duplicate-title form generated; a later scan recovers to in_transit', async () => {
+    it('lost title: unavailable, duplicate-title form generated; a later scan recovers', async () => {
       const id = await create(entryBody(base + 10));
       await t.request('POST', `/title/${id}/collection`);
       const lost = await t.request('POST', `/title/${id}/collection/lost`);

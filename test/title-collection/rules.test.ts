@@ -13,7 +13,7 @@ const entry = (account_data: Record<string, unknown>, extra: Partial<TitleEntry>
   ({ state: '', account_data, account_status: 'originated', ...extra }) as unknown as TitleEntry;
 
 describe('title return rules (states/title-return.ts)', function () {
-  it('every rule names a real state and known transactions, and cites an official page or says it is unsourced', function () {
+  it('each rule: a real state, known transactions, an official page or unsourced', function () {
     for (const [code, rule] of [...Object.entries(TITLE_RETURN_RULES), ['(default)', DEFAULT_TITLE_RETURN] as const]) {
       if (code !== '(default)') expect(STATE_CODES as readonly string[], code).to.include(code);
       for (const t of rule.transactions) expect(TRANSACTION_KINDS as readonly string[], `${code} ${t}`).to.include(t);
@@ -29,7 +29,7 @@ describe('title return rules (states/title-return.ts)', function () {
     expect(titleReturnRule('OH')).to.equal(DEFAULT_TITLE_RETURN);
   });
 
-  it('a new lien on a paper title needs the original; a lien release alone or an electronic title does not', function () {
+  it('a new lien on paper needs the original; a lien release or an electronic title does not', function () {
     const title = { issuing_state: 'TX', number: '1' };
     const lien = { new_lienholder: { name: 'Acme' } };
     const need = titleReturnNeed(entry({ vehicle: { title }, loan: lien }, { state: 'TX' }));
