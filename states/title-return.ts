@@ -32,6 +32,17 @@ export const DEFAULT_TITLE_RETURN: TitleReturnRule = {
 };
 
 export const TITLE_RETURN_RULES: Readonly<Record<string, TitleReturnRule>> = {
+  CA: {
+    transactions: ['new_lien', 'refinance', 'add_owner', 'drop_owner', 'purchase', 'out_of_state_transfer'],
+    electronic_titles: true,
+    src: {
+      url: 'https://www.dmv.ca.gov/portal/es/handbook/vehicle-industry-registration-procedures-manual-2/transfers/legal-owner-lienholder-transfers/',
+      note:
+        'California DMV, Vehicle Industry Registration Procedures Manual 11.090: a lienholder change or a sole owner ' +
+        'adding a lienholder submits the Certificate of Title endorsed (line 2, new lienholder on the back); ' +
+        'manual 1.050 describes the ELT program (an electronic ownership record in lieu of a paper title).',
+    },
+  },
   TX: {
     transactions: ['new_lien', 'refinance', 'add_owner', 'drop_owner', 'purchase', 'out_of_state_transfer'],
     electronic_titles: true,
