@@ -160,6 +160,9 @@ for (const dialect of DIALECTS) {
       ]);
       const entry = (await t.request('GET', `/title/${id}`)).body;
       expect(entry.physical_title_status).to.equal('received');
+      const hook = r.forEntry(id).at(-1)!.body;
+      expect(hook.title_collection.collection_id).to.equal(entry.title_collection.collection_id);
+      expect(hook).to.not.have.property('title_collection_assets');
       const d = (await t.request('GET', `/title/${id}/collection`)).body;
       expect(d.events.map((e: { status: string }) => e.status)).to.deep.equal(['delivered', 'in_transit', 'received']);
     });
