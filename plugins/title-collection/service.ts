@@ -87,7 +87,11 @@ export class CollectionService implements TitleCollectionService {
     if (!org) throw new TitledError('NOT_FOUND', `no organization ${orgId}`);
     const entry = await this.loadEntry(orgId, entryId);
     const existing = await this.records.byEntry(entry.entryId);
-    if (existing && existing.state !== 'creating') return this.view(existing, entry.storeIndex);
+    if (existing && existing.state !== 'creating') {
+      // the entry's copy is written after the row opens: a creator that failed in between left none
+      if (!entry.title_collection) await this.writeEntry(orgId, entry.entryId, existing);
+      return this.view(existing, entry.storeIndex);
+    }
     if (!isEnrolled(org)) return undefined;
     const need = titleReturnNeed(entry);
     if (need.need === 'electronic') {

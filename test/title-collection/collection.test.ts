@@ -260,6 +260,26 @@ for (const dialect of DIALECTS) {
       expect(entry.signature_requests[0].title_collection.label_url).to.match(/\/files\//);
     });
 
+    it("the entry's copy is written again when a creator stopped after opening the row", async () => {
+      const { Entries } = await import('../../core/plugin-api.js');
+      const entries = t.engine.container.resolve<InstanceType<typeof Entries>>(Entries as never);
+      const id = await create(entryBody(base + 800));
+      const tc = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
+      const orgId = (await t.engine.orgs.byName(t.org.name))!.id;
+      await t.engine.db.tx(async (m) => {
+        const s = (await entries.load(orgId, id, m))!;
+        delete s.entry.title_collection;
+        delete s.entry.title_collection_assets;
+        await entries.save(m, orgId, s.entry, s.version);
+      });
+      expect((await t.request('GET', `/title/${id}`)).body).to.not.have.property('title_collection');
+      const again = (await t.request('POST', `/title/${id}/collection`)).body.title_collection;
+      expect(again.collection_id).to.equal(tc.collection_id);
+      const entry = (await t.request('GET', `/title/${id}`)).body;
+      expect(entry.title_collection.collection_id).to.equal(tc.collection_id);
+      expect(entry.title_collection.label_url).to.match(/\/files\//);
+    });
+
     it('bad input: 400 with the error body, unknown entry 404', async () => {
       const id = await create(entryBody(base + 600));
       await t.request('POST', `/title/${id}/collection`);
