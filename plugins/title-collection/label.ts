@@ -27,7 +27,6 @@ export function code128Png(text: string): Promise<Buffer> {
     scale: 3,
     height: 14,
     includetext: true,
-    textxalign: 'center',
     paddingwidth: 12,
     paddingheight: 6,
     backgroundcolor: 'FFFFFF',
