@@ -19,9 +19,11 @@ export const ERROR_CATALOG = {
   VIN_CONFLICT: { status: 409, message: 'another entry of this organization has that VIN' },
   CONFLICT: { status: 409, message: 'conflict' },
   PULL_FOUND_NOTHING: { status: 422, message: 'the enrichment providers found nothing for this vehicle' },
+  TITLE_MISMATCH: { status: 409, message: 'the received title does not match the entry' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'request body must be application/json' },
   NOT_IMPLEMENTED: { status: 501, message: 'not implemented by the enabled stages' },
+  CARRIER_ERROR: { status: 502, message: 'the carrier failed' },
   INTERNAL: { status: 500, message: 'internal error' },
   UNAVAILABLE: { status: 503, message: 'service unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -82,6 +84,10 @@ export const LOG_CODES = {
   PRUNED: 'the pruning loop removed old rows (counts by table)',
   PRUNE_FAILED: 'a pruning pass failed (the next one tries again)',
   SECRET_NOT_SHARED: 'daemons may share this database or bucket, but no `secret` is set: each data folder has its own',
+  TITLE_COLLECTION_CREATED: 'a title collection (carrier return shipment, label, QR) was created',
+  TITLE_COLLECTION_EVENT: 'a carrier tracking event or a facility action was applied to a title collection',
+  TITLE_COLLECTION_POLL_FAILED: 'polling a carrier for tracking events failed (the next poll tries again)',
+  CARRIER_WEBHOOK_REFUSED: 'a carrier tracking webhook was refused (bad or missing signature)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -20,5 +20,6 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   'private-portal': { load: async () => (await import('./enrichment/index.js')).PrivatePortalStage, providers: ['state', 'portal'] },
   'public-dmv': { load: async () => (await import('./enrichment/index.js')).PublicDmvStage, providers: ['public'] },
   'vin-decode': { load: async () => (await import('./enrichment/index.js')).VinDecodeStage, providers: ['vpic'] },
+  'title-collection': { load: async () => (await import('./title-collection/index.js')).TitleCollectionPlugin },
   webhook: { load: async () => (await import('./webhook/index.js')).WebhookPlugin },
 };

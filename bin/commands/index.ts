@@ -3,6 +3,7 @@
  * folder exporting a `Command` or `CommandGroup`, plus one line here.
  */
 import type { CommandEntry } from '../command.js';
+import { collections } from './collections.js';
 import { entries } from './entries.js';
 import { extract } from './extract.js';
 import { fees } from './fees.js';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   orgs,
   keys,
   webhooks, entries,
+  collections,
   fees,
   extract,
   templates,

@@ -23,7 +23,8 @@ export interface TitleCollectionView {
   mode: 'STUB' | 'LIVE';
   carrier: string;
   service: string;
-  return_address: Record<string, unknown>;
+  /** The spec's TitleCollection has a string (title-collection writes one line); an object is accepted too. */
+  return_address: string | Record<string, unknown>;
   instructions: string[];
   created_at: string;
   tracking_number: string | null;
