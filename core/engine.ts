@@ -24,6 +24,8 @@ import { TitleService } from './service/title-service.js';
 import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
 import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
+import { createPii, ensureDataKeys, objectSealer, PiiCodec } from './crypto/index.js';
+import { keyRotation, resealColumn, type KeyRotation } from './crypto/rotation.js';
 import { TOKENS } from './tokens.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
@@ -59,6 +61,10 @@ export interface Engine {
   readonly outbox: Outbox;
   readonly queue: JobQueue;
   readonly objects: ObjectStore;
+  /** PII at rest: the organizations' data keys and the codec that seals and opens (docs/security.md). */
+  readonly pii: PiiCodec;
+  /** Master and data key rotation (`titled keys rotate-master|rotate-data`). */
+  readonly keyRotation: KeyRotation;
   readonly container: DependencyContainer;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
@@ -158,6 +164,12 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const catalog = await loadPlugins(config, options);
   const db = await openDatabase(config, catalog, options.migrate !== false);
   const parts = buildCore(config, log, db);
+  try {
+    await ensureDataKeys(parts.pii, db);
+  } catch (e) {
+    await db.close();
+    throw new EngineConfigError(`cannot read or make the organizations' data keys: ${(e as Error).message}`);
+  }
   for (const name of config.stages) parts.registry.register(buildPlugin(parts.container, name, catalog[name]!));
   return assemble(parts);
 }
@@ -182,10 +194,13 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const secret = loadSecret(config);
   const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
   const objects = new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  const pii = createPii(config, db);
+  objects.setSealer(objectSealer(pii));
   const outbox = new Outbox(db);
-  const store = new EntryStore(db, outbox);
-  const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2) });
-  const orgs = new Organizations(db);
+  const store = new EntryStore(db, outbox, pii);
+  const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2), pii });
+  // an organization's data key is made with it, never inside a later transaction that could roll it back
+  const orgs = new Organizations(db, async (org) => void (pii.enabled && await pii.keys.active(org.id)));
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
@@ -198,12 +213,13 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   container.registerInstance(Outbox, outbox);
   container.registerInstance(JobQueue, queue);
   container.registerInstance(Organizations, orgs);
+  container.registerInstance(PiiCodec, pii);
   const cursorKey = createHash('sha256').update(`cursor:${secret}`).digest();
   const service = new TitleService(db, store, queue, registry, objects, config, cursorKey, { log, outbox, container });
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service };
+  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, pii };
 }
 
 /** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
@@ -221,7 +237,12 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, pii: parts.pii,
+    keyRotation: keyRotation(parts.pii, [
+      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'entries', columns: ['doc', 'sources'], guard: 'version' }) },
+      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'jobs', columns: ['input'], guard: 'updatedAt' }) },
+      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' }) },
+    ]),
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
       app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
