@@ -89,6 +89,8 @@ export const ConfigSchema = z.object({
   idempotency: z.object({
     /** How long a key and its first response are kept, per organization. */
     ttlSeconds: z.number().int().min(1).default(24 * 3600),
+    /** A first request still running after this long is taken for dead (its key is free again). */
+    lockSeconds: z.number().int().min(1).default(300),
     /** Largest response body kept for replay; a larger one is not replayable (the key is released). */
     maxResponseBytes: z.number().int().min(1024).default(1024 * 1024),
   }).prefault({}),
@@ -98,8 +100,11 @@ export const ConfigSchema = z.object({
     windowSeconds: z.number().int().min(1).default(60),
     perCredential: z.number().int().min(0).default(600),
     perOrganization: z.number().int().min(0).default(3000),
-    /** `memory`: counters in each process; `postgres`: shared by every daemon on the database (PostgreSQL only). */
-    store: z.enum(['memory', 'postgres']).default('memory'),
+    /**
+     * `memory`: counters in each process (N daemons allow N times the limit); `postgres`: one table every daemon on
+     * the database shares (PostgreSQL only); `auto` (default): `postgres` on PostgreSQL, else `memory`.
+     */
+    store: z.enum(['auto', 'memory', 'postgres']).default('auto'),
   }).prefault({}),
   /** Hosts or CIDRs exempted from the outbound URL guard (local testing). */
   allowHosts: z.array(z.string()).default([]),

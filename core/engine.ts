@@ -245,7 +245,7 @@ function assemble(parts: CoreParts): Engine {
     ]),
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
-      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
+      app ??= createApp({ config, log, service, auth, objects, ready, db, pii: parts.pii, extraRoutes: [...pluginRoutes, ...extraRoutes] });
       return app;
     },
     get stages() {
