@@ -28,8 +28,22 @@ export function objectSealer(pii: PiiCodec): ObjectSealer {
   };
 }
 
-/** Makes sure every organization has its data key (run at start, outside any transaction). */
+/**
+ * At start: checks that the master keys the stored data keys are wrapped with are at hand (one data key per master
+ * key is unwrapped), and makes a data key for every organization without one (outside any transaction).
+ */
 export async function ensureDataKeys(pii: PiiCodec, db: Database): Promise<void> {
+  const masters = await db.query<{ orgId: string; version: number; masterKeyId: string }>(
+    'SELECT "orgId", version, "masterKeyId" FROM data_keys k WHERE NOT EXISTS (SELECT 1 FROM data_keys o WHERE o."masterKeyId" = k."masterKeyId" '
+    + 'AND (o."orgId" < k."orgId" OR (o."orgId" = k."orgId" AND o.version < k.version)))');
+  for (const m of masters) {
+    try {
+      await pii.keys.key(m.orgId, Number(m.version));
+    } catch (e) {
+      throw new Error(`the database's data keys are wrapped by master key ${m.masterKeyId}, which this process cannot use `
+        + `(${(e as Error).message}); daemons sharing a database need the same encryption.masterKey, key file or http key service`);
+    }
+  }
   if (!pii.enabled) return;
   const missing = await db.query<{ id: string }>('SELECT id FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM data_keys k WHERE k."orgId" = o.id)');
   for (const o of missing) await pii.keys.active(o.id);

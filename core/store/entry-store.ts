@@ -88,7 +88,9 @@ export class EntryStore {
     const pii = this.pii;
     if (!pii?.enabled) return (v) => JSON.stringify(v);
     const k = await pii.keys.active(orgId);
-    return (v) => pii.stringifyWith(orgId, k, v);
+    // one writer per row written: a value in both doc and sources is sealed once
+    const memo = new Map<string, string>();
+    return (v) => pii.stringifyWith(orgId, k, v, undefined, memo);
   }
 
   /** Stored JSON text with its sealed PII opened. */

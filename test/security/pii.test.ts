@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { DataSource } from 'typeorm';
 import { HttpKeyProvider } from '../../core/crypto/index.js';
 import { open as openSealed, seal } from '../../core/crypto/aead.js';
-import { DIALECTS, PG_URL, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
+import { DIALECTS, dropSchema, PG_URL, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
 import { accountData, createEntry, makeVin, waitForStatus } from '../http/support.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
@@ -59,6 +59,7 @@ for (const dialect of DIALECTS) {
     after(async () => {
       await t?.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (dialect === 'postgres') await dropSchema(schema);
     });
 
     it('creates with SSN, DOB and license number; GET returns them; the stored rows (and the SQLite file and WAL) do not', async () => {
@@ -145,6 +146,11 @@ describe('security: PII with encryption off (the check above can fail)', () => {
       await waitForStatus(t, id);
       const raw = readdirSync(t.dataDir).filter((f) => f.startsWith('titled.sqlite')).map((f) => readFileSync(join(t.dataDir, f)).toString('latin1')).join('');
       expect(raw).to.include(SSN);
+      // a client's string that looks sealed, stored plain, reads back as written
+      const data = accountData(makeVin()) as { vehicle: Record<string, unknown> };
+      data.vehicle.color = 'enc:pii:1:AAAA';
+      const e = await waitForStatus(t, await createEntry(t, { account_data: data }));
+      expect(e.account_data.vehicle.color).to.equal('enc:pii:1:AAAA');
     } finally {
       await t.stop();
     }
@@ -208,6 +214,32 @@ describe('security: the http key provider (a local KMS-style server)', () => {
       await t.stop();
       kms.server.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('security: two daemons on one PostgreSQL database need one master key', function () {
+  if (!DIALECTS.includes('postgres')) return;
+  it('a daemon with another key file refuses to start, naming the fix; with a shared encryption.masterKey both read PII', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const masterKey = randomBytes(32).toString('base64');
+    const a = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: { masterKey } } });
+    let b: TestEngine | undefined;
+    try {
+      const id = await createEntry(a, { account_data: accountData(makeVin(), { ssn: SSN }) });
+      await waitForStatus(a, id);
+      const refused = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'] } }).then(
+        async (t) => { await t.stop(); return null; }, (e: Error) => e);
+      expect(refused?.message).to.match(/same encryption.masterKey/);
+      b = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: { masterKey } } });
+      const res = await b.request('GET', `/title/${id}`, { key: a.org.key });
+      expect(res.status).to.equal(200);
+      expect(res.body.account_data.loan.borrower[0].ssn).to.equal(SSN);
+      expect(existsSync(join(a.dataDir, 'master.key'))).to.equal(false);
+    } finally {
+      await b?.stop();
+      await a.stop();
+      await dropSchema(schema);
     }
   });
 });

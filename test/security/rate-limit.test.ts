@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { DIALECTS, dropSchema, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { expectError } from '../http/support.js';
 
 const limits = (o: Record<string, unknown>) => ({ stages: ['intake'], workers: { enabled: false }, rateLimit: { enabled: true, windowSeconds: 60, ...o } });
@@ -61,7 +61,8 @@ describe('security: rate limits shared by two daemons on one PostgreSQL database
   if (!DIALECTS.includes('postgres')) return;
   it('the postgres store counts requests to either daemon together', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const config = limits({ perCredential: 4, perOrganization: 100, store: 'postgres' });
+    // daemons on one database share the master key that wraps the data keys (docs/security.md)
+    const config = { ...limits({ perCredential: 4, perOrganization: 100, store: 'postgres' }), encryption: { masterKey: randomBytes(32).toString('base64') } };
     const a = await startTestEngine({ dialect: 'postgres', schema, config });
     const b = await startTestEngine({ dialect: 'postgres', schema, config });
     try {
@@ -72,6 +73,7 @@ describe('security: rate limits shared by two daemons on one PostgreSQL database
     } finally {
       await b.stop();
       await a.stop();
+      await dropSchema(schema);
     }
   });
 });
