@@ -165,7 +165,8 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const db = await openDatabase(config, catalog, options.migrate !== false);
   const parts = buildCore(config, log, db);
   try {
-    await ensureDataKeys(parts.pii, db);
+    // not before the migrations ran (`titled migrate` opens the engine without running them)
+    if (options.migrate !== false) await ensureDataKeys(parts.pii, db);
   } catch (e) {
     await db.close();
     throw new EngineConfigError(`cannot read or make the organizations' data keys: ${(e as Error).message}`);

@@ -5,6 +5,7 @@
  * stay so whatever they sealed can still be read until it is sealed again.
  */
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { isUniqueViolation, type Database } from '../db/database.js';
 import type { KeyProvider } from './key-provider.js';
 
@@ -13,27 +14,40 @@ interface KeyRow { version: number; wrapped: string; masterKeyId: string }
 
 export class DataKeys {
   private readonly keys = new Map<string, Promise<Buffer>>();
-  private readonly actives = new Map<string, { key: Promise<DataKey>; until: number }>();
+  private readonly actives = new Map<string, { key: Promise<DataKey>; until: number; refreshing?: boolean }>();
 
   /** @param activeCacheMs how long the active version is trusted before it is read again (another process may rotate it). */
   constructor(private readonly db: Database, readonly provider: KeyProvider, private readonly activeCacheMs: number) {}
 
-  /** The organization's active data key (created at its first use). */
-  active(orgId: string): Promise<DataKey> {
+  /**
+   * The organization's active data key. `m`: the transaction the caller is in; the key row is read on its
+   * connection (a read on another pooled connection while every connection is held by a transaction waiting for
+   * this key would never get one). A cached key past `activeCacheMs` is still returned while it is read again in
+   * the background, so only a process's first use of an organization waits.
+   */
+  active(orgId: string, m?: EntityManager): Promise<DataKey> {
     const c = this.actives.get(orgId);
-    if (c && c.until > Date.now()) return c.key;
-    const key = this.loadActive(orgId);
+    if (c && c.until <= Date.now() && !c.refreshing) {
+      c.refreshing = true;
+      this.loadActive(orgId).then((key) => {
+        this.actives.set(orgId, { key: Promise.resolve(key), until: Date.now() + this.activeCacheMs });
+      }, () => { c.refreshing = false; });
+    }
+    if (c) return c.key;
+    const key = this.loadActive(orgId, m);
     this.actives.set(orgId, { key, until: Date.now() + this.activeCacheMs });
     key.catch(() => this.actives.delete(orgId));
     return key;
   }
 
-  private async loadActive(orgId: string): Promise<DataKey> {
+  private async loadActive(orgId: string, m?: EntityManager): Promise<DataKey> {
     for (let i = 0; i < 3; i++) {
       const rows = await this.db.query<KeyRow>(
-        'SELECT version, wrapped, "masterKeyId" FROM data_keys WHERE "orgId" = ? AND state = ? ORDER BY version DESC LIMIT 1', [orgId, 'active']);
+        'SELECT version, wrapped, "masterKeyId" FROM data_keys WHERE "orgId" = ? AND state = ? ORDER BY version DESC LIMIT 1', [orgId, 'active'], m);
       if (rows[0]) return { version: Number(rows[0].version), key: await this.unwrapRow(orgId, rows[0]) };
       try {
+        // normally made with the organization or at start (outside any transaction); here only for an organization
+        // another process added without a key (encryption off there)
         return await this.create(orgId, 1);
       } catch (e) {
         // another process made it meanwhile: read theirs
@@ -64,10 +78,10 @@ export class DataKeys {
   }
 
   /** Version `version` of the organization's data key (active or retired). */
-  async key(orgId: string, version: number): Promise<Buffer> {
+  async key(orgId: string, version: number, m?: EntityManager): Promise<Buffer> {
     const cached = this.keys.get(`${orgId}:${version}`);
     if (cached) return cached;
-    const rows = await this.db.query<KeyRow>('SELECT version, wrapped, "masterKeyId" FROM data_keys WHERE "orgId" = ? AND version = ?', [orgId, version]);
+    const rows = await this.db.query<KeyRow>('SELECT version, wrapped, "masterKeyId" FROM data_keys WHERE "orgId" = ? AND version = ?', [orgId, version], m);
     if (!rows[0]) throw new Error(`organization ${orgId} has no data key version ${version}`);
     return this.unwrapRow(orgId, rows[0]);
   }

@@ -7,6 +7,7 @@
  * JSON queries). Whole JSON objects (extractions, pull records) are sealed as
  * one blob (`sealBlob`).
  */
+import type { EntityManager } from 'typeorm';
 import type { DataKey, DataKeys } from './data-keys.js';
 import { open, seal } from './aead.js';
 
@@ -23,9 +24,9 @@ export class PiiCodec {
   constructor(readonly keys: DataKeys, readonly enabled: boolean) {}
 
   /** JSON text of `value` with its PII values sealed (plain JSON when encryption is off). */
-  async stringify(orgId: string, value: unknown, space?: number): Promise<string> {
+  async stringify(orgId: string, value: unknown, space?: number, m?: EntityManager): Promise<string> {
     if (!this.enabled) return JSON.stringify(value, null, space);
-    return this.stringifyWith(orgId, await this.keys.active(orgId), value, space);
+    return this.stringifyWith(orgId, await this.keys.active(orgId, m), value, space);
   }
 
   /**
@@ -53,15 +54,15 @@ export class PiiCodec {
     }, space);
   }
 
-  /** The JSON text with every sealed value opened (the text as it was before sealing). */
-  async open(orgId: string, text: string): Promise<string> {
+  /** The JSON text with every sealed value opened (the text as it was before sealing); `m`: the caller's transaction. */
+  async open(orgId: string, text: string, m?: EntityManager): Promise<string> {
     if (!text.includes(PII_PREFIX)) return text;
     const versions = new Set<number>();
     for (const m of text.matchAll(TOKEN_RE)) versions.add(Number(m[1]));
     const keys = new Map<number, Buffer>();
     for (const v of versions) {
       try {
-        keys.set(v, await this.keys.key(orgId, v));
+        keys.set(v, await this.keys.key(orgId, v, m));
       } catch (e) {
         // with sealing off, a client's string may look sealed without being so: it stays as written
         if (this.enabled) throw e;
@@ -91,8 +92,8 @@ export class PiiCodec {
   }
 
   /** Parses JSON text written by `stringify`. */
-  async parse<T>(orgId: string, text: string): Promise<T> {
-    return JSON.parse(await this.open(orgId, text)) as T;
+  async parse<T>(orgId: string, text: string, m?: EntityManager): Promise<T> {
+    return JSON.parse(await this.open(orgId, text, m)) as T;
   }
 
   /** Whether the text holds a value sealed with a version other than `version`. */

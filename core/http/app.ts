@@ -83,10 +83,9 @@ export function createApp(d: HttpDeps): Koa {
 
 /** Rate limits, then `Idempotency-Key` (a request refused for its rate does not use up its key). */
 function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName: string): void {
-  const warn = (code: string) => (err: unknown) => d.log.warn({ err, code }, code === 'RATE_LIMIT_STORE_FAILED' ? 'rate limiter store failed' : 'pruning failed');
   const dataSource = d.db?.dialect === 'postgres' ? d.db.dataSource : undefined;
   const limit = rateLimit({
-    config: d.config.rateLimit, authenticate, log: warn('RATE_LIMIT_STORE_FAILED'),
+    config: d.config.rateLimit, authenticate, log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
     hasCredentials: (ctx) => !!ctx.get('authorization') || !!ctx.cookies.get(cookieName),
     postgres: dataSource && rateLimitStore(d.config) === 'postgres' ? { dataSource, schema: d.config.databaseSchema } : undefined,
   });
@@ -94,7 +93,8 @@ function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName
   if (!d.db) return;
   app.use(idempotency({
     keys: new IdempotencyKeys(d.db, d.pii, d.config.idempotency), authenticate, bodyLimit: d.config.bodyLimitBytes,
-    maxResponseBytes: d.config.idempotency.maxResponseBytes, log: warn('IDEMPOTENCY_PRUNE_FAILED'),
+    maxResponseBytes: d.config.idempotency.maxResponseBytes,
+    log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
   }));
 }
 

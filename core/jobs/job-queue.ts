@@ -62,12 +62,12 @@ export class JobQueue {
   constructor(private readonly db: Database, private readonly opts: { perOrganization?: number; pii?: PiiCodec } = {}) {}
 
   /** A job's input as stored: its account data may hold PII, sealed like the entry's (docs/security.md). */
-  private store(orgId: string, input: JobInput): Promise<string> | string {
-    return this.opts.pii ? this.opts.pii.stringify(orgId, input) : JSON.stringify(input);
+  private store(orgId: string, input: JobInput, m?: EntityManager): Promise<string> | string {
+    return this.opts.pii ? this.opts.pii.stringify(orgId, input, undefined, m) : JSON.stringify(input);
   }
 
-  private async read(orgId: string, text: string): Promise<JobInput> {
-    return (this.opts.pii ? await this.opts.pii.parse(orgId, text) : JSON.parse(text)) as JobInput;
+  private async read(orgId: string, text: string, m?: EntityManager): Promise<JobInput> {
+    return (this.opts.pii ? await this.opts.pii.parse(orgId, text, m) : JSON.parse(text)) as JobInput;
   }
 
   async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
@@ -77,7 +77,7 @@ export class JobQueue {
     const now = Date.now();
     await this.db.exec(
       'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
-      [id, j.entryId, j.orgId, 'queued', await this.store(j.orgId, j.input), '[]', now, j.initialStatus, now, now], m);
+      [id, j.entryId, j.orgId, 'queued', await this.store(j.orgId, j.input, m), '[]', now, j.initialStatus, now, now], m);
     return id;
   }
 
@@ -97,12 +97,12 @@ export class JobQueue {
         'SELECT id, "orgId", input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
       if (!queued[0]) return null;
       const orgId = queued[0].orgId;
-      const input = mergeJobInput(await this.read(orgId, queued[0].input), add);
+      const input = mergeJobInput(await this.read(orgId, queued[0].input, m), add);
       // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
       // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
       // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
       const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
-        [await this.store(orgId, input), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued', queued[0].input], m);
+        [await this.store(orgId, input, m), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued', queued[0].input], m);
       if (affected === 1) return queued[0].id;
     }
   }
@@ -218,8 +218,8 @@ export class JobQueue {
       if (this.db.dialect === 'postgres') await this.db.query('SELECT id FROM entries WHERE id = ? FOR UPDATE', [mine.entryId], m);
       const newer = (await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?', [mine.entryId, 'queued', jobId], m))[0];
       if (newer) {
-        const input = mergeJobInput(await this.read(mine.orgId, mine.input), await this.read(mine.orgId, newer.input));
-        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [await this.store(mine.orgId, input), Date.now(), newer.id], m);
+        const input = mergeJobInput(await this.read(mine.orgId, mine.input, m), await this.read(mine.orgId, newer.input, m));
+        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [await this.store(mine.orgId, input, m), Date.now(), newer.id], m);
         await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
         return;
       }

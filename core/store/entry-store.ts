@@ -84,22 +84,22 @@ export class EntryStore {
   constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly pii?: PiiCodec) {}
 
   /** The JSON writer for the organization's entries (sealing PII when encryption is on). */
-  private async writer(orgId: string): Promise<Stringify> {
+  private async writer(orgId: string, m?: EntityManager): Promise<Stringify> {
     const pii = this.pii;
     if (!pii?.enabled) return (v) => JSON.stringify(v);
-    const k = await pii.keys.active(orgId);
+    const k = await pii.keys.active(orgId, m);
     // one writer per row written: a value in both doc and sources is sealed once
     const memo = new Map<string, string>();
     return (v) => pii.stringifyWith(orgId, k, v, undefined, memo);
   }
 
   /** Stored JSON text with its sealed PII opened. */
-  private opened(orgId: string, text: string): Promise<string> | string {
-    return this.pii ? this.pii.open(orgId, text) : text;
+  private opened(orgId: string, text: string, m?: EntityManager): Promise<string> | string {
+    return this.pii ? this.pii.open(orgId, text, m) : text;
   }
 
-  private async fromRow(orgId: string, r: EntryRow): Promise<StoredEntryDoc> {
-    const doc = await this.opened(orgId, withSources(r.doc, r.sources));
+  private async fromRow(orgId: string, r: EntryRow, m?: EntityManager): Promise<StoredEntryDoc> {
+    const doc = await this.opened(orgId, withSources(r.doc, r.sources), m);
     return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version), doc };
   }
 
@@ -135,7 +135,7 @@ export class EntryStore {
         `SELECT e.doc, e.sources, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`,
         [orgId, id], m);
     }
-    return rows[0] ? this.fromRow(orgId, rows[0]) : null;
+    return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
 
   /**
@@ -160,12 +160,12 @@ export class EntryStore {
   /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */
   async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
     const rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
-    return rows[0] ? this.fromRow(orgId, rows[0]) : null;
+    return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
 
   async insert(m: EntityManager, orgId: string, entry: TitleEntry): Promise<void> {
     const now = entry.last_modified;
-    const { doc, sources } = toColumns(entry, await this.writer(orgId));
+    const { doc, sources } = toColumns(entry, await this.writer(orgId, m));
     await this.db.exec(
       'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc, sources) '
       + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
@@ -184,7 +184,7 @@ export class EntryStore {
 
   /** `save`, returning what it stored: the new version and the JSON text written (with `entry`, the object given). */
   async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
-    const json = await this.writer(orgId);
+    const json = await this.writer(orgId, m);
     entry.last_modified = Date.now();
     const { doc, sources } = toColumns(entry, json);
     const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc];
@@ -201,7 +201,7 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    return { entry, version: Number(rows[0]!.version), doc: await this.opened(orgId, withSources(doc, sources ?? null)) };
+    return { entry, version: Number(rows[0]!.version), doc: await this.opened(orgId, withSources(doc, sources ?? null), m) };
   }
 
   async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {

@@ -54,7 +54,8 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'titled-pii-'));
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'] } });
+      // the default master key: a key file in dataDir
+      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: {} } });
     });
     after(async () => {
       await t?.stop();
@@ -130,7 +131,7 @@ for (const dialect of DIALECTS) {
       expect((await t.request('GET', `/title/${id}`)).body.account_data.loan.borrower[0].ssn).to.equal(SSN);
       const key = t.org.key;
       await t.stop();
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'] } });
+      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: {} } });
       const again = await t.request('GET', `/title/${id}`, { key });
       expect(again.status).to.equal(200);
       expect(again.body.account_data.loan.borrower[0].dlid.number).to.equal(DL);
@@ -228,7 +229,7 @@ describe('security: two daemons on one PostgreSQL database need one master key',
     try {
       const id = await createEntry(a, { account_data: accountData(makeVin(), { ssn: SSN }) });
       await waitForStatus(a, id);
-      const refused = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'] } }).then(
+      const refused = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: {} } }).then(
         async (t) => { await t.stop(); return null; }, (e: Error) => e);
       expect(refused?.message).to.match(/same encryption.masterKey/);
       b = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: { masterKey } } });
