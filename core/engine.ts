@@ -199,7 +199,8 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   objects.setSealer(objectSealer(pii));
   const outbox = new Outbox(db);
   const store = new EntryStore(db, outbox, pii);
-  const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2), pii });
+  const perOrganization = config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2);
+  const queue = new JobQueue(db, { perOrganization, pii });
   // an organization's data key is made with it, never inside a later transaction that could roll it back
   const orgs = new Organizations(db, async (org) => void (pii.enabled && await pii.keys.active(org.id)));
   const keys = new ApiKeys(db);
@@ -240,13 +241,15 @@ function assemble(parts: CoreParts): Engine {
   const engine: Engine = {
     config, log, db, service, orgs, keys, outbox, queue, objects, container, pii: parts.pii,
     keyRotation: keyRotation(parts.pii, [
-      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'entries', columns: ['doc', 'sources'], guard: 'version' }) },
-      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'jobs', columns: ['input'], guard: 'updatedAt' }) },
-      { reseal: (orgId) => resealColumn(db, parts.pii, orgId, { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' }) },
-    ]),
+      { table: 'entries', columns: ['doc', 'sources'], guard: 'version' },
+      { table: 'jobs', columns: ['input'], guard: 'updatedAt' },
+      { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' },
+    ].map((t) => ({ reseal: (orgId: string) => resealColumn(db, parts.pii, orgId, t) }))),
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
-      app ??= createApp({ config, log, service, auth, objects, ready, db, pii: parts.pii, extraRoutes: [...pluginRoutes, ...extraRoutes] });
+      app ??= createApp({
+        config, log, service, auth, objects, ready, db, pii: parts.pii, extraRoutes: [...pluginRoutes, ...extraRoutes],
+      });
       return app;
     },
     get stages() {

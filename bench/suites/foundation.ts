@@ -47,14 +47,17 @@ type StartDaemon = (dir: string, env?: Record<string, string>) => ReturnType<typ
  * a daemon with PII encryption at rest on and one with it off, in turn (off,
  * on, off, on), each on a fresh data folder.
  */
-async function piiCreates(ctx: SuiteContext, startDaemon: StartDaemon, seconds: number, warmupS: number): Promise<{ on: LoadResult[]; off: LoadResult[] }> {
+async function piiCreates(
+  ctx: SuiteContext, startDaemon: StartDaemon, seconds: number, warmupS: number,
+): Promise<{ on: LoadResult[]; off: LoadResult[] }> {
   const out: { on: LoadResult[]; off: LoadResult[] } = { on: [], off: [] };
   let n = 0;
   for (let round = 0; round < PII_ROUNDS; round++) {
     for (const side of ['off', 'on'] as const) {
       const d = await startDaemon(ctx.tmpDir(`titled-bench-pii-${side}-`), { BENCH_ENCRYPTION: side });
       try {
-        ctx.log(`round ${round + 1}/${PII_ROUNDS}: POST /title with PII, encryption ${side}: ${warmupS} s warm-up + ${seconds} s`);
+        ctx.log(`round ${round + 1}/${PII_ROUNDS}: POST /title with PII, encryption ${side}: `
+          + `${warmupS} s warm-up + ${seconds} s`);
         const r = await warmAndLoad({
           url: d.url, connections: CONNECTIONS, durationS: seconds, method: 'POST', path: '/title',
           headers: { authorization: `Bearer ${d.ready.key}`, 'content-type': 'application/json' },
@@ -85,7 +88,9 @@ export const foundation: Suite = {
     const baselineJs = join(ctx.benchDir, 'baseline-koa.js');
     const rand = (n: number) => Math.floor(Math.random() * n);
     const startDaemon = (dir: string, env: Record<string, string> = {}) =>
-      startChild<DaemonReady>(daemonJs, { env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench', ...env }, execArgv: ctx.execArgv });
+      startChild<DaemonReady>(daemonJs, {
+        env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench', ...env }, execArgv: ctx.execArgv,
+      });
 
     // --- A: daemon on a fresh SQLite folder: idle RSS, then seed
     const dirA = ctx.tmpDir('titled-bench-get-');
@@ -201,7 +206,8 @@ export const foundation: Suite = {
         },
       },
       {
-        name: 'post_title_pii_creates_per_s', label: 'POST /title creates with SSN, DOB, license number: encryption on vs off',
+        name: 'post_title_pii_creates_per_s',
+        label: 'POST /title creates with SSN, DOB, license number: encryption on vs off',
         value: median(pii.on), unit: 'creates/s',
         baseline: { label: 'the same creates, encryption.enabled false', value: median(pii.off) },
         detail: {

@@ -1,4 +1,7 @@
-/** PII at rest, assembled from the config: the key provider, the organizations' data keys, the codec, the object sealer. */
+/**
+ * PII at rest, assembled from the config: the key provider, the organizations' data keys, the codec, the object
+ * sealer.
+ */
 import type { TitledConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { ObjectSealer } from '../storage/object-store.js';
@@ -34,17 +37,24 @@ export function objectSealer(pii: PiiCodec): ObjectSealer {
  */
 export async function ensureDataKeys(pii: PiiCodec, db: Database): Promise<void> {
   const masters = await db.query<{ orgId: string; version: number; masterKeyId: string }>(
-    'SELECT "orgId", version, "masterKeyId" FROM data_keys k WHERE NOT EXISTS (SELECT 1 FROM data_keys o WHERE o."masterKeyId" = k."masterKeyId" '
-    + 'AND (o."orgId" < k."orgId" OR (o."orgId" = k."orgId" AND o.version < k.version)))');
+    'SELECT "orgId", version, "masterKeyId" FROM data_keys k WHERE NOT EXISTS (SELECT 1 FROM data_keys o ' +
+      'WHERE o."masterKeyId" = k."masterKeyId" ' +
+      'AND (o."orgId" < k."orgId" OR (o."orgId" = k."orgId" AND o.version < k.version)))',
+  );
   for (const m of masters) {
     try {
       await pii.keys.key(m.orgId, Number(m.version));
     } catch (e) {
-      throw new Error(`the database's data keys are wrapped by master key ${m.masterKeyId}, which this process cannot use `
-        + `(${(e as Error).message}); daemons sharing a database need the same encryption.masterKey, key file or http key service`);
+      throw new Error(
+        `the database's data keys are wrapped by master key ${m.masterKeyId}, which this process cannot use ` +
+          `(${(e as Error).message}); daemons sharing a database need the same encryption.masterKey, key file ` +
+          'or http key service',
+      );
     }
   }
   if (!pii.enabled) return;
-  const missing = await db.query<{ id: string }>('SELECT id FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM data_keys k WHERE k."orgId" = o.id)');
+  const missing = await db.query<{ id: string }>(
+    'SELECT id FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM data_keys k WHERE k."orgId" = o.id)',
+  );
   for (const o of missing) await pii.keys.active(o.id);
 }

@@ -30,11 +30,15 @@ const keyId = (key: Buffer) => `mk_${createHash('sha256').update(key).digest('he
 
 function parseMaster(b64: string, what: string): Buffer {
   const key = Buffer.from(b64, 'base64');
-  if (key.length !== 32) throw new EngineConfigError(`${what} must be 32 bytes, base64-encoded (openssl rand -base64 32)`);
+  if (key.length !== 32)
+    throw new EngineConfigError(`${what} must be 32 bytes, base64-encoded (openssl rand -base64 32)`);
   return key;
 }
 
-interface KeyFile { current: string; keys: Record<string, string> }
+interface KeyFile {
+  current: string;
+  keys: Record<string, string>;
+}
 
 /**
  * Master keys held locally: `encryption.masterKey` (+ `previousMasterKeys`
@@ -68,7 +72,9 @@ export class LocalKeyProvider implements KeyProvider {
       const k = randomBytes(32);
       // written whole to a temp file, then linked into place: two processes starting on a new folder agree on one key
       const tmp = `${file}.${process.pid}.${randomUUID()}`;
-      writeFileSync(tmp, JSON.stringify({ current: keyId(k), keys: { [keyId(k)]: k.toString('base64') } }), { mode: 0o600 });
+      writeFileSync(tmp, JSON.stringify({ current: keyId(k), keys: { [keyId(k)]: k.toString('base64') } }), {
+        mode: 0o600,
+      });
       try {
         linkSync(tmp, file);
       } catch (e) {
@@ -84,7 +90,8 @@ export class LocalKeyProvider implements KeyProvider {
       throw new EngineConfigError(`cannot read the master key file ${file}: ${(e as Error).message}`);
     }
     this.keys = new Map(Object.entries(parsed.keys).map(([id, b64]) => [id, parseMaster(b64, `key ${id} in ${file}`)]));
-    if (!this.keys.has(parsed.current)) throw new EngineConfigError(`${file}: the current master key ${parsed.current} is missing`);
+    if (!this.keys.has(parsed.current))
+      throw new EngineConfigError(`${file}: the current master key ${parsed.current} is missing`);
     this.current = parsed.current;
   }
 
@@ -104,7 +111,10 @@ export class LocalKeyProvider implements KeyProvider {
     // another process (titled keys rotate-master) may have added it to the key file since this one read it
     if (!this.keys.has(masterKeyId) && this.file) this.load();
     const k = this.keys.get(masterKeyId);
-    if (!k) throw new EngineConfigError(`master key ${masterKeyId} is not available (wrong key file or encryption.masterKey?)`);
+    if (!k)
+      throw new EngineConfigError(
+        `master key ${masterKeyId} is not available (wrong key file or encryption.masterKey?)`,
+      );
     return open(k, wrapped, WRAP_AAD);
   }
 
@@ -142,14 +152,19 @@ export class HttpKeyProvider implements KeyProvider {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.cfg.token) headers.authorization = `Bearer ${this.cfg.token}`;
     const res = await fetch(`${this.cfg.url.replace(/\/$/, '')}${path}`, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.cfg.timeoutMs),
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.cfg.timeoutMs),
     });
     if (!res.ok) throw new Error(`key service ${path} answered ${res.status}`);
     return (await res.json()) as T;
   }
 
   async wrap(dataKey: Buffer) {
-    const r = await this.call<{ keyId: string; ciphertext: string }>('POST', '/wrap', { plaintext: dataKey.toString('base64') });
+    const r = await this.call<{ keyId: string; ciphertext: string }>('POST', '/wrap', {
+      plaintext: dataKey.toString('base64'),
+    });
     return { masterKeyId: r.keyId, wrapped: r.ciphertext };
   }
 

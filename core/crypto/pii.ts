@@ -21,7 +21,10 @@ const aadOf = (orgId: string) => `titled:pii:${orgId}`;
 
 export class PiiCodec {
   /** @param enabled whether writes seal (reads always open what is sealed) */
-  constructor(readonly keys: DataKeys, readonly enabled: boolean) {}
+  constructor(
+    readonly keys: DataKeys,
+    readonly enabled: boolean,
+  ) {}
 
   /** JSON text of `value` with its PII values sealed (plain JSON when encryption is off). */
   async stringify(orgId: string, value: unknown, space?: number, m?: EntityManager): Promise<string> {
@@ -45,16 +48,22 @@ export class PiiCodec {
     };
     const licenses = new WeakSet<object>();
     // a client's string that merely looks sealed is sealed too, so every such string in stored text is one we sealed
-    return JSON.stringify(value, function (this: object, name: string, v: unknown) {
-      if (typeof v === 'string') {
-        return PII_KEYS.has(name) || (name === 'number' && licenses.has(this)) || v.startsWith(PII_PREFIX) ? token(v) : v;
-      }
-      if (name === 'dlid' && v && typeof v === 'object') licenses.add(v);
-      return v;
-    }, space);
+    return JSON.stringify(
+      value,
+      function (this: object, name: string, v: unknown) {
+        if (typeof v === 'string') {
+          return PII_KEYS.has(name) || (name === 'number' && licenses.has(this)) || v.startsWith(PII_PREFIX)
+            ? token(v)
+            : v;
+        }
+        if (name === 'dlid' && v && typeof v === 'object') licenses.add(v);
+        return v;
+      },
+      space,
+    );
   }
 
-  /** The JSON text with every sealed value opened (the text as it was before sealing); `m`: the caller's transaction. */
+  /** The JSON text with every sealed value opened (the text as before sealing); `m`: the caller's transaction. */
   async open(orgId: string, text: string, m?: EntityManager): Promise<string> {
     if (!text.includes(PII_PREFIX)) return text;
     const versions = new Set<number>();

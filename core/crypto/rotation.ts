@@ -19,7 +19,7 @@ export function keyRotation(pii: PiiCodec, holders: Resealable[]): KeyRotation {
     async rotateMaster() {
       const provider = pii.keys.provider;
       const masterKeyId = await provider.rotate();
-      // every data key is wrapped with the new master before the old one is forgotten (a crash between leaves both usable)
+      // every data key is wrapped with the new master before the old one is forgotten (a crash between: both work)
       const dataKeys = await pii.keys.rewrapAll();
       await provider.retireOthers();
       return { masterKeyId, dataKeys };
@@ -38,8 +38,12 @@ export function keyRotation(pii: PiiCodec, holders: Resealable[]): KeyRotation {
  * key; `guard` a column that must not have changed meanwhile, else the row
  * is skipped: its writer sealed it anew).
  */
-export async function resealColumn(db: Database, pii: PiiCodec, orgId: string,
-  t: { table: string; columns: string[]; guard?: string; id?: string }): Promise<number> {
+export async function resealColumn(
+  db: Database,
+  pii: PiiCodec,
+  orgId: string,
+  t: { table: string; columns: string[]; guard?: string; id?: string },
+): Promise<number> {
   const id = `"${t.id ?? 'id'}"`;
   const k = await pii.keys.active(orgId);
   let after = '';
@@ -47,19 +51,27 @@ export async function resealColumn(db: Database, pii: PiiCodec, orgId: string,
   const cols = t.columns.map((c) => `"${c}"`);
   for (;;) {
     const rows = await db.query<Record<string, string | null>>(
-      `SELECT ${id} AS id, ${[...cols, ...(t.guard ? [`"${t.guard}"`] : [])].join(', ')} FROM ${t.table} WHERE "orgId" = ? AND ${id} > ? ORDER BY ${id} LIMIT 200`,
-      [orgId, after]);
+      `SELECT ${id} AS id, ${[...cols, ...(t.guard ? [`"${t.guard}"`] : [])].join(', ')} FROM ${t.table} ` +
+        `WHERE "orgId" = ? AND ${id} > ? ORDER BY ${id} LIMIT 200`,
+      [orgId, after],
+    );
     if (!rows.length) return n;
     for (const r of rows) {
       const values: (string | null)[] = [];
       for (const c of t.columns) {
         const v = r[c];
-        values.push(v === null || v === undefined ? null : pii.stringifyWith(orgId, k, JSON.parse(await pii.open(orgId, v))));
+        values.push(
+          v === null || v === undefined ? null : pii.stringifyWith(orgId, k, JSON.parse(await pii.open(orgId, v))),
+        );
       }
       const set = cols.map((c) => `${c} = ?`).join(', ');
       const guard = t.guard ? ` AND "${t.guard}" = ?` : '';
-      const { affected } = await db.exec(`UPDATE ${t.table} SET ${set} WHERE "orgId" = ? AND ${id} = ?${guard}`,
-        [...values, orgId, r.id, ...(t.guard ? [r[t.guard]] : [])]);
+      const { affected } = await db.exec(`UPDATE ${t.table} SET ${set} WHERE "orgId" = ? AND ${id} = ?${guard}`, [
+        ...values,
+        orgId,
+        r.id,
+        ...(t.guard ? [r[t.guard]] : []),
+      ]);
       n += affected;
     }
     after = String(rows[rows.length - 1]!.id);

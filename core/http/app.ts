@@ -22,7 +22,7 @@ export interface HttpDeps {
   objects: ObjectStore;
   /** Readiness: database reachable and workers running. */
   ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
-  /** The database and the PII codec: kept `Idempotency-Key` answers (core/http/idempotency.ts); absent: no idempotency. */
+  /** The database and the PII codec: kept `Idempotency-Key` answers (core/http/idempotency.ts); absent: none. */
   db?: Database;
   pii?: PiiCodec;
   /** Hooks plugins use to add routes before the app is built. */
@@ -85,9 +85,11 @@ export function createApp(d: HttpDeps): Koa {
 function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName: string): void {
   const dataSource = d.db?.dialect === 'postgres' ? d.db.dataSource : undefined;
   const limit = rateLimit({
-    config: d.config.rateLimit, authenticate, log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
+    config: d.config.rateLimit, authenticate,
+    log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
     hasCredentials: (ctx) => !!ctx.get('authorization') || !!ctx.cookies.get(cookieName),
-    postgres: dataSource && rateLimitStore(d.config) === 'postgres' ? { dataSource, schema: d.config.databaseSchema } : undefined,
+    postgres: dataSource && rateLimitStore(d.config) === 'postgres'
+      ? { dataSource, schema: d.config.databaseSchema } : undefined,
   });
   if (limit) app.use(limit);
   if (!d.db) return;

@@ -20,48 +20,84 @@ const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 /** Response headers a replay repeats (besides the status and body). */
 const REPLAYED_HEADERS = ['content-type', 'location', 'link', 'cache-control'];
 
-interface Row { fingerprint: string; state: string; status: number | null; headers: string | null; body: string | null; createdAt: number; expiresAt: number }
-interface Kept { status: number; headers: Record<string, string>; body: { json?: unknown; text?: string } }
+interface Row {
+  fingerprint: string;
+  state: string;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+interface Kept {
+  status: number;
+  headers: Record<string, string>;
+  body: { json?: unknown; text?: string };
+}
 
 export class IdempotencyKeys {
   private lastPrune = 0;
 
-  constructor(private readonly db: Database, private readonly pii: PiiCodec | undefined,
-    private readonly cfg: TitledConfig['idempotency']) {}
+  constructor(
+    private readonly db: Database,
+    private readonly pii: PiiCodec | undefined,
+    private readonly cfg: TitledConfig['idempotency'],
+  ) {}
 
   /** Claims `key` for a request; what is already kept for it otherwise. */
-  async claim(orgId: string, key: string, fingerprint: string): Promise<{ claimed: true } | { claimed: false; row: Row }> {
+  async claim(
+    orgId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<{ claimed: true } | { claimed: false; row: Row }> {
     const now = Date.now();
     for (let i = 0; i < 3; i++) {
       try {
-        await this.db.exec('INSERT INTO idempotency_keys ("orgId", key, fingerprint, state, "createdAt", "expiresAt") VALUES (?, ?, ?, ?, ?, ?)',
-          [orgId, key, fingerprint, 'running', now, now + this.cfg.ttlSeconds * 1000]);
+        await this.db.exec(
+          'INSERT INTO idempotency_keys ("orgId", key, fingerprint, state, "createdAt", "expiresAt") ' +
+            'VALUES (?, ?, ?, ?, ?, ?)',
+          [orgId, key, fingerprint, 'running', now, now + this.cfg.ttlSeconds * 1000],
+        );
         return { claimed: true };
       } catch (e) {
         if (!isUniqueViolation(e)) throw e;
       }
-      const row = (await this.db.query<Row>('SELECT * FROM idempotency_keys WHERE "orgId" = ? AND key = ?', [orgId, key]))[0];
+      const row = (
+        await this.db.query<Row>('SELECT * FROM idempotency_keys WHERE "orgId" = ? AND key = ?', [orgId, key])
+      )[0];
       if (!row) continue;
       const stale = row.state === 'running' && Number(row.createdAt) + this.cfg.lockSeconds * 1000 < now;
       if (Number(row.expiresAt) > now && !stale) return { claimed: false, row };
       // expired, or its request died without an answer: the key is free again
-      await this.db.exec('DELETE FROM idempotency_keys WHERE "orgId" = ? AND key = ? AND "createdAt" = ?', [orgId, key, row.createdAt]);
+      await this.db.exec('DELETE FROM idempotency_keys WHERE "orgId" = ? AND key = ? AND "createdAt" = ?', [
+        orgId,
+        key,
+        row.createdAt,
+      ]);
     }
     throw new TitledError('IDEMPOTENCY_IN_PROGRESS', 'the Idempotency-Key is being claimed by another request; retry');
   }
 
   async keep(orgId: string, key: string, kept: Kept): Promise<void> {
     const body = this.pii ? await this.pii.stringify(orgId, kept.body) : JSON.stringify(kept.body);
-    await this.db.exec('UPDATE idempotency_keys SET state = ?, status = ?, headers = ?, body = ? WHERE "orgId" = ? AND key = ?',
-      ['done', kept.status, JSON.stringify(kept.headers), body, orgId, key]);
+    await this.db.exec(
+      'UPDATE idempotency_keys SET state = ?, status = ?, headers = ?, body = ? WHERE "orgId" = ? AND key = ?',
+      ['done', kept.status, JSON.stringify(kept.headers), body, orgId, key],
+    );
   }
 
   async release(orgId: string, key: string): Promise<void> {
-    await this.db.exec('DELETE FROM idempotency_keys WHERE "orgId" = ? AND key = ? AND state = ?', [orgId, key, 'running']);
+    await this.db.exec('DELETE FROM idempotency_keys WHERE "orgId" = ? AND key = ? AND state = ?', [
+      orgId,
+      key,
+      'running',
+    ]);
   }
 
   async kept(orgId: string, row: Row): Promise<Kept> {
-    const body = this.pii ? await this.pii.parse<Kept['body']>(orgId, row.body!) : JSON.parse(row.body!) as Kept['body'];
+    const body = this.pii
+      ? await this.pii.parse<Kept['body']>(orgId, row.body!)
+      : (JSON.parse(row.body!) as Kept['body']);
     return { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body };
   }
 
@@ -91,7 +127,8 @@ function keepable(ctx: Context, max: number): Kept | null {
   else if (b === null || b === undefined) body = {};
   else if (Buffer.isBuffer(b) || typeof (b as { pipe?: unknown }).pipe === 'function') return null;
   else body = { json: b };
-  if ((body.text?.length ?? 0) > max || (body.json !== undefined && JSON.stringify(body.json).length > max)) return null;
+  if ((body.text?.length ?? 0) > max || (body.json !== undefined && JSON.stringify(body.json).length > max))
+    return null;
   const headers: Record<string, string> = {};
   for (const h of REPLAYED_HEADERS) {
     const v = ctx.response.get(h);
@@ -119,7 +156,8 @@ export function idempotency(d: IdempotencyDeps) {
   return async (ctx: Context, next: Next) => {
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !key || ctx.path.startsWith('/auth/')) return next();
-    if (!KEY_RE.test(key)) throw new TitledError('INVALID_INPUT', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    if (!KEY_RE.test(key))
+      throw new TitledError('INVALID_INPUT', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     const principal = await d.authenticate(ctx);
     const orgId = principal.org.id;
     const body = await readText(ctx, d.bodyLimit);
@@ -142,7 +180,10 @@ export function idempotency(d: IdempotencyDeps) {
 
 async function answerKept(ctx: Context, keys: IdempotencyKeys, orgId: string, row: Row, fp: string): Promise<void> {
   if (row.fingerprint !== fp) {
-    throw new TitledError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request (method, path or body)');
+    throw new TitledError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'this Idempotency-Key was used with a different request (method, path or body)',
+    );
   }
   if (row.state !== 'done') {
     ctx.set('Retry-After', '1');

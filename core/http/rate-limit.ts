@@ -10,12 +10,22 @@
  */
 import type { Context, Next } from 'koa';
 import type { DataSource } from 'typeorm';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Principal } from '../auth/authenticator.js';
 import type { TitledConfig } from '../config.js';
 import { TitledError } from '../errors.js';
 
-interface Limit { name: 'credential' | 'organization'; points: number; limiter: RateLimiterAbstract; keyOf: (p: Principal) => string }
+interface Limit {
+  name: 'credential' | 'organization';
+  points: number;
+  limiter: RateLimiterAbstract;
+  keyOf: (p: Principal) => string;
+}
 
 /** The credential a principal acts with: its API key, else its user (JWT, or a session minted from one). */
 export const credentialOf = (p: Principal) => (p.keyId ? `key:${p.keyId}` : `user:${p.org.id}:${p.userId}`);
@@ -25,7 +35,7 @@ export interface RateLimitDeps {
   /** The PostgreSQL data source (store `postgres`), and its schema. */
   postgres?: { dataSource: DataSource; schema?: string };
   authenticate: (ctx: Context) => Promise<Principal>;
-  /** Whether the request carries credentials (an anonymous one is not counted: it fails authentication at its route). */
+  /** Whether the request carries credentials (one without is not counted: its route refuses it). */
   hasCredentials: (ctx: Context) => boolean;
   log: (e: unknown) => void;
 }
@@ -42,17 +52,32 @@ function limiter(d: RateLimitDeps, points: number, prefix: string): RateLimiterA
   if (!d.postgres) return new RateLimiterMemory(opts);
   return new RateLimiterPostgres({
     // the table is made by a migration (core/db/migrations/postgres/*-RateLimits.ts), not by the limiter at start
-    ...opts, storeClient: d.postgres.dataSource, storeType: 'typeorm', tableName: 'rate_limits', schemaName: d.postgres.schema, tableCreated: true,
+    ...opts,
+    storeClient: d.postgres.dataSource,
+    storeType: 'typeorm',
+    tableName: 'rate_limits',
+    schemaName: d.postgres.schema,
+    tableCreated: true,
   });
 }
 
 function limits(d: RateLimitDeps): Limit[] {
   const out: Limit[] = [];
   if (d.config.perCredential > 0) {
-    out.push({ name: 'credential', points: d.config.perCredential, limiter: limiter(d, d.config.perCredential, 'cred'), keyOf: credentialOf });
+    out.push({
+      name: 'credential',
+      points: d.config.perCredential,
+      limiter: limiter(d, d.config.perCredential, 'cred'),
+      keyOf: credentialOf,
+    });
   }
   if (d.config.perOrganization > 0) {
-    out.push({ name: 'organization', points: d.config.perOrganization, limiter: limiter(d, d.config.perOrganization, 'org'), keyOf: (p) => p.org.id });
+    out.push({
+      name: 'organization',
+      points: d.config.perOrganization,
+      limiter: limiter(d, d.config.perOrganization, 'org'),
+      keyOf: (p) => p.org.id,
+    });
   }
   return out;
 }

@@ -59,7 +59,10 @@ export class JobQueue {
    *   `workers.perOrganization`); when no other organization waits, an
    *   organization may use every free worker.
    */
-  constructor(private readonly db: Database, private readonly opts: { perOrganization?: number; pii?: PiiCodec } = {}) {}
+  constructor(
+    private readonly db: Database,
+    private readonly opts: { perOrganization?: number; pii?: PiiCodec } = {},
+  ) {}
 
   /** A job's input as stored: its account data may hold PII, sealed like the entry's (docs/security.md). */
   private store(orgId: string, input: JobInput, m?: EntityManager): Promise<string> | string {
@@ -102,7 +105,8 @@ export class JobQueue {
       // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
       // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
       const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
-        [await this.store(orgId, input, m), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued', queued[0].input], m);
+        [await this.store(orgId, input, m), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued',
+          queued[0].input], m);
       if (affected === 1) return queued[0].id;
     }
   }
@@ -219,7 +223,8 @@ export class JobQueue {
       const newer = (await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?', [mine.entryId, 'queued', jobId], m))[0];
       if (newer) {
         const input = mergeJobInput(await this.read(mine.orgId, mine.input, m), await this.read(mine.orgId, newer.input, m));
-        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [await this.store(mine.orgId, input, m), Date.now(), newer.id], m);
+        const text = await this.store(mine.orgId, input, m);
+        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [text, Date.now(), newer.id], m);
         await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
         return;
       }

@@ -201,7 +201,8 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    return { entry, version: Number(rows[0]!.version), doc: await this.opened(orgId, withSources(doc, sources ?? null), m) };
+    const text = await this.opened(orgId, withSources(doc, sources ?? null), m);
+    return { entry, version: Number(rows[0]!.version), doc: text };
   }
 
   async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {

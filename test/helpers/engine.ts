@@ -11,8 +11,13 @@ export type Dialect = 'sqlite' | 'postgres';
 /** Dialects the store suites run on (TITLED_TEST_DIALECTS=sqlite to skip PostgreSQL locally). */
 export const DIALECTS: Dialect[] = (process.env.TITLED_TEST_DIALECTS ?? 'sqlite,postgres').split(',') as Dialect[];
 
-/** The master key of the test process's engines (random per run). */
-export const TEST_MASTER_KEY = randomBytes(32).toString('base64');
+/**
+ * One master key for every engine of the test run, in this process and in the child processes it starts (through
+ * the environment, TITLED_MASTER_KEY): engines and daemons that share a database must share it (docs/security.md).
+ * test/security/pii.test.ts sets `encryption.masterKey: null` to test the default key file.
+ */
+process.env.TITLED_MASTER_KEY ??= randomBytes(32).toString('base64');
+export const TEST_MASTER_KEY = process.env.TITLED_MASTER_KEY;
 
 export interface TestOrg { name: string; key: string; keyId: string }
 
@@ -44,9 +49,6 @@ export async function startTestEngine(o: { dialect?: Dialect; config?: Record<st
     workers: { pollIntervalMs: 50, retryBaseMs: 20 },
     // suites that send many requests with one key are not about rate limits (test/security/rate-limit.test.ts is)
     rateLimit: { enabled: false },
-    // engines of one test process share a master key, as daemons on one database must (docs/security.md);
-    // test/security/pii.test.ts passes `encryption: {}` to test the default key file
-    encryption: { masterKey: TEST_MASTER_KEY },
     ...(dialect === 'postgres' ? { databaseUrl: PG_URL, databaseSchema: schema } : {}),
     ...o.config,
   }, { logDestination, ...o.options });

@@ -11,7 +11,9 @@ class SlowRoute implements EnginePlugin {
   static gate: { promise: Promise<void>; open: () => void } = SlowRoute.newGate();
   static newGate() {
     let open!: () => void;
-    const promise = new Promise<void>((r) => { open = r; });
+    const promise = new Promise<void>((r) => {
+      open = r;
+    });
     return { promise, open };
   }
   routes(router: Router, h: RouteHelpers): void {
@@ -27,14 +29,16 @@ class SlowRoute implements EnginePlugin {
   }
 }
 
-const entryCount = async (t: TestEngine) => Number((await t.engine.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM entries'))[0]!.n);
+const entryCount = async (t: TestEngine) =>
+  Number((await t.engine.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM entries'))[0]!.n);
 
 for (const dialect of DIALECTS) {
   describe(`security: Idempotency-Key (${dialect})`, function () {
     let t: TestEngine;
     before(async () => {
       t = await startTestEngine({
-        dialect, config: { stages: ['intake', 'slow'], workers: { enabled: false }, idempotency: { ttlSeconds: 2 } },
+        dialect,
+        config: { stages: ['intake', 'slow'], workers: { enabled: false }, idempotency: { ttlSeconds: 2 } },
         options: { stages: { slow: SlowRoute as never } },
       });
     });
@@ -57,14 +61,16 @@ for (const dialect of DIALECTS) {
 
     it('the same key with a different body (or path) is 409 with the error body', async () => {
       const headers = { 'idempotency-key': 'create-2' };
-      expect((await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status).to.equal(200);
+      expect(
+        (await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status,
+      ).to.equal(200);
       const other = await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers });
       expectError(other, 409, { match: /different request/ });
       const id = (await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) } })).body.entryId;
       expectError(await t.request('POST', `/title/${id}/fees`, { headers }), 409, { match: /different request/ });
     });
 
-    it('keys are per organization: another organization\'s same key runs on its own', async () => {
+    it("keys are per organization: another organization's same key runs on its own", async () => {
       const other = await t.newOrg();
       const body = { account_data: accountData(makeVin()) };
       const headers = { 'idempotency-key': 'shared-key' };
@@ -84,7 +90,7 @@ for (const dialect of DIALECTS) {
       expect(good.status).to.equal(200);
     });
 
-    it('a plugin POST route: the concurrent second request gets 409 IN_PROGRESS with Retry-After, then the replay', async () => {
+    it('a plugin POST route: a concurrent second request gets 409 IN_PROGRESS, then the replay', async () => {
       SlowRoute.runs = 0;
       SlowRoute.gate = SlowRoute.newGate();
       const headers = { 'idempotency-key': 'slow-1' };
@@ -104,16 +110,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('a malformed key is 400; a key without credentials is 403', async () => {
-      expectError(await t.request('POST', '/title', { body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } }), 400);
+      expectError(
+        await t.request('POST', '/title', { body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } }),
+        400,
+      );
       expectError(await t.request('POST', '/title', { body: {}, headers: { 'idempotency-key': 'k' }, key: null }), 403);
     });
 
     it('keys expire after idempotency.ttlSeconds and are pruned', async () => {
       const headers = { 'idempotency-key': 'short-lived' };
-      expect((await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status).to.equal(200);
+      expect(
+        (await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status,
+      ).to.equal(200);
       await new Promise((r) => setTimeout(r, 2100));
       // expired: a different body with the same key runs (no 409)
-      expect((await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status).to.equal(200);
+      expect(
+        (await t.request('POST', '/title', { body: { account_data: accountData(makeVin()) }, headers })).status,
+      ).to.equal(200);
       await new Promise((r) => setTimeout(r, 2100));
       const { IdempotencyKeys } = await import('../../core/http/idempotency.js');
       const pruned = await new IdempotencyKeys(t.engine.db, t.engine.pii, t.engine.config.idempotency).prune();
@@ -127,9 +140,13 @@ for (const dialect of DIALECTS) {
       const headers = { 'idempotency-key': 'pii-echo' };
       const r = await t.request('POST', '/slow', { body: { ssn: '555-44-3333' }, headers });
       expect(r.body.echo.ssn).to.equal('555-44-3333');
-      const rows = await t.engine.db.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE key = ?', ['pii-echo']);
+      const rows = await t.engine.db.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE key = ?', [
+        'pii-echo',
+      ]);
       expect(rows[0]!.body).to.include('enc:pii:').and.not.include('555-44-3333');
-      expect((await t.request('POST', '/slow', { body: { ssn: '555-44-3333' }, headers })).body.echo.ssn).to.equal('555-44-3333');
+      expect((await t.request('POST', '/slow', { body: { ssn: '555-44-3333' }, headers })).body.echo.ssn).to.equal(
+        '555-44-3333',
+      );
     });
   });
 }

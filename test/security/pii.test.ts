@@ -19,24 +19,37 @@ const DL = 'D7734219Q';
 const PII = [SSN, DOB, DL];
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TITLED_') && k !== 'DATABASE_URL'));
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('TITLED_') && k !== 'DATABASE_URL'),
+  );
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d; });
-  child.stderr.on('data', (d: Buffer) => { out += d; });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d;
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d;
+  });
   return new Promise((res) => child.once('close', (code) => res({ code, out })));
 }
 
 /** Every byte PostgreSQL or SQLite holds of the schema's rows that may carry PII, as text. */
 async function storedText(t: TestEngine, dialect: Dialect, schema: string): Promise<string> {
   if (dialect === 'sqlite') {
-    return readdirSync(t.dataDir).filter((f) => f.startsWith('titled.sqlite')).map((f) => readFileSync(join(t.dataDir, f)).toString('latin1')).join('\n');
+    return readdirSync(t.dataDir)
+      .filter((f) => f.startsWith('titled.sqlite'))
+      .map((f) => readFileSync(join(t.dataDir, f)).toString('latin1'))
+      .join('\n');
   }
   const ds = new DataSource({ type: 'postgres', url: PG_URL, schema, extra: { options: `-c search_path=${schema}` } });
   await ds.initialize();
   try {
     const parts: unknown[] = [];
-    for (const table of ['entries', 'jobs', 'idempotency_keys', 'data_keys']) parts.push(await ds.query(`SELECT * FROM "${schema}"."${table}"`));
+    for (const table of ['entries', 'jobs', 'idempotency_keys', 'data_keys'])
+      parts.push(await ds.query(`SELECT * FROM "${schema}"."${table}"`));
     return JSON.stringify(parts);
   } finally {
     await ds.destroy();
@@ -55,7 +68,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'titled-pii-'));
       // the default master key: a key file in dataDir
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: {} } });
+      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: { masterKey: null } } });
     });
     after(async () => {
       await t?.stop();
@@ -63,7 +76,7 @@ for (const dialect of DIALECTS) {
       if (dialect === 'postgres') await dropSchema(schema);
     });
 
-    it('creates with SSN, DOB and license number; GET returns them; the stored rows (and the SQLite file and WAL) do not', async () => {
+    it('SSN, DOB, license number: GET returns them; the stored rows, SQLite file and WAL do not', async () => {
       const id = await createEntry(t, { account_data: accountData(makeVin(), { ssn: SSN, dob: DOB, dl: DL }) });
       const e = await waitForStatus(t, id);
       const b = e.account_data.loan.borrower[0];
@@ -73,7 +86,9 @@ for (const dialect of DIALECTS) {
       for (const v of PII) expect(raw, v).not.to.include(v);
       // what the stages read (sources) and the list answer are opened too
       const list = await t.request('GET', '/title');
-      expect(list.body.entries?.[0]?.account_data?.loan?.borrower?.[0]?.ssn ?? JSON.stringify(list.body)).to.include(SSN);
+      expect(list.body.entries?.[0]?.account_data?.loan?.borrower?.[0]?.ssn ?? JSON.stringify(list.body)).to.include(
+        SSN,
+      );
     });
 
     it('a client string that only looks sealed comes back as sent', async () => {
@@ -87,10 +102,11 @@ for (const dialect of DIALECTS) {
 
     it('data files and key files are created 0600', function () {
       if (dialect !== 'sqlite') this.skip();
-      for (const f of ['titled.sqlite', 'titled.sqlite-wal', 'master.key', 'secret']) expect(mode(join(dataDir, f)), f).to.equal(0o600);
+      for (const f of ['titled.sqlite', 'titled.sqlite-wal', 'master.key', 'secret'])
+        expect(mode(join(dataDir, f)), f).to.equal(0o600);
     });
 
-    it('extraction and pull JSON objects are sealed on disk and read back whole (also through a presigned URL)', async () => {
+    it('extraction and pull JSON objects are sealed on disk, read back whole (also presigned)', async () => {
       const org = (await t.engine.orgs.byName(t.org.name))!;
       const key = `${org.id}/e1/documents/d1/extraction.json`;
       const text = JSON.stringify({ text: `DOB ${DOB} DLN ${DL}`, person: { ssn: SSN } });
@@ -116,8 +132,10 @@ for (const dialect of DIALECTS) {
       const data = await runCli(['keys', 'rotate-data', '--org', t.org.name], env);
       expect(data.code, data.out).to.equal(0);
       expect(data.out).to.match(/data key version 2 is active/);
-      // the rows (old pages of a SQLite file may still hold version-1 ciphertext until reused: sealed, and the key is kept)
-      const rows = JSON.stringify(await t.engine.db.query('SELECT doc, sources FROM entries UNION ALL SELECT input, NULL FROM jobs'));
+      // the rows (free pages of a SQLite file may hold version-1 ciphertext until reused: sealed, the key is kept)
+      const rows = JSON.stringify(
+        await t.engine.db.query('SELECT doc, sources FROM entries UNION ALL SELECT input, NULL FROM jobs'),
+      );
       expect(rows).to.include('enc:pii:2:');
       expect(rows).not.to.match(/enc:pii:1:/);
       const before = dialect === 'sqlite' ? JSON.parse(readFileSync(join(dataDir, 'master.key'), 'utf8')).current : '';
@@ -131,7 +149,7 @@ for (const dialect of DIALECTS) {
       expect((await t.request('GET', `/title/${id}`)).body.account_data.loan.borrower[0].ssn).to.equal(SSN);
       const key = t.org.key;
       await t.stop();
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: {} } });
+      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: { masterKey: null } } });
       const again = await t.request('GET', `/title/${id}`, { key });
       expect(again.status).to.equal(200);
       expect(again.body.account_data.loan.borrower[0].dlid.number).to.equal(DL);
@@ -145,7 +163,10 @@ describe('security: PII with encryption off (the check above can fail)', () => {
     try {
       const id = await createEntry(t, { account_data: accountData(makeVin(), { ssn: SSN }) });
       await waitForStatus(t, id);
-      const raw = readdirSync(t.dataDir).filter((f) => f.startsWith('titled.sqlite')).map((f) => readFileSync(join(t.dataDir, f)).toString('latin1')).join('');
+      const raw = readdirSync(t.dataDir)
+        .filter((f) => f.startsWith('titled.sqlite'))
+        .map((f) => readFileSync(join(t.dataDir, f)).toString('latin1'))
+        .join('');
       expect(raw).to.include(SSN);
       // a client's string that looks sealed, stored plain, reads back as written
       const data = accountData(makeVin()) as { vehicle: Record<string, unknown> };
@@ -170,21 +191,30 @@ function startKms(): Promise<{ server: Server; url: string; calls: string[] }> {
   const calls: string[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (d: Buffer) => { body += d; });
+    req.on('data', (d: Buffer) => {
+      body += d;
+    });
     req.on('end', () => {
       calls.push(`${req.method} ${req.url}`);
       if (req.headers.authorization !== 'Bearer kms-token') return void res.writeHead(401).end();
       const b = body ? JSON.parse(body) : {};
       let out: unknown;
-      if (req.url === '/wrap') out = { keyId: current, ciphertext: seal(masters.get(current)!, Buffer.from(b.plaintext, 'base64'), 'kms') };
-      else if (req.url === '/unwrap') out = { plaintext: openSealed(masters.get(b.keyId)!, b.ciphertext, 'kms').toString('base64') };
+      if (req.url === '/wrap')
+        out = { keyId: current, ciphertext: seal(masters.get(current)!, Buffer.from(b.plaintext, 'base64'), 'kms') };
+      else if (req.url === '/unwrap')
+        out = { plaintext: openSealed(masters.get(b.keyId)!, b.ciphertext, 'kms').toString('base64') };
       else if (req.url === '/rotate') out = (rotate(), { keyId: current });
       else if (req.url === '/current') out = { keyId: current };
-      else if (req.url === '/retire') out = (([...masters.keys()].filter((k) => k !== current).forEach((k) => masters.delete(k))), {});
+      else if (req.url === '/retire')
+        out = ([...masters.keys()].filter((k) => k !== current).forEach((k) => masters.delete(k)), {});
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
     });
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, calls })));
+  return new Promise((r) =>
+    server.listen(0, '127.0.0.1', () =>
+      r({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, calls }),
+    ),
+  );
 }
 
 describe('security: the http key provider (a local KMS-style server)', () => {
@@ -210,7 +240,9 @@ describe('security: the http key provider (a local KMS-style server)', () => {
       expect(kms.calls.filter((c) => c === 'POST /unwrap').length).to.be.greaterThan(0);
       // a wrong token: the service refuses, and so does the provider
       await new HttpKeyProvider({ url: kms.url, token: 'wrong', timeoutMs: 2000 }).currentId().then(
-        () => expect.fail('accepted'), (e: Error) => expect(e.message).to.match(/401/));
+        () => expect.fail('accepted'),
+        (e: Error) => expect(e.message).to.match(/401/),
+      );
     } finally {
       await t.stop();
       kms.server.close();
@@ -221,18 +253,35 @@ describe('security: the http key provider (a local KMS-style server)', () => {
 
 describe('security: two daemons on one PostgreSQL database need one master key', function () {
   if (!DIALECTS.includes('postgres')) return;
-  it('a daemon with another key file refuses to start, naming the fix; with a shared encryption.masterKey both read PII', async () => {
+  it('a daemon with another key file refuses to start, naming the fix; with one masterKey both read PII', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const masterKey = randomBytes(32).toString('base64');
-    const a = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: { masterKey } } });
+    const a = await startTestEngine({
+      dialect: 'postgres',
+      schema,
+      config: { stages: ['intake'], encryption: { masterKey } },
+    });
     let b: TestEngine | undefined;
     try {
       const id = await createEntry(a, { account_data: accountData(makeVin(), { ssn: SSN }) });
       await waitForStatus(a, id);
-      const refused = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: {} } }).then(
-        async (t) => { await t.stop(); return null; }, (e: Error) => e);
+      const refused = await startTestEngine({
+        dialect: 'postgres',
+        schema,
+        config: { stages: ['intake'], encryption: { masterKey: null } },
+      }).then(
+        async (t) => {
+          await t.stop();
+          return null;
+        },
+        (e: Error) => e,
+      );
       expect(refused?.message).to.match(/same encryption.masterKey/);
-      b = await startTestEngine({ dialect: 'postgres', schema, config: { stages: ['intake'], encryption: { masterKey } } });
+      b = await startTestEngine({
+        dialect: 'postgres',
+        schema,
+        config: { stages: ['intake'], encryption: { masterKey } },
+      });
       const res = await b.request('GET', `/title/${id}`, { key: a.org.key });
       expect(res.status).to.equal(200);
       expect(res.body.account_data.loan.borrower[0].ssn).to.equal(SSN);

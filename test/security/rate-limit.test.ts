@@ -3,7 +3,11 @@ import { expect } from 'chai';
 import { DIALECTS, dropSchema, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { expectError } from '../http/support.js';
 
-const limits = (o: Record<string, unknown>) => ({ stages: ['intake'], workers: { enabled: false }, rateLimit: { enabled: true, windowSeconds: 60, ...o } });
+const limits = (o: Record<string, unknown>) => ({
+  stages: ['intake'],
+  workers: { enabled: false },
+  rateLimit: { enabled: true, windowSeconds: 60, ...o },
+});
 const list = (t: TestEngine, key?: string) => t.request('GET', '/title', { key });
 
 for (const dialect of DIALECTS) {
@@ -23,7 +27,9 @@ for (const dialect of DIALECTS) {
         seen.push(r.headers.get('ratelimit-remaining')!);
         const reset = Number(r.headers.get('ratelimit-reset'));
         expect(reset).to.be.within(1, 60);
-        expect(r.headers.get('ratelimit-policy')).to.equal('3;w=60;comment="credential", 5;w=60;comment="organization"');
+        expect(r.headers.get('ratelimit-policy')).to.equal(
+          '3;w=60;comment="credential", 5;w=60;comment="organization"',
+        );
       }
       expect(seen).to.deep.equal(['2', '1', '0']);
       const over = await list(t);
@@ -32,7 +38,7 @@ for (const dialect of DIALECTS) {
       expect(over.headers.get('ratelimit-remaining')).to.equal('0');
     });
 
-    it('the organization\'s limit spans its credentials; another organization is not affected', async () => {
+    it("the organization's limit spans its credentials; another organization is not affected", async () => {
       const org = (await t.engine.orgs.byName(t.org.name))!;
       const second = await t.engine.keys.create(org.id, {});
       // the organization has used 4 of 5 (3 allowed + 1 refused by the first key's limit)
@@ -62,7 +68,10 @@ describe('security: rate limits shared by two daemons on one PostgreSQL database
   it('the postgres store counts requests to either daemon together', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     // daemons on one database share the master key that wraps the data keys (docs/security.md)
-    const config = { ...limits({ perCredential: 4, perOrganization: 100, store: 'postgres' }), encryption: { masterKey: randomBytes(32).toString('base64') } };
+    const config = {
+      ...limits({ perCredential: 4, perOrganization: 100, store: 'postgres' }),
+      encryption: { masterKey: randomBytes(32).toString('base64') },
+    };
     const a = await startTestEngine({ dialect: 'postgres', schema, config });
     const b = await startTestEngine({ dialect: 'postgres', schema, config });
     try {
@@ -80,7 +89,9 @@ describe('security: rate limits shared by two daemons on one PostgreSQL database
 
 describe('security: rate limits off', () => {
   it('rateLimit.enabled false: no headers and no 429', async () => {
-    const t = await startTestEngine({ config: { ...limits({ perCredential: 1 }), rateLimit: { enabled: false, perCredential: 1 } } });
+    const t = await startTestEngine({
+      config: { ...limits({ perCredential: 1 }), rateLimit: { enabled: false, perCredential: 1 } },
+    });
     try {
       for (let i = 0; i < 3; i++) {
         const r = await list(t);

@@ -8,7 +8,10 @@ export class RateLimits1795623790000 implements MigrationInterface {
   name = 'RateLimits1795623790000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE TABLE IF NOT EXISTS "rate_limits" ("key" varchar(255) PRIMARY KEY, "points" integer NOT NULL DEFAULT 0, "expire" bigint)');
+    await queryRunner.query(
+      'CREATE TABLE IF NOT EXISTS "rate_limits" ' +
+        '("key" varchar(255) PRIMARY KEY, "points" integer NOT NULL DEFAULT 0, "expire" bigint)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
