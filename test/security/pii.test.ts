@@ -56,6 +56,8 @@ async function storedText(t: TestEngine, dialect: Dialect, schema: string): Prom
   }
 }
 
+/** The default master key: a key file in dataDir (the test environment's TITLED_MASTER_KEY removed). */
+const KEY_FILE_CONFIG = { stages: ['intake'], encryption: { masterKey: null } };
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 for (const dialect of DIALECTS) {
@@ -68,7 +70,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'titled-pii-'));
       // the default master key: a key file in dataDir
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: { masterKey: null } } });
+      t = await startTestEngine({ dialect, schema, dataDir, config: KEY_FILE_CONFIG });
     });
     after(async () => {
       await t?.stop();
@@ -149,7 +151,7 @@ for (const dialect of DIALECTS) {
       expect((await t.request('GET', `/title/${id}`)).body.account_data.loan.borrower[0].ssn).to.equal(SSN);
       const key = t.org.key;
       await t.stop();
-      t = await startTestEngine({ dialect, schema, dataDir, config: { stages: ['intake'], encryption: { masterKey: null } } });
+      t = await startTestEngine({ dialect, schema, dataDir, config: KEY_FILE_CONFIG });
       const again = await t.request('GET', `/title/${id}`, { key });
       expect(again.status).to.equal(200);
       expect(again.body.account_data.loan.borrower[0].dlid.number).to.equal(DL);
