@@ -11,14 +11,6 @@ export type Dialect = 'sqlite' | 'postgres';
 /** Dialects the store suites run on (TITLED_TEST_DIALECTS=sqlite to skip PostgreSQL locally). */
 export const DIALECTS: Dialect[] = (process.env.TITLED_TEST_DIALECTS ?? 'sqlite,postgres').split(',') as Dialect[];
 
-/**
- * One master key for every engine of the test run, in this process and in the child processes it starts (through
- * the environment, TITLED_MASTER_KEY): engines and daemons that share a database must share it (docs/security.md).
- * test/security/pii.test.ts sets `encryption.masterKey: null` to test the default key file.
- */
-process.env.TITLED_MASTER_KEY ??= randomBytes(32).toString('base64');
-export const TEST_MASTER_KEY = process.env.TITLED_MASTER_KEY;
-
 export interface TestOrg { name: string; key: string; keyId: string }
 
 export interface TestEngine {

@@ -56,7 +56,7 @@ async function storedText(t: TestEngine, dialect: Dialect, schema: string): Prom
   }
 }
 
-/** The default master key: a key file in dataDir (the test environment's TITLED_MASTER_KEY removed). */
+/** The default master key: a key file in dataDir (a TITLED_MASTER_KEY in the environment removed). */
 const KEY_FILE_CONFIG = { stages: ['intake'], encryption: { masterKey: null } };
 const mode = (p: string) => statSync(p).mode & 0o777;
 
