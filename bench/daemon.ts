@@ -5,7 +5,9 @@
  *
  * Environment: BENCH_DATA_DIR (SQLite folder, required), BENCH_ORG (creates
  * this organization and an API key for it, returned as `key`),
- * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake).
+ * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake),
+ * BENCH_ENCRYPTION (`off` turns PII encryption at rest off; default on, as the daemon runs).
+ * Rate limits stay on (BENCH_RATE_LIMIT=off: off) with limits no bench run reaches, so their cost is in the figures.
  */
 import { createEngine } from '../index.js';
 
@@ -18,6 +20,8 @@ const engine = await createEngine({
   dataDir,
   stages: (process.env.BENCH_STAGES ?? 'intake').split(',').filter(Boolean),
   log: { level: (process.env.BENCH_LOG_LEVEL ?? 'warn') as 'warn' },
+  encryption: { enabled: process.env.BENCH_ENCRYPTION !== 'off' },
+  rateLimit: { enabled: process.env.BENCH_RATE_LIMIT !== 'off', perCredential: 1e9, perOrganization: 1e9 },
 });
 let key: string | undefined;
 if (process.env.BENCH_ORG) {

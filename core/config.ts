@@ -106,6 +106,47 @@ export const ConfigSchema = z.object({
     /** How long a verified API key stays cached; revocation takes effect within this time. */
     keyCacheMs: z.number().int().min(0).default(5000),
   }).prefault({}),
+  /** PII at rest: envelope encryption of SSNs, dates of birth and license numbers (docs/security.md). */
+  encryption: z.object({
+    /** Seal PII on write (reads always open what was sealed). */
+    enabled: z.boolean().default(true),
+    /** Where master keys live: `local` (masterKey, else a key file) or `http` (a KMS-style service). */
+    provider: z.enum(['local', 'http']).default('local'),
+    /** The master key, base64 of 32 bytes (openssl rand -base64 32); absent: the key file. */
+    masterKey: z.string().optional(),
+    /** Earlier master keys, kept while `titled keys rotate-master` wraps the data keys again. */
+    previousMasterKeys: z.array(z.string()).default([]),
+    /** The master key file (default `<dataDir>/master.key`, created 0600 at first start). */
+    keyFile: z.string().optional(),
+    http: z.object({
+      url: z.string().url(),
+      token: z.string().optional(),
+      timeoutMs: z.number().int().positive().default(5000),
+    }).optional(),
+    /** How long a process trusts its cached active data key version (another process may rotate it). */
+    activeKeyCacheMs: z.number().int().min(0).default(30_000),
+  }).prefault({}),
+  /** `Idempotency-Key` on POST requests (docs/security.md). */
+  idempotency: z.object({
+    /** How long a key and its first response are kept, per organization. */
+    ttlSeconds: z.number().int().min(1).default(24 * 3600),
+    /** A first request still running after this long is taken for dead (its key is free again). */
+    lockSeconds: z.number().int().min(1).default(300),
+    /** Largest response body kept for replay; a larger one is not replayable (the key is released). */
+    maxResponseBytes: z.number().int().min(1024).default(1024 * 1024),
+  }).prefault({}),
+  /** Request rate limits (README, Rate limits): a fixed window per credential and per organization; 0 turns one off. */
+  rateLimit: z.object({
+    enabled: z.boolean().default(true),
+    windowSeconds: z.number().int().min(1).default(60),
+    perCredential: z.number().int().min(0).default(600),
+    perOrganization: z.number().int().min(0).default(3000),
+    /**
+     * `memory`: counters in each process (N daemons allow N times the limit); `postgres`: one table every daemon on
+     * the database shares (PostgreSQL only); `auto` (default): `postgres` on PostgreSQL, else `memory`.
+     */
+    store: z.enum(['auto', 'memory', 'postgres']).default('auto'),
+  }).prefault({}),
   /** Hosts or CIDRs exempted from the outbound URL guard (local testing). */
   allowHosts: z.array(z.string()).default([]),
   /** Per-source provider settings, read by the plugins that own the sources. */
@@ -135,6 +176,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.TITLED_DATA_DIR) out.dataDir = env.TITLED_DATA_DIR;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.TITLED_SECRET) out.secret = env.TITLED_SECRET;
+  if (env.TITLED_MASTER_KEY) out.encryption = { masterKey: env.TITLED_MASTER_KEY };
   if (env.TITLED_LOG_LEVEL) out.log = { level: env.TITLED_LOG_LEVEL };
   if (env.TITLED_ALLOW_HOSTS) out.allowHosts = env.TITLED_ALLOW_HOSTS.split(',').map((s) => s.trim()).filter(Boolean);
   return out;

@@ -26,6 +26,8 @@ import { Outbox } from './store/outbox.js';
 import { Pruner } from './store/pruner.js';
 import { LocalObjectStore, ObjectStore, type SignedObjectStore } from './storage/object-store.js';
 import { S3ObjectStore } from './storage/s3-object-store.js';
+import { createPii, ensureDataKeys, objectSealer, PiiCodec } from './crypto/index.js';
+import { keyRotation, resealColumn, type KeyRotation } from './crypto/rotation.js';
 import { TOKENS } from './tokens.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
@@ -63,6 +65,10 @@ export interface Engine {
   readonly objects: ObjectStore;
   /** Removes old outbox rows, failed jobs and ended webhook deliveries (config `retention`; a loop once started). */
   readonly pruner: Pruner;
+  /** PII at rest: the organizations' data keys and the codec that seals and opens (docs/security.md). */
+  readonly pii: PiiCodec;
+  /** Master and data key rotation (`titled keys rotate-master|rotate-data`). */
+  readonly keyRotation: KeyRotation;
   readonly container: DependencyContainer;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
@@ -163,6 +169,13 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
   const db = await openDatabase(config, catalog, options.migrate !== false);
   db.notifications.setLogger(log);
   const parts = buildCore(config, log, db);
+  try {
+    // not before the migrations ran (`titled migrate` opens the engine without running them)
+    if (options.migrate !== false) await ensureDataKeys(parts.pii, db);
+  } catch (e) {
+    await db.close();
+    throw new EngineConfigError(`cannot read or make the organizations' data keys: ${(e as Error).message}`);
+  }
   for (const name of config.stages) parts.registry.register(buildPlugin(parts.container, name, catalog[name]!));
   return assemble(parts);
 }
@@ -194,10 +207,14 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const secret = loadSecret(config);
   const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
   const objects = openObjectStore(config, secret, publicUrl);
+  const pii = createPii(config, db);
+  objects.setSealer(objectSealer(pii));
   const outbox = new Outbox(db);
-  const store = new EntryStore(db, outbox);
-  const queue = new JobQueue(db, { perOrganization: config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2) });
-  const orgs = new Organizations(db);
+  const store = new EntryStore(db, outbox, pii);
+  const perOrganization = config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2);
+  const queue = new JobQueue(db, { perOrganization, pii });
+  // an organization's data key is made with it, never inside a later transaction that could roll it back
+  const orgs = new Organizations(db, async (org) => void (pii.enabled && await pii.keys.active(org.id)));
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
@@ -211,12 +228,13 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   container.registerInstance(Outbox, outbox);
   container.registerInstance(JobQueue, queue);
   container.registerInstance(Organizations, orgs);
+  container.registerInstance(PiiCodec, pii);
   const cursorKey = createHash('sha256').update(`cursor:${secret}`).digest();
   const service = new TitleService(db, store, queue, registry, objects, config, cursorKey, { log, outbox, container });
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service };
+  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, pii };
 }
 
 /** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
@@ -238,10 +256,17 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner, pii: parts.pii,
+    keyRotation: keyRotation(parts.pii, [
+      { table: 'entries', columns: ['doc', 'sources'], guard: 'version' },
+      { table: 'jobs', columns: ['input'], guard: 'updatedAt' },
+      { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' },
+    ].map((t) => ({ reseal: (orgId: string) => resealColumn(db, parts.pii, orgId, t) }))),
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
-      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
+      app ??= createApp({
+        config, log, service, auth, objects, ready, db, pii: parts.pii, extraRoutes: [...pluginRoutes, ...extraRoutes],
+      });
       return app;
     },
     get stages() {

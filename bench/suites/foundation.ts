@@ -39,6 +39,40 @@ function median(runs: LoadResult[]): number {
   return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
+const PII_ROUNDS = 2;
+type StartDaemon = (dir: string, env?: Record<string, string>) => ReturnType<typeof startChild<DaemonReady>>;
+
+/**
+ * Creates whose borrower has an SSN, a date of birth and a license number, on
+ * a daemon with PII encryption at rest on and one with it off, in turn (off,
+ * on, off, on), each on a fresh data folder.
+ */
+async function piiCreates(
+  ctx: SuiteContext, startDaemon: StartDaemon, seconds: number, warmupS: number,
+): Promise<{ on: LoadResult[]; off: LoadResult[] }> {
+  const out: { on: LoadResult[]; off: LoadResult[] } = { on: [], off: [] };
+  let n = 0;
+  for (let round = 0; round < PII_ROUNDS; round++) {
+    for (const side of ['off', 'on'] as const) {
+      const d = await startDaemon(ctx.tmpDir(`titled-bench-pii-${side}-`), { BENCH_ENCRYPTION: side });
+      try {
+        ctx.log(`round ${round + 1}/${PII_ROUNDS}: POST /title with PII, encryption ${side}: `
+          + `${warmupS} s warm-up + ${seconds} s`);
+        const r = await warmAndLoad({
+          url: d.url, connections: CONNECTIONS, durationS: seconds, method: 'POST', path: '/title',
+          headers: { authorization: `Bearer ${d.ready.key}`, 'content-type': 'application/json' },
+          next: () => ({ body: createBody('3VWDX7AJ', n++, { pii: true }) }),
+        }, warmupS);
+        assertClean(`POST with PII, encryption ${side}`, r);
+        out[side].push(r);
+      } finally {
+        await d.stop();
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The foundation: the HTTP read path against a bare Koa + better-sqlite3
  * baseline, the create path, the intake pipeline, and idle memory.
@@ -53,7 +87,10 @@ export const foundation: Suite = {
     const daemonJs = join(ctx.benchDir, 'daemon.js');
     const baselineJs = join(ctx.benchDir, 'baseline-koa.js');
     const rand = (n: number) => Math.floor(Math.random() * n);
-    const startDaemon = (dir: string) => startChild<DaemonReady>(daemonJs, { env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench' }, execArgv: ctx.execArgv });
+    const startDaemon = (dir: string, env: Record<string, string> = {}) =>
+      startChild<DaemonReady>(daemonJs, {
+        env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench', ...env }, execArgv: ctx.execArgv,
+      });
 
     // --- A: daemon on a fresh SQLite folder: idle RSS, then seed
     const dirA = ctx.tmpDir('titled-bench-get-');
@@ -141,6 +178,8 @@ export const foundation: Suite = {
       await d2.stop();
     }
 
+    const pii = await piiCreates(ctx, startDaemon, Math.max(1, Math.round(durationS / PII_ROUNDS)), warmupS);
+
     const engineRps = median(engineRuns);
     const baseRps = median(baseRuns);
     return [
@@ -164,6 +203,17 @@ export const foundation: Suite = {
         detail: {
           entries: PIPELINE_N, seconds: pipeline.seconds, create_seconds: pipeline.createSeconds,
           creates_per_s: PIPELINE_N / pipeline.createSeconds, drain_after_last_create_seconds: pipeline.seconds - pipeline.createSeconds, concurrency: CONNECTIONS,
+        },
+      },
+      {
+        name: 'post_title_pii_creates_per_s',
+        label: 'POST /title creates with SSN, DOB, license number: encryption on vs off',
+        value: median(pii.on), unit: 'creates/s',
+        baseline: { label: 'the same creates, encryption.enabled false', value: median(pii.off) },
+        detail: {
+          rounds: PII_ROUNDS, statistic: 'median of the rounds, per side; sides alternate, each on a fresh data folder',
+          round_ratios: pii.on.map((r, i) => Math.round((r.rps / pii.off[i]!.rps) * 1000) / 1000),
+          on: pii.on.map(loadDetail), off: pii.off.map(loadDetail),
         },
       },
       {

@@ -2,7 +2,7 @@ import { ENGINE_OPTION_HELP, ENGINE_OPTIONS, UsageError, isoTime, print, table, 
 
 export const keys: CommandGroup = {
   name: 'keys',
-  summary: 'manage API keys',
+  summary: 'manage API keys; rotate the encryption keys of PII at rest',
   commands: [
     {
       name: 'create',
@@ -73,6 +73,41 @@ export const keys: CommandGroup = {
         await withEngine(values, async (engine) => {
           await engine.keys.revoke(id);
           print(`revoked key ${id}`);
+        });
+      },
+    },
+    {
+      name: 'rotate-master',
+      summary: 'make a new master key current and wrap every organization\'s data key with it',
+      usage: 'keys rotate-master',
+      details: 'Local key file: a new key is added, every data key is wrapped again, then the old key is removed from the file.\n'
+        + 'encryption.masterKey: set the new key, move the old one to encryption.previousMasterKeys, run this, then drop it.\n'
+        + 'http provider: the key service makes the new key (POST /rotate).',
+      options: { ...ENGINE_OPTIONS },
+      optionHelp: ENGINE_OPTION_HELP,
+      async run({ values }) {
+        await withEngine(values, async (engine) => {
+          const r = await engine.keyRotation.rotateMaster();
+          print(`master key ${r.masterKeyId} is current; ${r.dataKeys} data key(s) wrapped with it`);
+        });
+      },
+    },
+    {
+      name: 'rotate-data',
+      summary: 'make a new data key active for an organization and re-encrypt its stored PII with it',
+      usage: 'keys rotate-data --org NAME',
+      details: 'Entries, queued jobs and kept idempotent replies are sealed again. The old version is kept (retired) so objects\n'
+        + 'sealed with it and writes a running daemon made with it (for up to encryption.activeKeyCacheMs) stay readable.',
+      options: { ...ENGINE_OPTIONS, org: { type: 'string' } },
+      optionHelp: [['--org NAME', 'the organization (required)'], ...ENGINE_OPTION_HELP],
+      async run({ values }) {
+        const orgName = values.org;
+        if (typeof orgName !== 'string' || !orgName) throw new UsageError('--org NAME is required');
+        await withEngine(values, async (engine) => {
+          const org = await engine.orgs.byName(orgName);
+          if (!org) throw new Error(`no organization '${orgName}'`);
+          const r = await engine.keyRotation.rotateData(org.id);
+          print(`data key version ${r.version} is active for ${org.name}; ${r.resealed} row(s) re-encrypted`);
         });
       },
     },

@@ -15,7 +15,8 @@ export interface Organization {
 const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 export class Organizations {
-  constructor(private readonly db: Database) {}
+  /** @param onCreate runs after an organization is made (the engine makes its data key) */
+  constructor(private readonly db: Database, private readonly onCreate?: (org: Organization) => Promise<void>) {}
 
   async create(name: string, settings: Record<string, unknown> = {}): Promise<Organization> {
     if (!NAME_RE.test(name)) throw new TitledError('INVALID_INPUT', 'organization name: lowercase letters, digits, ".", "_", "-" (1-100 characters), starting with a letter or digit');
@@ -26,6 +27,7 @@ export class Organizations {
       if (isUniqueViolation(e)) throw new TitledError('CONFLICT', `organization '${name}' exists`);
       throw e;
     }
+    await this.onCreate?.(org);
     return org;
   }
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
 import type { TitledConfig } from '../config.js';
@@ -74,8 +74,11 @@ export class Database {
       });
     } else {
       const dir = resolve(config.dataDir);
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       sqliteFile = join(dir, 'titled.sqlite');
+      // created 0600 (SQLite gives its -wal and -shm files the database file's mode); an older file is narrowed
+      closeSync(openSync(sqliteFile, 'a', 0o600));
+      for (const f of [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
       ds = new DataSource({
         type: 'better-sqlite3',
         database: sqliteFile,

@@ -131,4 +131,37 @@ class SessionRecord {
   @Column('bigint', { transformer: epoch }) createdAt!: number;
 }
 
-export const CORE_ENTITIES = [OrganizationRecord, ApiKeyRecord, EntryRecord, DuplicatePointerRecord, JobRecord, OutboxRecord, SessionRecord];
+/** A data key of an organization, wrapped by a master key (core/crypto/data-keys.ts). */
+@Entity('data_keys')
+class DataKeyRecord {
+  @PrimaryColumn('varchar', { length: 36 }) orgId!: string;
+  @PrimaryColumn('integer') version!: number;
+  /** The data key sealed by the master key `masterKeyId` (base64url). */
+  @Column('text') wrapped!: string;
+  @Column('varchar', { length: 200 }) masterKeyId!: string;
+  /** active | retired */
+  @Column('varchar', { length: 16 }) state!: string;
+  @Column('bigint', { transformer: epoch }) createdAt!: number;
+}
+
+/** A request's `Idempotency-Key` and the response it got (core/http/idempotency.ts). */
+@Entity('idempotency_keys')
+@Index('ix_idempotency_expires', ['expiresAt'])
+class IdempotencyRecord {
+  @PrimaryColumn('varchar', { length: 36 }) orgId!: string;
+  @PrimaryColumn('varchar', { length: 300 }) key!: string;
+  /** SHA-256 (hex) of method, path and body: a different request with the same key is refused. */
+  @Column('varchar', { length: 64 }) fingerprint!: string;
+  /** running | done */
+  @Column('varchar', { length: 16 }) state!: string;
+  @Column('integer', { nullable: true }) status!: number | null;
+  /** JSON: the response headers replayed. */
+  @Column('text', { nullable: true }) headers!: string | null;
+  @Column('text', { nullable: true }) body!: string | null;
+  @Column('bigint', { transformer: epoch }) createdAt!: number;
+  @Column('bigint', { transformer: epoch }) expiresAt!: number;
+}
+
+export const CORE_ENTITIES = [
+  OrganizationRecord, ApiKeyRecord, EntryRecord, DuplicatePointerRecord, JobRecord, OutboxRecord, SessionRecord, DataKeyRecord, IdempotencyRecord,
+];

@@ -7,7 +7,11 @@ import type { TitledConfig } from '../config.js';
 import { TitledError, isTitledError } from '../errors.js';
 import type { TitleService } from '../service/title-service.js';
 import { contentTypeOf, SignedObjectStore, type ObjectStore } from '../storage/object-store.js';
+import type { PiiCodec } from '../crypto/pii.js';
+import type { Database } from '../db/database.js';
 import { readJson } from './body.js';
+import { idempotency, IdempotencyKeys } from './idempotency.js';
+import { rateLimit, rateLimitStore } from './rate-limit.js';
 import { answerClientErrors } from './server.js';
 
 export interface HttpDeps {
@@ -18,6 +22,9 @@ export interface HttpDeps {
   objects: ObjectStore;
   /** Readiness: database reachable and workers running. */
   ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  /** The database and the PII codec: kept `Idempotency-Key` answers (core/http/idempotency.ts); absent: none. */
+  db?: Database;
+  pii?: PiiCodec;
   /** Hooks plugins use to add routes before the app is built. */
   extraRoutes: ((router: Router, deps: { authenticate: (ctx: Context) => Promise<Principal>; readJson: (ctx: Context) => Promise<unknown> }) => void)[];
 }
@@ -55,7 +62,13 @@ export function createApp(d: HttpDeps): Koa {
     await next();
   });
 
-  const authenticate: Authenticate = async (ctx) => d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
+  // once per request: the rate limiter, the idempotency check and the route share the principal
+  const authenticate: Authenticate = (ctx) => {
+    const st = ctx.state as { auth?: Promise<Principal> };
+    st.auth ??= d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
+    return st.auth;
+  };
+  useGuards(app, d, authenticate, cookieName);
   const router = baseRoutes(d, cookieName);
   const title = titleRoutes(d, authenticate, body);
   for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
@@ -66,6 +79,25 @@ export function createApp(d: HttpDeps): Koa {
   const listen = app.listen.bind(app);
   app.listen = ((...args: Parameters<typeof listen>) => answerClientErrors(listen(...args), d.log)) as typeof app.listen;
   return app;
+}
+
+/** Rate limits, then `Idempotency-Key` (a request refused for its rate does not use up its key). */
+function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName: string): void {
+  const dataSource = d.db?.dialect === 'postgres' ? d.db.dataSource : undefined;
+  const limit = rateLimit({
+    config: d.config.rateLimit, authenticate,
+    log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
+    hasCredentials: (ctx) => !!ctx.get('authorization') || !!ctx.cookies.get(cookieName),
+    postgres: dataSource && rateLimitStore(d.config) === 'postgres'
+      ? { dataSource, schema: d.config.databaseSchema } : undefined,
+  });
+  if (limit) app.use(limit);
+  if (!d.db) return;
+  app.use(idempotency({
+    keys: new IdempotencyKeys(d.db, d.pii, d.config.idempotency), authenticate, bodyLimit: d.config.bodyLimitBytes,
+    maxResponseBytes: d.config.idempotency.maxResponseBytes,
+    log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
+  }));
 }
 
 /** Every error becomes the spec's error body; an unexpected one is logged (INTERNAL) and shown as "internal error". */

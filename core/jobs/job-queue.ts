@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
+import type { PiiCodec } from '../crypto/pii.js';
 import type { Database } from '../db/database.js';
 import { mergePatch } from '../merge.js';
 import type { AccountData } from '../model/schemas.js';
@@ -58,7 +59,19 @@ export class JobQueue {
    *   `workers.perOrganization`); when no other organization waits, an
    *   organization may use every free worker.
    */
-  constructor(private readonly db: Database, private readonly opts: { perOrganization?: number } = {}) {}
+  constructor(
+    private readonly db: Database,
+    private readonly opts: { perOrganization?: number; pii?: PiiCodec } = {},
+  ) {}
+
+  /** A job's input as stored: its account data may hold PII, sealed like the entry's (docs/security.md). */
+  private store(orgId: string, input: JobInput, m?: EntityManager): Promise<string> | string {
+    return this.opts.pii ? this.opts.pii.stringify(orgId, input, undefined, m) : JSON.stringify(input);
+  }
+
+  private async read(orgId: string, text: string, m?: EntityManager): Promise<JobInput> {
+    return (this.opts.pii ? await this.opts.pii.parse(orgId, text, m) : JSON.parse(text)) as JobInput;
+  }
 
   async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
     const merged = await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
@@ -67,7 +80,7 @@ export class JobQueue {
     const now = Date.now();
     await this.db.exec(
       'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
-      [id, j.entryId, j.orgId, 'queued', JSON.stringify(j.input), '[]', now, j.initialStatus, now, now], m);
+      [id, j.entryId, j.orgId, 'queued', await this.store(j.orgId, j.input, m), '[]', now, j.initialStatus, now, now], m);
     // the other daemons on this database claim it at once (PostgreSQL, sent on commit); local workers: `wake`
     await this.db.notifications.notify(m, 'jobs');
     return id;
@@ -95,14 +108,17 @@ export class JobQueue {
   /** Merges into the entry's queued job and returns its id, or null when none is queued. */
   private async mergeIntoQueued(m: EntityManager, entryId: string, add: JobInput, initialStatus?: JobStatus): Promise<string | null> {
     for (;;) {
-      const queued = await this.db.query<{ id: string; input: string; initialStatus: string }>('SELECT id, input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+      const queued = await this.db.query<{ id: string; orgId: string; input: string; initialStatus: string }>(
+        'SELECT id, "orgId", input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
       if (!queued[0]) return null;
-      const input = mergeJobInput(JSON.parse(queued[0].input) as JobInput, add);
+      const orgId = queued[0].orgId;
+      const input = mergeJobInput(await this.read(orgId, queued[0].input, m), add);
       // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
       // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
       // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
       const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
-        [JSON.stringify(input), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued', queued[0].input], m);
+        [await this.store(orgId, input, m), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued',
+          queued[0].input], m);
       if (affected === 1) return queued[0].id;
     }
   }
@@ -136,11 +152,11 @@ export class JobQueue {
          RETURNING id, "entryId", "orgId", input, "stagesDone", attempts, "initialStatus"`,
         [owner, now + leaseMs, now, ...chosen, now], m);
     });
-    return rows.map((r) => ({
+    return Promise.all(rows.map(async (r) => ({
       id: String(r.id), entryId: String(r.entryId), orgId: String(r.orgId),
-      input: JSON.parse(String(r.input)) as JobInput, stagesDone: JSON.parse(String(r.stagesDone)) as string[],
+      input: await this.read(String(r.orgId), String(r.input)), stagesDone: JSON.parse(String(r.stagesDone)) as string[],
       attempts: Number(r.attempts), initialStatus: String(r.initialStatus) as JobStatus,
-    }));
+    })));
   }
 
   /**
@@ -204,14 +220,16 @@ export class JobQueue {
    */
   async retry(jobId: string, owner: string, error: string, runAfter: number): Promise<void> {
     await this.db.tx(async (m) => {
-      const mine = (await this.db.query<{ entryId: string; input: string }>('SELECT "entryId", input FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m))[0];
+      const mine = (await this.db.query<{ entryId: string; orgId: string; input: string }>(
+        'SELECT "entryId", "orgId", input FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m))[0];
       if (!mine) return;
       // requests enqueue while holding the entry's row: take it too (SQLite transactions are serialized already)
       if (this.db.dialect === 'postgres') await this.db.query('SELECT id FROM entries WHERE id = ? FOR UPDATE', [mine.entryId], m);
       const newer = (await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?', [mine.entryId, 'queued', jobId], m))[0];
       if (newer) {
-        const input = mergeJobInput(JSON.parse(mine.input) as JobInput, JSON.parse(newer.input) as JobInput);
-        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [JSON.stringify(input), Date.now(), newer.id], m);
+        const input = mergeJobInput(await this.read(mine.orgId, mine.input, m), await this.read(mine.orgId, newer.input, m));
+        const text = await this.store(mine.orgId, input, m);
+        await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [text, Date.now(), newer.id], m);
         await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
         await this.unblocked(m, mine.entryId);
         return;

@@ -76,7 +76,9 @@ export class S3ObjectStore extends SignedObjectStore {
   }
 
   async put(key: string, data: Buffer | string): Promise<void> {
-    const body = typeof data === 'string' ? Buffer.from(data) : data;
+    let body = typeof data === 'string' ? Buffer.from(data) : data;
+    // PII at rest (docs/security.md): the objects the sealer names are stored sealed, as on local disk
+    if (this.sealer?.seals(key)) body = await this.sealer.seal(key, body);
     // one PUT replaces the object whole: concurrent writers of one key never leave a mix
     await this.client.send(
       new PutObjectCommand({
@@ -92,7 +94,8 @@ export class S3ObjectStore extends SignedObjectStore {
   async get(key: string): Promise<Buffer | null> {
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.s3Key(key) }));
-      return Buffer.from(await r.Body!.transformToByteArray());
+      const data = Buffer.from(await r.Body!.transformToByteArray());
+      return this.sealer ? await this.sealer.open(key, data) : data;
     } catch (e) {
       if (isMissing(e)) return null;
       throw e;
@@ -101,6 +104,8 @@ export class S3ObjectStore extends SignedObjectStore {
 
   /** The response body as it arrives from the bucket (the SDK's Node stream): never the whole object in memory. */
   override async openRead(key: string): Promise<{ stream: Readable; size: number } | null> {
+    // a sealed object is opened whole (they are small JSON files)
+    if (this.sealer?.seals(key)) return super.openRead(key);
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.s3Key(key) }));
       return { stream: r.Body as Readable, size: Number(r.ContentLength ?? 0) };
@@ -131,7 +136,8 @@ export class S3ObjectStore extends SignedObjectStore {
   }
 
   override async redirectUrl(key: string, ttlSeconds: number): Promise<string | null> {
-    if (this.opts.download !== 'redirect') return null;
+    // a sealed object is opened by the daemon: the bucket only holds its ciphertext
+    if (this.opts.download !== 'redirect' || this.sealer?.seals(key)) return null;
     const Key = this.s3Key(key);
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key }));

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { PiiCodec } from '../crypto/pii.js';
 import type { Database } from '../db/database.js';
 import { TitledError } from '../errors.js';
 import type { TitleEntry } from '../model/entry.js';
@@ -59,16 +60,16 @@ function withSources(doc: string, sources: string | null): string {
   return sources === null ? doc : `${doc.slice(0, -1)}${doc.length > 2 ? ',' : ''}"account_sources":${sources}}`;
 }
 
-function fromRow(r: EntryRow): StoredEntryDoc {
-  const doc = withSources(r.doc, r.sources);
-  return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version), doc };
-}
+type Stringify = (value: unknown) => string;
 
-/** The entry's document (what clients see, before presigning) and its sources (undefined: not held, keep the stored ones). */
-function toColumns(entry: TitleEntry): { doc: string; sources: string | null | undefined } {
-  if (!Object.hasOwn(entry, 'account_sources')) return { doc: JSON.stringify(entry), sources: undefined };
+/**
+ * The entry's document (what clients see, before presigning) and its sources (undefined: not held, keep the stored
+ * ones), as `json` writes them (with PII sealed: core/crypto/pii.ts).
+ */
+function toColumns(entry: TitleEntry, json: Stringify): { doc: string; sources: string | null | undefined } {
+  if (!Object.hasOwn(entry, 'account_sources')) return { doc: json(entry), sources: undefined };
   const { account_sources: list, ...visible } = entry;
-  return { doc: JSON.stringify(visible), sources: list ? JSON.stringify(list) : null };
+  return { doc: json(visible), sources: list ? json(list) : null };
 }
 
 /**
@@ -76,7 +77,31 @@ function toColumns(entry: TitleEntry): { doc: string; sources: string | null | u
  * duplicate pointers resolve to their canonical entry.
  */
 export class EntryStore {
-  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
+  /**
+   * @param pii seals SSNs, dates of birth and license numbers in `doc` and `sources` as they are written, and opens
+   *   them as they are read: the one place entries are encrypted at rest (docs/security.md)
+   */
+  constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly pii?: PiiCodec) {}
+
+  /** The JSON writer for the organization's entries (sealing PII when encryption is on). */
+  private async writer(orgId: string, m?: EntityManager): Promise<Stringify> {
+    const pii = this.pii;
+    if (!pii?.enabled) return (v) => JSON.stringify(v);
+    const k = await pii.keys.active(orgId, m);
+    // one writer per row written: a value in both doc and sources is sealed once
+    const memo = new Map<string, string>();
+    return (v) => pii.stringifyWith(orgId, k, v, undefined, memo);
+  }
+
+  /** Stored JSON text with its sealed PII opened. */
+  private opened(orgId: string, text: string, m?: EntityManager): Promise<string> | string {
+    return this.pii ? this.pii.open(orgId, text, m) : text;
+  }
+
+  private async fromRow(orgId: string, r: EntryRow, m?: EntityManager): Promise<StoredEntryDoc> {
+    const doc = await this.opened(orgId, withSources(r.doc, r.sources), m);
+    return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version), doc };
+  }
 
   /** The canonical entry id for `id` (itself, or the entry a pointer points at), or null. */
   async resolveId(orgId: string, id: string, m?: EntityManager): Promise<string | null> {
@@ -110,7 +135,7 @@ export class EntryStore {
         `SELECT e.doc, e.sources, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`,
         [orgId, id], m);
     }
-    return rows[0] ? fromRow(rows[0]) : null;
+    return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
 
   /**
@@ -129,18 +154,18 @@ export class EntryStore {
     const rows = await this.db.query<{ doc: string }>(
       'SELECT doc FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT e.doc FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?',
       [orgId, id, orgId, id]);
-    return rows[0]?.doc ?? null;
+    return rows[0] ? this.opened(orgId, rows[0].doc) : null;
   }
 
   /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */
   async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
     const rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
-    return rows[0] ? fromRow(rows[0]) : null;
+    return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
 
   async insert(m: EntityManager, orgId: string, entry: TitleEntry): Promise<void> {
     const now = entry.last_modified;
-    const { doc, sources } = toColumns(entry);
+    const { doc, sources } = toColumns(entry, await this.writer(orgId, m));
     await this.db.exec(
       'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc, sources) '
       + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
@@ -159,8 +184,9 @@ export class EntryStore {
 
   /** `save`, returning what it stored: the new version and the JSON text written (with `entry`, the object given). */
   async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
+    const json = await this.writer(orgId, m);
     entry.last_modified = Date.now();
-    const { doc, sources } = toColumns(entry);
+    const { doc, sources } = toColumns(entry, json);
     const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc];
     // an entry read without its sources (a list item) leaves the stored sources as they are
     const setSources = sources !== undefined ? ', sources = ?' : '';
@@ -175,7 +201,8 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    return { entry, version: Number(rows[0]!.version), doc: withSources(doc, sources ?? null) };
+    const text = await this.opened(orgId, withSources(doc, sources ?? null), m);
+    return { entry, version: Number(rows[0]!.version), doc: text };
   }
 
   async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {
@@ -235,7 +262,7 @@ export class EntryStore {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      entries: page.map((r) => JSON.parse(r.doc) as TitleEntry),
+      entries: await Promise.all(page.map(async (r) => JSON.parse(await this.opened(orgId, r.doc)) as TitleEntry)),
       next: rows.length > limit && last ? { createdAt: Number(last.createdAt), id: last.id } : undefined,
     };
   }

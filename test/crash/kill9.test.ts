@@ -185,6 +185,7 @@ describe('kill -9 under load', function () {
           databaseUrl: PG_URL,
           databaseSchema: schema,
           secret: randomBytes(24).toString('hex'),
+          encryption: { masterKey: randomBytes(32).toString('base64') },
           storage: s3.storage(),
         };
         const files = ['a', 'b'].map((n) => {

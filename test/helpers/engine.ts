@@ -39,6 +39,8 @@ export async function startTestEngine(o: { dialect?: Dialect; config?: Record<st
   const engine = await createEngine({
     port: 0, dataDir, log: { level: 'info' },
     workers: { pollIntervalMs: 50, retryBaseMs: 20 },
+    // suites that send many requests with one key are not about rate limits (test/security/rate-limit.test.ts is)
+    rateLimit: { enabled: false },
     ...(dialect === 'postgres' ? { databaseUrl: PG_URL, databaseSchema: schema } : {}),
     ...o.config,
   }, { logDestination, ...o.options });

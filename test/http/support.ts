@@ -104,8 +104,9 @@ export async function storedRow(t: TestEngine, id: string): Promise<{ doc: strin
 
 /** The job inputs of an entry (queued or running), oldest first. */
 export async function jobInputs(t: TestEngine, entryId: string): Promise<any[]> {
-  const rows = await t.engine.db.query<{ input: string }>('SELECT input FROM jobs WHERE "entryId" = ? ORDER BY "createdAt"', [entryId]);
-  return rows.map((r) => JSON.parse(r.input));
+  const rows = await t.engine.db.query<{ orgId: string; input: string }>('SELECT "orgId", input FROM jobs WHERE "entryId" = ? ORDER BY "createdAt"', [entryId]);
+  // stored with its PII sealed (docs/security.md): opened as the queue reads it
+  return Promise.all(rows.map((r) => t.engine.pii.parse(r.orgId, r.input)));
 }
 
 /** The members every entry must have (spec: Title entry). */

@@ -19,6 +19,7 @@ const describePg = DIALECTS.includes('postgres') ? describe : describe.skip;
 describePg('PostgreSQL LISTEN/NOTIFY wakes other daemons (two daemons, one schema)', function () {
   this.timeout(120_000);
   const schema = `t_${randomBytes(6).toString('hex')}`;
+  const masterKey = randomBytes(32).toString('base64');
   let a: TestEngine;
   let b: WebhookTestEngine;
   let hook: Receiver;
@@ -30,13 +31,13 @@ describePg('PostgreSQL LISTEN/NOTIFY wakes other daemons (two daemons, one schem
       dialect: 'postgres',
       schema,
       webhook: { pollIntervalMs: HOUR },
-      config: { workers: { pollIntervalMs: HOUR, retryBaseMs: 20 }, log: { level: 'warn' } },
+      config: { workers: { pollIntervalMs: HOUR, retryBaseMs: 20 }, log: { level: 'warn' }, encryption: { masterKey } },
     });
     b.engine.db.notifications.events.on('notification', (topic: string) => heard.push(topic));
     a = await startTestEngine({
       dialect: 'postgres',
       schema,
-      config: { stages: ['intake'], workers: { enabled: false }, log: { level: 'warn' } },
+      config: { stages: ['intake'], workers: { enabled: false }, log: { level: 'warn' }, encryption: { masterKey } },
     });
     hook = await receiver();
     await b.wh.setProfile(b.org.name, {

@@ -39,6 +39,7 @@ describePg('storage: two daemons, one PostgreSQL schema, one S3 bucket', functio
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const dirs = [mkdtempSync(join(tmpdir(), 'titled-a-')), mkdtempSync(join(tmpdir(), 'titled-b-'))];
   const secret = randomBytes(24).toString('hex');
+  const masterKey = randomBytes(32).toString('base64');
   let entry: any;
 
   before(async () => {
@@ -49,6 +50,8 @@ describePg('storage: two daemons, one PostgreSQL schema, one S3 bucket', functio
       allowHosts: ['127.0.0.1'],
       log: { level: 'warn' },
       secret,
+      // daemons with their own data folders on one database share the master key (docs/security.md)
+      encryption: { masterKey },
       storage: s3.storage({ prefix: 'titled', download }),
       workers: { enabled: workers, pollIntervalMs: 50, retryBaseMs: 20 },
     });

@@ -5,6 +5,9 @@ import { AccountSources1795614201470 as SqliteAccountSources } from './sqlite/17
 import { AccountSources1795614201470 as PostgresAccountSources } from './postgres/1795614201470-AccountSources.js';
 import { Sessions1795620000000 as SqliteSessions } from './sqlite/1795620000000-Sessions.js';
 import { Sessions1795620000000 as PostgresSessions } from './postgres/1795620000000-Sessions.js';
+import { PiiKeysIdempotency1795623780483 as SqlitePiiKeys } from './sqlite/1795623780483-PiiKeysIdempotency.js';
+import { PiiKeysIdempotency1795623780483 as PostgresPiiKeys } from './postgres/1795623780483-PiiKeysIdempotency.js';
+import { RateLimits1795623790000 as PostgresRateLimits } from './postgres/1795623790000-RateLimits.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions, SqlitePiiKeys];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions, PostgresPiiKeys, PostgresRateLimits];

@@ -1,0 +1,129 @@
+/**
+ * Request rate limits per credential and per organization (README, Rate
+ * limits): a fixed window of `rateLimit.windowSeconds`, `perCredential`
+ * requests for each API key (or JWT/session user) and `perOrganization` for
+ * all of an organization's credentials together. Every authenticated answer
+ * carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (IETF
+ * draft-ietf-httpapi-ratelimit-headers) and `RateLimit-Policy`; over a limit
+ * is 429 RATE_LIMITED with `Retry-After`. Counters: in memory (one process)
+ * or, on PostgreSQL, in a table every daemon shares (rate-limiter-flexible).
+ */
+import type { Context, Next } from 'koa';
+import type { DataSource } from 'typeorm';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { Principal } from '../auth/authenticator.js';
+import type { TitledConfig } from '../config.js';
+import { TitledError } from '../errors.js';
+
+interface Limit {
+  name: 'credential' | 'organization';
+  points: number;
+  limiter: RateLimiterAbstract;
+  keyOf: (p: Principal) => string;
+}
+
+/** The credential a principal acts with: its API key, else its user (JWT, or a session minted from one). */
+export const credentialOf = (p: Principal) => (p.keyId ? `key:${p.keyId}` : `user:${p.org.id}:${p.userId}`);
+
+export interface RateLimitDeps {
+  config: TitledConfig['rateLimit'];
+  /** The PostgreSQL data source (store `postgres`), and its schema. */
+  postgres?: { dataSource: DataSource; schema?: string };
+  authenticate: (ctx: Context) => Promise<Principal>;
+  /** Whether the request carries credentials (one without is not counted: its route refuses it). */
+  hasCredentials: (ctx: Context) => boolean;
+  log: (e: unknown) => void;
+}
+
+/** Which store the counters use: PostgreSQL shares them between daemons. */
+export function rateLimitStore(config: Pick<TitledConfig, 'rateLimit' | 'databaseUrl'>): 'memory' | 'postgres' {
+  const s = config.rateLimit.store;
+  if (s === 'auto') return config.databaseUrl ? 'postgres' : 'memory';
+  return s;
+}
+
+function limiter(d: RateLimitDeps, points: number, prefix: string): RateLimiterAbstract {
+  const opts = { points, duration: d.config.windowSeconds, keyPrefix: prefix };
+  if (!d.postgres) return new RateLimiterMemory(opts);
+  return new RateLimiterPostgres({
+    // the table is made by a migration (core/db/migrations/postgres/*-RateLimits.ts), not by the limiter at start
+    ...opts,
+    storeClient: d.postgres.dataSource,
+    storeType: 'typeorm',
+    tableName: 'rate_limits',
+    schemaName: d.postgres.schema,
+    tableCreated: true,
+  });
+}
+
+function limits(d: RateLimitDeps): Limit[] {
+  const out: Limit[] = [];
+  if (d.config.perCredential > 0) {
+    out.push({
+      name: 'credential',
+      points: d.config.perCredential,
+      limiter: limiter(d, d.config.perCredential, 'cred'),
+      keyOf: credentialOf,
+    });
+  }
+  if (d.config.perOrganization > 0) {
+    out.push({
+      name: 'organization',
+      points: d.config.perOrganization,
+      limiter: limiter(d, d.config.perOrganization, 'org'),
+      keyOf: (p) => p.org.id,
+    });
+  }
+  return out;
+}
+
+/** The middleware; null when rate limits are off. */
+export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Promise<void>) | null {
+  const all = limits(d);
+  if (!d.config.enabled || !all.length) return null;
+  return async (ctx, next) => {
+    if (!d.hasCredentials(ctx)) return next();
+    let principal: Principal;
+    try {
+      principal = await d.authenticate(ctx);
+    } catch {
+      return next(); // the route answers the bad credentials
+    }
+    // the tightest limit is the one the headers describe
+    let shown: { points: number; res: RateLimiterRes } | undefined;
+    let over: { name: string; res: RateLimiterRes } | undefined;
+    for (const l of all) {
+      let res: RateLimiterRes;
+      try {
+        res = await l.limiter.consume(l.keyOf(principal));
+      } catch (e) {
+        if (!(e instanceof RateLimiterRes)) {
+          d.log(e); // a store that fails lets requests through rather than refusing every one
+          continue;
+        }
+        res = e;
+        over ??= { name: l.name, res };
+      }
+      if (!shown || res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res };
+    }
+    if (shown) setHeaders(ctx, shown.points, shown.res, d.config.windowSeconds, all);
+    if (over) {
+      const seconds = Math.max(1, Math.ceil(over.res.msBeforeNext / 1000));
+      ctx.set('Retry-After', String(seconds));
+      throw new TitledError('RATE_LIMITED', `too many requests for this ${over.name}; retry in ${seconds} s`);
+    }
+    await next();
+  };
+}
+
+function setHeaders(ctx: Context, points: number, res: RateLimiterRes, window: number, all: Limit[]): void {
+  ctx.set('RateLimit-Limit', String(points));
+  ctx.set('RateLimit-Remaining', String(Math.max(0, res.remainingPoints)));
+  ctx.set('RateLimit-Reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
+  ctx.set('RateLimit-Policy', all.map((l) => `${l.points};w=${window};comment="${l.name}"`).join(', '));
+}
