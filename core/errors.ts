@@ -74,6 +74,10 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  SUBMISSION_MOVED: 'a submission changed status',
+  SUBMISSION_WORKER_STARTED: 'the submission portal worker started',
+  SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
+  SUBMISSION_ACCOUNT_STATUS_SKIPPED: 'a submission move could not move account_status (the account status machine refuses it)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

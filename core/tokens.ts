@@ -7,4 +7,6 @@
 export const TOKENS = {
   Config: Symbol.for('titled.Config'),
   Logger: Symbol.for('titled.Logger'),
+  /** The engine's DependencyContainer itself (plugins register and resolve collaborators through it). */
+  Container: Symbol.for('titled.Container'),
 } as const;

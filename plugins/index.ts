@@ -19,5 +19,6 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   'private-portal': { load: async () => (await import('./enrichment/index.js')).PrivatePortalStage, providers: ['state', 'portal'] },
   'public-dmv': { load: async () => (await import('./enrichment/index.js')).PublicDmvStage, providers: ['public'] },
   'vin-decode': { load: async () => (await import('./enrichment/index.js')).VinDecodeStage, providers: ['vpic'] },
+  submission: { load: async () => (await import('./submission/index.js')).SubmissionPlugin },
   webhook: { load: async () => (await import('./webhook/index.js')).WebhookPlugin },
 };
