@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { parseForm, readBody } from './forms.js';
 import { applicationPage, documentsPage, loginPage, ownerPage, reviewPage, searchPage, vehiclePage } from './pages.js';
 
-export type Scenario = 'accept' | 'followup' | 'reject';
+/** accept; followup (asks for documents once, then accepts); reject; hold (stays in review). */
+export type Scenario = 'accept' | 'followup' | 'reject' | 'hold';
 export type PortalStatus = 'RECEIVED' | 'IN_REVIEW' | 'ACTION_NEEDED' | 'APPROVED' | 'DENIED';
 
 export interface Application {
@@ -173,7 +174,7 @@ export class FakePortal {
     if (!files.length) return this.send(res, 422, '<p class="error" id="error">Attach the requested documents.</p>');
     app.followUps.push(files.map((f) => ({ filename: f.filename, bytes: f.bytes.length })));
     app.rounds++;
-    app.status = 'IN_REVIEW';
+    app.status = 'RECEIVED';
     delete app.feedback;
     this.redirect(res, `/application/${app.no}`);
   }
@@ -192,6 +193,7 @@ export class FakePortal {
 function advance(a: Application): void {
   if (a.status === 'RECEIVED') a.status = 'IN_REVIEW';
   else if (a.status === 'IN_REVIEW') {
+    if (a.scenario === 'hold') return;
     if (a.scenario === 'reject') {
       a.status = 'DENIED';
       a.feedback = 'The lienholder name does not match the title record.';
