@@ -114,9 +114,10 @@ export class PortalWorker {
     try {
       if (ctx instanceof Error) throw ctx;
       const page = await ctx.newPage();
-      const s = claimed.status === 'PENDING' ? await this.file(claimed, driver!, page) : claimed;
-      if (s.status !== 'PENDING') await this.follow(s, driver!, page);
-      await this.release(s.id, { nextAttemptAt: Date.now() + this.o.statusPollMs, attempts: 0 });
+      // one step per claim: filing, or (from the next claim on, statusPollMs later) follow-ups and a status check
+      if (claimed.status === 'PENDING') await this.file(claimed, driver!, page);
+      else await this.follow(claimed, driver!, page);
+      await this.release(claimed.id, { nextAttemptAt: Date.now() + this.o.statusPollMs, attempts: 0 });
     } catch (e) {
       await this.failed(claimed, e as Error);
     } finally {
