@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { FakePortal } from '../../plugins/submission/fake-portal/server.js';
@@ -49,7 +49,7 @@ function treeMemory(root: number): { pss: number; rss: number; daemon: number } 
 }
 
 /** The bare baseline: one application filed with plain playwright-core calls, as the driver files it. */
-async function fileBare(page: Page, url: string, vin: string, ref: string, docs: Doc[]): Promise<void> {
+async function fileBare(page: Page, url: string, vin: string, ref: string, docs: string[]): Promise<void> {
   await page.goto(`${url}/login`);
   await page.fill('#username', 'titled');
   await page.fill('#password', 'titled');
@@ -62,7 +62,7 @@ async function fileBare(page: Page, url: string, vin: string, ref: string, docs:
   await page.fill('#lienholder_name', 'Acme Auto Finance LLC');
   await page.fill('#reference', ref);
   await Promise.all([page.waitForNavigation(), page.click('#next')]);
-  await page.setInputFiles('#document', docs.map((d) => ({ name: d.filename, mimeType: d.contentType, buffer: Buffer.from(d.bytes, 'base64') })));
+  await page.setInputFiles('#document', docs);
   await Promise.all([page.waitForNavigation(), page.click('#next')]);
   await page.locator('#review-vin').textContent();
   await Promise.all([page.waitForNavigation(), page.click('#submit')]);
@@ -70,7 +70,17 @@ async function fileBare(page: Page, url: string, vin: string, ref: string, docs:
   await page.screenshot({ type: 'png', fullPage: true });
 }
 
-async function bare(url: string, n: number, docs: Doc[]): Promise<number> {
+/** The documents as files (the driver uploads from disk too). */
+function docFiles(dir: string, docs: Doc[]): string[] {
+  return docs.map((d, i) => {
+    mkdirSync(join(dir, String(i)));
+    const path = join(dir, String(i), d.filename);
+    writeFileSync(path, Buffer.from(d.bytes, 'base64'));
+    return path;
+  });
+}
+
+async function bare(url: string, n: number, docs: string[]): Promise<number> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     let next = 0;
@@ -117,7 +127,7 @@ export const submission: Suite = {
       const { ids } = await call<{ ids: string[] }>('seed', { n });
       const { documents } = await call<{ documents: Doc[] }>('documents', { entryId: ids[0] });
       ctx.log(`bare playwright-core: ${n} applications, ${CONCURRENCY} contexts`);
-      const baseMs = await bare(url, n, documents);
+      const baseMs = await bare(url, n, docFiles(ctx.tmpDir('titled-bench-docs-'), documents));
       ctx.log(`titled: ${n} portal submissions, worker concurrency ${CONCURRENCY}`);
       const before = treeMemory(child.pid);
       const peak = { pss: 0, rss: 0, daemon: 0, browser: 0 };

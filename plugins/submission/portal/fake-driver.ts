@@ -1,4 +1,7 @@
 /** The driver for the shipped fake state portal (../fake-portal/server.ts). */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { PortalBlocked, type FilingData, type PortalConnection, type PortalDocument, type PortalDriver, type PortalReport } from './driver.js';
 
@@ -16,7 +19,25 @@ async function check(r: Response | null, page: Page, what: string): Promise<void
   }
 }
 
-const files = (docs: PortalDocument[]) => docs.map((d) => ({ name: d.filename, mimeType: d.contentType, buffer: d.bytes }));
+/**
+ * Sets a file input from files on disk, then runs `send` (the post that reads them): Chromium reads the
+ * files itself, where buffers would travel base64 through the DevTools protocol and stay in the renderer.
+ */
+async function upload(page: Page, selector: string, docs: PortalDocument[], send: () => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'titled-portal-'));
+  try {
+    const paths = await Promise.all(docs.map(async (d, i) => {
+      await mkdir(join(dir, String(i)));
+      const path = join(dir, String(i), d.filename.replace(/[^\w.-]+/g, '_'));
+      await writeFile(path, d.bytes);
+      return path;
+    }));
+    await page.setInputFiles(selector, paths);
+    await send();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 export class FakePortalDriver implements PortalDriver {
   readonly name = 'fake-portal';
@@ -55,8 +76,7 @@ export class FakePortalDriver implements PortalDriver {
     await page.fill('#lienholder_name', d.lienholderName);
     await page.fill('#reference', d.reference);
     await this.post(page, 'the owner page');
-    await page.setInputFiles('#document', files(d.documents));
-    await this.post(page, 'the documents page');
+    await upload(page, '#document', d.documents, () => this.post(page, 'the documents page'));
   }
 
   async review(page: Page, d: FilingData): Promise<Record<string, string>> {
@@ -105,9 +125,10 @@ export class FakePortalDriver implements PortalDriver {
     await this.signIn(page);
     await check(await page.goto(`${this.c.url}/application/${encodeURIComponent(applicationNumber)}`), page, 'the application page');
     if (!(await page.locator('#followup').count())) throw new Error('the portal does not ask for documents on this application');
-    await page.setInputFiles('#followup', files(documents));
-    const [resp] = await Promise.all([page.waitForNavigation(), page.click('#followup-submit')]);
-    await check(resp, page, 'the follow-up upload');
+    await upload(page, '#followup', documents, async () => {
+      const [resp] = await Promise.all([page.waitForNavigation(), page.click('#followup-submit')]);
+      await check(resp, page, 'the follow-up upload');
+    });
   }
 }
 
