@@ -70,7 +70,13 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
     });
     const t1 = Date.now();
     const statuses = await Promise.all(sids.map(async ([id, sid]) => (await plugin.service.get(p, id, sid)).status));
-    return { t0, t1, statuses };
+    const rows = await engine.db.query<{ ledger: string; createdAt: unknown; updatedAt: unknown }>('SELECT ledger, "createdAt", "updatedAt" FROM submissions');
+    const steps: Record<string, number> = {};
+    for (const r of rows) {
+      for (const [k, v] of Object.entries((JSON.parse(r.ledger) as { timings?: Record<string, number> }).timings ?? {})) steps[k] = (steps[k] ?? 0) + v / rows.length;
+    }
+    const life = rows.reduce((a, r) => a + (Number(r.updatedAt) - Number(r.createdAt)) / rows.length, 0);
+    return { t0, t1, statuses, steps, meanSubmitToFiledMs: life };
   },
 };
 

@@ -24,6 +24,8 @@ export interface WorkerHost {
 }
 
 interface Ledger {
+  /** How long each step of the filing took, ms (operations' view of a slow portal). */
+  timings?: Record<string, number>;
   reviewed?: string;
   submitStartedAt?: string;
   submitted?: { applicationNumber: string; at: string; recovered?: boolean };
@@ -147,7 +149,15 @@ export class PortalWorker {
   private async file(s0: Submission, driver: PortalDriver, page: Page): Promise<Submission> {
     let s = s0;
     const ledger = { ...s.ledger } as Ledger;
+    const timings: Record<string, number> = {};
+    let mark = Date.now();
+    const lap = (step: string) => {
+      const now = Date.now();
+      timings[step] = now - mark;
+      mark = now;
+    };
     const data = driver.prepare(await this.host.filingData(s));
+    lap('prepare');
     let confirmation: { applicationNumber: string; screenshot: Buffer } | null = null;
     if (ledger.submitStartedAt) {
       confirmation = await driver.find(page, data);
@@ -155,13 +165,18 @@ export class PortalWorker {
     }
     if (!confirmation) {
       await driver.fill(page, data);
+      lap('fill');
       await driver.review(page, data);
+      lap('review');
       ledger.reviewed = new Date().toISOString();
       ledger.submitStartedAt = new Date().toISOString();
       s = await this.saveLedger(s, ledger);
+      lap('ledger');
       confirmation = await driver.submit(page, data);
+      lap('submit');
       ledger.submitted = { applicationNumber: confirmation.applicationNumber, at: new Date().toISOString() };
     }
+    ledger.timings = timings;
     s = await this.saveLedger(s, ledger);
     const key = await this.host.storeScreenshot(s, confirmation.screenshot);
     return this.life.move(s, 'SUBMITTED', {
