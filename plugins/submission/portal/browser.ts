@@ -25,13 +25,6 @@ export class BrowserPool {
     return ctx;
   }
 
-  /** The browser's process id, while it runs (the bench reads its memory). */
-  async pid(): Promise<number | undefined> {
-    if (!this.browser) return undefined;
-    const b = await this.browser;
-    return (b as unknown as { process?: () => { pid?: number } }).process?.()?.pid;
-  }
-
   async close(): Promise<void> {
     const b = this.browser;
     this.browser = undefined;
