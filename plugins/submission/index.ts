@@ -104,6 +104,17 @@ export class SubmissionPlugin implements EnginePlugin {
     return this.worker.tick();
   }
 
+  /**
+   * The portal driver's `review` as a dry run for an operator: fills the application in a browser context
+   * of its own and reads the review page back, without submitting (an ONLINE_PORTAL submission not yet filed).
+   */
+  async review(submissionId: string): Promise<Record<string, unknown>> {
+    const s = await this.service.byId(submissionId);
+    if (s.method !== 'ONLINE_PORTAL') throw new TitledError('CONFLICT', `submission ${s.id} is not an ONLINE_PORTAL filing`);
+    if (s.status !== 'AWAITING_READINESS' && s.status !== 'PENDING') throw new TitledError('CONFLICT', `submission ${s.id} is ${s.status}: already filed or final`);
+    return { submissionId: s.id, status: s.status, review: await this.worker.dryRun(s) };
+  }
+
   private operator(p: Principal): string {
     if (!this.options.operatorOrgs.includes(p.org.name)) throw new TitledError('FORBIDDEN', 'operator routes need an operator organization\'s credentials');
     return `${p.org.name}:${p.userId}`;
@@ -160,6 +171,10 @@ export class SubmissionPlugin implements EnginePlugin {
     router.post('/submissions/:sid/follow-up', async (ctx) => {
       const by = await op(ctx);
       ctx.body = await s.requestFollowUp(ctx.params.sid!, by, String((await body(ctx)).feedbackMessage ?? ''));
+    });
+    router.post('/submissions/:sid/review', async (ctx) => {
+      await op(ctx);
+      ctx.body = await this.review(ctx.params.sid!);
     });
     router.post('/submissions/:sid/cancel', async (ctx) => {
       const by = await op(ctx);

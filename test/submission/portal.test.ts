@@ -162,6 +162,14 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     const sid = r.body.submissionId as string;
     await t.plugin.tick();
     expect(appsOf(sid)).to.have.length(0);
+    const asOp = (path: string, body?: unknown) => t.request('POST', path, { body, key: t.opKey });
+    expect((await asOp(`/submissions/${sid}/review`)).status).to.equal(409);
+    expect((await asOp(`/submissions/${sid}/method`, { method: 'ONLINE_PORTAL' })).body.method).to.equal('ONLINE_PORTAL');
+    const dry = await asOp(`/submissions/${sid}/review`);
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.review).to.include({ vin: e.VIN, reference: sid, lienholder_name: 'Acme Auto Finance LLC' });
+    expect(dry.body.review.documents).to.include('form_title_application.pdf');
+    expect(appsOf(sid), 'a dry run files nothing').to.have.length(0);
     const ready = await t.request('POST', `/submissions/${sid}/ready`, { body: { method: 'ONLINE_PORTAL' }, key: t.opKey });
     expect(ready.body).to.include({ status: 'PENDING', method: 'ONLINE_PORTAL', intakeMode: 'MANAGED' });
     const s = await final(e.entryId, sid);

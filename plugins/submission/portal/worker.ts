@@ -8,7 +8,7 @@
  * reviews that take longer than `lienDelayAfterMs` (every method).
  */
 import type { Page } from 'playwright-core';
-import type { Database, Logger } from '../../../core/plugin-api.js';
+import { TitledError, type Database, type Logger } from '../../../core/plugin-api.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { fromRow, type Submission } from '../model.js';
 import type { SubmissionOptions } from '../options.js';
@@ -124,6 +124,24 @@ export class PortalWorker {
       await this.failed(claimed, e as Error);
     } finally {
       if (!(ctx instanceof Error)) await ctx.close().catch(() => undefined);
+    }
+  }
+
+  /** Dry run for an operator: prepare, fill and review in a context of its own, then close it: nothing is filed. */
+  async dryRun(s: Submission): Promise<Record<string, string>> {
+    const driver = this.host.driverFor(s);
+    if (!driver) throw new TitledError('CONFLICT', 'no online portal is configured for the entry\'s state');
+    const ctx = await this.browsers.context();
+    try {
+      const page = await ctx.newPage();
+      const data = driver.prepare(await this.host.filingData(s));
+      await driver.fill(page, data);
+      return await driver.review(page, data);
+    } catch (e) {
+      if (e instanceof PortalBlocked) throw new TitledError('CONFLICT', `dry run stopped: ${e.message}`);
+      throw new TitledError('UNAVAILABLE', `dry run failed: ${(e as Error).message}`);
+    } finally {
+      await ctx.close().catch(() => undefined);
     }
   }
 
