@@ -21,12 +21,16 @@ const portalUrl = process.env.BENCH_PORTAL_URL;
 if (!dataDir || !portalUrl) throw new Error('BENCH_DATA_DIR and BENCH_PORTAL_URL are required');
 
 const engine = await createEngine({
-  port: 0, dataDir, stages: ['intake', 'forms', 'submission'],
+  port: 0,
+  dataDir,
+  stages: ['intake', 'forms', 'submission'],
   workers: { enabled: true, pollIntervalMs: 20 },
   plugins: {
     submission: {
-      portals: { '*': { driver: 'fake-portal', url: portalUrl } }, concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
-      pollIntervalMs: 20, statusPollMs: 3_600_000,
+      portals: { '*': { driver: 'fake-portal', url: portalUrl } },
+      concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
+      pollIntervalMs: 20,
+      statusPollMs: 3_600_000,
     },
   },
   log: { level: (process.env.BENCH_LOG_LEVEL ?? 'warn') as 'warn' },
@@ -53,7 +57,9 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
     return { ids };
   },
   async documents(m) {
-    const s = { id: 'x', orgId: org.id, entryId: m.entryId as string } as Parameters<SubmissionPlugin['service']['filingData']>[0];
+    const s = { id: 'x', orgId: org.id, entryId: m.entryId as string } as Parameters<
+      SubmissionPlugin['service']['filingData']
+    >[0];
     const d = await plugin.service.filingData(s);
     return { documents: d.documents.map((x) => ({ ...x, bytes: x.bytes.toString('base64') })) };
   },
@@ -61,19 +67,25 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
     const ids = m.ids as string[];
     const t0 = Date.now();
     const sids: [string, string][] = [];
-    for (const id of ids) sids.push([id, String((await plugin.service.submit(p, id, { method: 'ONLINE_PORTAL' })).submissionId)]);
+    for (const id of ids)
+      sids.push([id, String((await plugin.service.submit(p, id, { method: 'ONLINE_PORTAL' })).submissionId)]);
     // a light check (one COUNT, every 100 ms): reading the entries meanwhile would take CPU from the worker
     await until(async () => {
       await new Promise((r) => setTimeout(r, 75));
-      const [row] = await engine.db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM submissions WHERE status = \'PENDING\'');
+      const [row] = await engine.db.query<{ n: unknown }>(
+        "SELECT COUNT(*) AS n FROM submissions WHERE status = 'PENDING'",
+      );
       return Number(row?.n) === 0;
     });
     const t1 = Date.now();
     const statuses = await Promise.all(sids.map(async ([id, sid]) => (await plugin.service.get(p, id, sid)).status));
-    const rows = await engine.db.query<{ ledger: string; createdAt: unknown; updatedAt: unknown }>('SELECT ledger, "createdAt", "updatedAt" FROM submissions');
+    const rows = await engine.db.query<{ ledger: string; createdAt: unknown; updatedAt: unknown }>(
+      'SELECT ledger, "createdAt", "updatedAt" FROM submissions',
+    );
     const steps: Record<string, number> = {};
     for (const r of rows) {
-      for (const [k, v] of Object.entries((JSON.parse(r.ledger) as { timings?: Record<string, number> }).timings ?? {})) steps[k] = (steps[k] ?? 0) + v / rows.length;
+      for (const [k, v] of Object.entries((JSON.parse(r.ledger) as { timings?: Record<string, number> }).timings ?? {}))
+        steps[k] = (steps[k] ?? 0) + v / rows.length;
     }
     const life = rows.reduce((a, r) => a + (Number(r.updatedAt) - Number(r.createdAt)) / rows.length, 0);
     return { t0, t1, statuses, steps, meanSubmitToFiledMs: life };
@@ -83,7 +95,10 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
 process.on('message', (m: Msg) => {
   const h = handlers[m.type];
   if (!h) return process.send!({ id: m.id, ok: false, error: `unknown message ${m.type}` });
-  h(m).then((r) => process.send!({ id: m.id, ok: true, ...r }), (e: Error) => process.send!({ id: m.id, ok: false, error: e.stack ?? e.message }));
+  h(m).then(
+    (r) => process.send!({ id: m.id, ok: true, ...r }),
+    (e: Error) => process.send!({ id: m.id, ok: false, error: e.stack ?? e.message }),
+  );
 });
 process.on('SIGTERM', () => void engine.stop().then(() => process.exit(0)));
 process.send!({ type: 'ready', port: 0 });

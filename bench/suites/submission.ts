@@ -10,7 +10,11 @@ import { rpc } from './webhooks.js';
 const CHROMIUM = '/usr/bin/chromium';
 const CONCURRENCY = 4;
 
-interface Doc { filename: string; contentType: string; bytes: string }
+interface Doc {
+  filename: string;
+  contentType: string;
+  bytes: string;
+}
 
 /** Proportional set size of a process (shared pages split among their users), bytes; null when unreadable. */
 function pssOf(pid: number): number | null {
@@ -33,10 +37,13 @@ function treeMemory(root: number): { pss: number; rss: number; daemon: number } 
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++) if (p === root) return true;
+    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   const out = { pss: 0, rss: 0, daemon: pssOf(root) ?? rssOf(root) ?? 0 };
@@ -85,13 +92,15 @@ async function bare(url: string, n: number, docs: string[]): Promise<number> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < n; i = next++) {
-        const ctx = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-        await fileBare(await ctx.newPage(), url, `1HGCM82603B${String(i).padStart(6, '0')}`, `bare-${i}`, docs);
-        await ctx.close();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = next++; i < n; i = next++) {
+          const ctx = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+          await fileBare(await ctx.newPage(), url, `1HGCM82603B${String(i).padStart(6, '0')}`, `bare-${i}`, docs);
+          await ctx.close();
+        }
+      }),
+    );
     return Date.now() - t0;
   } finally {
     await browser.close();
@@ -112,14 +121,26 @@ export const submission: Suite = {
   async run(ctx: SuiteContext): Promise<Metric[]> {
     if (!existsSync(CHROMIUM)) {
       ctx.log(`skipped: ${CHROMIUM} is missing`);
-      return [{ name: 'portal_submissions_per_min', label: 'portal submissions/min (skipped: no chromium)', value: null, unit: 'submissions/min' }];
+      return [
+        {
+          name: 'portal_submissions_per_min',
+          label: 'portal submissions/min (skipped: no chromium)',
+          value: null,
+          unit: 'submissions/min',
+        },
+      ];
     }
     const n = Math.max(8, Math.round(24 * ctx.scale));
     const portal = new FakePortal();
     const url = await portal.start();
     const child = await startChild<Record<string, unknown>>(join(ctx.benchDir, 'submission-daemon.js'), {
-      env: { BENCH_DATA_DIR: ctx.tmpDir('titled-bench-submission-'), BENCH_PORTAL_URL: url, BENCH_CONCURRENCY: String(CONCURRENCY) },
-      execArgv: ctx.execArgv, timeoutMs: 60_000,
+      env: {
+        BENCH_DATA_DIR: ctx.tmpDir('titled-bench-submission-'),
+        BENCH_PORTAL_URL: url,
+        BENCH_CONCURRENCY: String(CONCURRENCY),
+      },
+      execArgv: ctx.execArgv,
+      timeoutMs: 60_000,
     });
     const call = rpc(child);
     try {
@@ -140,7 +161,13 @@ export const submission: Suite = {
       };
       sample();
       const sampler = setInterval(sample, 100);
-      const r = await call<{ t0: number; t1: number; statuses: string[]; steps: Record<string, number>; meanSubmitToFiledMs: number }>('file', { ids }).finally(() => clearInterval(sampler));
+      const r = await call<{
+        t0: number;
+        t1: number;
+        statuses: string[];
+        steps: Record<string, number>;
+        meanSubmitToFiledMs: number;
+      }>('file', { ids }).finally(() => clearInterval(sampler));
       sample();
       const notFiled = r.statuses.filter((s) => s === 'PENDING' || s === 'ERROR');
       if (notFiled.length) throw new Error(`${notFiled.length} submissions not filed: ${notFiled.join(', ')}`);
@@ -149,23 +176,40 @@ export const submission: Suite = {
       const docBytes = documents.reduce((s, d) => s + Buffer.from(d.bytes, 'base64').length, 0);
       return [
         {
-          name: 'portal_submissions_per_min', label: `portal submissions/min, ${n} filings, ${CONCURRENCY} at once`, value: perMin, unit: 'submissions/min',
-          baseline: { label: `bare playwright-core, same portal and documents, ${CONCURRENCY} contexts`, value: basePerMin },
+          name: 'portal_submissions_per_min',
+          label: `portal submissions/min, ${n} filings, ${CONCURRENCY} at once`,
+          value: perMin,
+          unit: 'submissions/min',
+          baseline: {
+            label: `bare playwright-core, same portal and documents, ${CONCURRENCY} contexts`,
+            value: basePerMin,
+          },
           target: { op: '>=', value: 0.7, on: 'ratio' },
           detail: {
-            filings: n, seconds: (r.t1 - r.t0) / 1000, baseline_seconds: baseMs / 1000, documents: documents.length, document_bytes: docBytes,
+            filings: n,
+            seconds: (r.t1 - r.t0) / 1000,
+            baseline_seconds: baseMs / 1000,
+            documents: documents.length,
+            document_bytes: docBytes,
             mean_step_ms: Object.fromEntries(Object.entries(r.steps).map(([k, v]) => [k, Math.round(v)])),
             mean_post_to_submitted_ms: Math.round(r.meanSubmitToFiledMs),
           },
         },
         {
-          name: 'portal_peak_rss_mb', label: `peak memory (PSS), daemon + Chromium, ${CONCURRENCY} concurrent portal submissions`, value: peak.pss / 1024 / 1024,
-          unit: 'MB', target: { op: '<=', value: 600, on: 'value' },
+          name: 'portal_peak_rss_mb',
+          label: `peak memory (PSS), daemon + Chromium, ${CONCURRENCY} concurrent portal submissions`,
+          value: peak.pss / 1024 / 1024,
+          unit: 'MB',
+          target: { op: '<=', value: 600, on: 'value' },
           detail: {
-            note: 'the daemon process and every descendant (Chromium browser, renderer, GPU and utility processes), sampled every 100 ms; '
-              + 'PSS counts a page shared by several processes once in total',
-            peak_rss_sum_mb: peak.rss / 1024 / 1024, daemon_pss_before_filing_mb: before.daemon / 1024 / 1024,
-            daemon_peak_pss_mb: peak.daemon / 1024 / 1024, chromium_peak_pss_mb: peak.browser / 1024 / 1024,
+            note:
+              'the daemon process and every descendant (Chromium browser, renderer, GPU and utility processes), ' +
+              'sampled every 100 ms; ' +
+              'PSS counts a page shared by several processes once in total',
+            peak_rss_sum_mb: peak.rss / 1024 / 1024,
+            daemon_pss_before_filing_mb: before.daemon / 1024 / 1024,
+            daemon_peak_pss_mb: peak.daemon / 1024 / 1024,
+            chromium_peak_pss_mb: peak.browser / 1024 / 1024,
           },
         },
       ];

@@ -5,7 +5,10 @@
 import 'reflect-metadata';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-const epoch = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)) };
+const epoch = {
+  to: (v: number | null | undefined) => v,
+  from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)),
+};
 
 /** One filing of an entry with the state (the spec's Submission), with the worker's lease and ledger. */
 @Entity('submissions')

@@ -13,8 +13,21 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DependencyContainer } from 'tsyringe';
 import {
-  COLLABORATORS, Database, EngineConfigError, Entries, ObjectStore, TitledError, TOKENS, UrlGuard, inject, injectable,
-  type EnginePlugin, type Logger, type Principal, type RouteHelpers, type TitledConfig,
+  COLLABORATORS,
+  Database,
+  EngineConfigError,
+  Entries,
+  ObjectStore,
+  TitledError,
+  TOKENS,
+  UrlGuard,
+  inject,
+  injectable,
+  type EnginePlugin,
+  type Logger,
+  type Principal,
+  type RouteHelpers,
+  type TitledConfig,
 } from '../../core/plugin-api.js';
 import { FakePortal } from './fake-portal/server.js';
 import { Lifecycle } from './lifecycle.js';
@@ -45,7 +58,9 @@ export class SubmissionPlugin implements EnginePlugin {
   private readonly log: Logger;
 
   constructor(
-    db: Database, entries: Entries, objects: ObjectStore,
+    db: Database,
+    entries: Entries,
+    objects: ObjectStore,
     @inject(TOKENS.Container) container: DependencyContainer,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
@@ -53,7 +68,11 @@ export class SubmissionPlugin implements EnginePlugin {
     this.log = log.child({ plugin: 'submission' });
     this.options = parseSubmissionOptions(config.plugins.submission);
     for (const [state, p] of Object.entries(this.options.portals)) {
-      if (!DRIVERS[p.driver]) throw new EngineConfigError(`plugins.submission.portals.${state}.driver: no driver '${p.driver}' (known: ${Object.keys(DRIVERS).join(', ')})`);
+      if (!DRIVERS[p.driver])
+        throw new EngineConfigError(
+          `plugins.submission.portals.${state}.driver: no driver '${p.driver}' ` +
+            `(known: ${Object.keys(DRIVERS).join(', ')})`,
+        );
     }
     let guard: UrlGuard;
     try {
@@ -63,8 +82,18 @@ export class SubmissionPlugin implements EnginePlugin {
     }
     const life = new Lifecycle(db, entries, this.log);
     this.browsers = new BrowserPool(this.options.chromiumPath, this.options.actionTimeoutMs);
-    this.service = new Submissions(db, entries, objects, container, life, guard, this.options, (st) => this.driver(st),
-      config.presignTtlSeconds, this.log);
+    this.service = new Submissions(
+      db,
+      entries,
+      objects,
+      container,
+      life,
+      guard,
+      this.options,
+      (st) => this.driver(st),
+      config.presignTtlSeconds,
+      this.log,
+    );
     const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.worker = new PortalWorker(db, life, this.options, this.browsers, this.service, this.log, owner);
     this.service.onWork(() => this.worker.wake());
@@ -76,7 +105,11 @@ export class SubmissionPlugin implements EnginePlugin {
     const key = this.options.portals[state.toUpperCase()] ? state.toUpperCase() : '*';
     let d = this.drivers.get(key);
     if (!d) {
-      const c = this.options.portals[key] ?? (key === '*' && this.fakePortal ? { driver: 'fake-portal', url: this.fakePortal.url, username: 'titled', password: 'titled' } : undefined);
+      const c =
+        this.options.portals[key] ??
+        (key === '*' && this.fakePortal
+          ? { driver: 'fake-portal', url: this.fakePortal.url, username: 'titled', password: 'titled' }
+          : undefined);
       if (!c) return undefined;
       d = DRIVERS[c.driver]!(c);
       this.drivers.set(key, d);
@@ -110,13 +143,16 @@ export class SubmissionPlugin implements EnginePlugin {
    */
   async review(submissionId: string): Promise<Record<string, unknown>> {
     const s = await this.service.byId(submissionId);
-    if (s.method !== 'ONLINE_PORTAL') throw new TitledError('CONFLICT', `submission ${s.id} is not an ONLINE_PORTAL filing`);
-    if (s.status !== 'AWAITING_READINESS' && s.status !== 'PENDING') throw new TitledError('CONFLICT', `submission ${s.id} is ${s.status}: already filed or final`);
+    if (s.method !== 'ONLINE_PORTAL')
+      throw new TitledError('CONFLICT', `submission ${s.id} is not an ONLINE_PORTAL filing`);
+    if (s.status !== 'AWAITING_READINESS' && s.status !== 'PENDING')
+      throw new TitledError('CONFLICT', `submission ${s.id} is ${s.status}: already filed or final`);
     return { submissionId: s.id, status: s.status, review: await this.worker.dryRun(s) };
   }
 
   private operator(p: Principal): string {
-    if (!this.options.operatorOrgs.includes(p.org.name)) throw new TitledError('FORBIDDEN', 'operator routes need an operator organization\'s credentials');
+    if (!this.options.operatorOrgs.includes(p.org.name))
+      throw new TitledError('FORBIDDEN', "operator routes need an operator organization's credentials");
     return `${p.org.name}:${p.userId}`;
   }
 
@@ -137,7 +173,12 @@ export class SubmissionPlugin implements EnginePlugin {
     router.post('/title/:id/submit/:sid/cancel', async (ctx) => {
       const p = await auth(ctx);
       const b = (await readOptionalJson(ctx, h)) as { reason?: unknown };
-      ctx.body = await s.cancel(p, ctx.params.id!, ctx.params.sid!, typeof b.reason === 'string' ? b.reason : undefined);
+      ctx.body = await s.cancel(
+        p,
+        ctx.params.id!,
+        ctx.params.sid!,
+        typeof b.reason === 'string' ? b.reason : undefined,
+      );
     });
     this.operatorRoutes(router, h);
   }
@@ -149,7 +190,13 @@ export class SubmissionPlugin implements EnginePlugin {
     router.get('/submissions', async (ctx) => {
       await op(ctx);
       const q = ctx.query as Record<string, string | undefined>;
-      ctx.body = { submissions: await s.list({ status: q.status, entryId: q.entryId, limit: q.limit ? Number(q.limit) : undefined }) };
+      ctx.body = {
+        submissions: await s.list({
+          status: q.status,
+          entryId: q.entryId,
+          limit: q.limit ? Number(q.limit) : undefined,
+        }),
+      };
     });
     router.get('/submissions/:sid', async (ctx) => {
       await op(ctx);
@@ -188,6 +235,7 @@ export class SubmissionPlugin implements EnginePlugin {
 async function readOptionalJson(ctx: Context, h: RouteHelpers): Promise<unknown> {
   if (!ctx.request.length && !ctx.get('content-type')) return {};
   const b = await h.readJson(ctx);
-  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new TitledError('INVALID_INPUT', 'the body must be a JSON object');
+  if (b === null || typeof b !== 'object' || Array.isArray(b))
+    throw new TitledError('INVALID_INPUT', 'the body must be a JSON object');
   return b;
 }

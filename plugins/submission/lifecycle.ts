@@ -5,8 +5,14 @@
  */
 import type { EntityManager } from 'typeorm';
 import {
-  assertSubmissionStatusMove, canMoveAccountStatus, type AccountStatus, type Database, type Entries, type Logger,
-  type SubmissionStatus, TitledError,
+  assertSubmissionStatusMove,
+  canMoveAccountStatus,
+  type AccountStatus,
+  type Database,
+  type Entries,
+  type Logger,
+  type SubmissionStatus,
+  TitledError,
 } from '../../core/plugin-api.js';
 import { SubmissionRows, type Submission } from './model.js';
 
@@ -19,11 +25,16 @@ import { SubmissionRows, type Submission } from './model.js';
  */
 export function accountSteps(to: SubmissionStatus, perfected: boolean): AccountStatus[] {
   switch (to) {
-    case 'SUBMITTED': return ['filing_en_route'];
-    case 'UNDER_REVIEW': return ['filing_en_route', 'filing_received'];
-    case 'ACCEPTED': return ['filing_en_route', 'filing_received', 'lien_filed', ...(perfected ? ['lien_perfected' as const] : [])];
-    case 'REJECTED': return ['lien_error'];
-    default: return [];
+    case 'SUBMITTED':
+      return ['filing_en_route'];
+    case 'UNDER_REVIEW':
+      return ['filing_en_route', 'filing_received'];
+    case 'ACCEPTED':
+      return ['filing_en_route', 'filing_received', 'lien_filed', ...(perfected ? ['lien_perfected' as const] : [])];
+    case 'REJECTED':
+      return ['lien_error'];
+    default:
+      return [];
   }
 }
 
@@ -39,7 +50,11 @@ export interface MoveOptions {
 export class Lifecycle {
   readonly rows: SubmissionRows;
 
-  constructor(private readonly db: Database, private readonly entries: Entries, private readonly log: Logger) {
+  constructor(
+    private readonly db: Database,
+    private readonly entries: Entries,
+    private readonly log: Logger,
+  ) {
     this.rows = new SubmissionRows(db);
   }
 
@@ -47,7 +62,10 @@ export class Lifecycle {
   async move(s: Submission, to: SubmissionStatus, o: MoveOptions): Promise<Submission> {
     assertSubmissionStatusMove(s.status, to);
     const now = Date.now();
-    const history = [...s.history, { from: s.status, to, at: new Date(now).toISOString(), by: o.by, ...(o.note ? { note: o.note } : {}) }];
+    const history = [
+      ...s.history,
+      { from: s.status, to, at: new Date(now).toISOString(), by: o.by, ...(o.note ? { note: o.note } : {}) },
+    ];
     const patch: Partial<Submission> = { ...o.patch, status: to, history, statusSince: now, delayed: 0 };
     await this.db.tx(async (m) => {
       if (!(await this.rows.update(s.id, s.status, patch, m))) {
@@ -55,20 +73,25 @@ export class Lifecycle {
       }
       await this.walkAccount(m, s, accountSteps(to, o.perfected ?? false), to);
     });
-    this.log.info({ code: 'SUBMISSION_MOVED', submissionId: s.id, entryId: s.entryId, from: s.status, to, by: o.by }, 'submission moved');
+    this.log.info(
+      { code: 'SUBMISSION_MOVED', submissionId: s.id, entryId: s.entryId, from: s.status, to, by: o.by },
+      'submission moved',
+    );
     return (await this.rows.get(s.id))!;
   }
 
   /** Writes members of the row without a status move (compare-and-set on the status). */
   async patch(s: Submission, patch: Partial<Submission>): Promise<Submission> {
-    if (!(await this.rows.update(s.id, s.status, patch))) throw new TitledError('CONFLICT', `submission ${s.id} changed meanwhile; read it again`);
+    if (!(await this.rows.update(s.id, s.status, patch)))
+      throw new TitledError('CONFLICT', `submission ${s.id} changed meanwhile; read it again`);
     return (await this.rows.get(s.id))!;
   }
 
   /** Moves account_status alone (lien_delay, lien_perfected recorded later), when its machine allows it. */
   async account(s: Submission, steps: AccountStatus[], cause: string, patch?: Partial<Submission>): Promise<void> {
     await this.db.tx(async (m) => {
-      if (patch && !(await this.rows.update(s.id, s.status, patch, m))) throw new TitledError('CONFLICT', `submission ${s.id} changed meanwhile`);
+      if (patch && !(await this.rows.update(s.id, s.status, patch, m)))
+        throw new TitledError('CONFLICT', `submission ${s.id} changed meanwhile`);
       await this.walkAccount(m, s, steps, cause);
     });
   }
@@ -82,11 +105,22 @@ export class Lifecycle {
     const start = steps.indexOf(entry.account_status);
     for (const step of steps.slice(start + 1)) {
       if (!canMoveAccountStatus(entry.account_status, step)) {
-        this.log.info({ code: 'SUBMISSION_ACCOUNT_STATUS_SKIPPED', submissionId: s.id, entryId: s.entryId, from: entry.account_status, to: step },
-          'account_status not moved by the submission');
+        this.log.info(
+          {
+            code: 'SUBMISSION_ACCOUNT_STATUS_SKIPPED',
+            submissionId: s.id,
+            entryId: s.entryId,
+            from: entry.account_status,
+            to: step,
+          },
+          'account_status not moved by the submission',
+        );
         break;
       }
-      await this.entries.setStatus(m, s.orgId, entry, 'account_status', step, { submissionId: s.id, submission_status: cause });
+      await this.entries.setStatus(m, s.orgId, entry, 'account_status', step, {
+        submissionId: s.id,
+        submission_status: cause,
+      });
       moved = true;
     }
     if (moved) await this.entries.save(m, s.orgId, entry, found.version);

@@ -9,7 +9,14 @@ export type SubmissionMethod = 'MAIL' | 'ONLINE_PORTAL';
 export const METHODS: readonly SubmissionMethod[] = ['MAIL', 'ONLINE_PORTAL'];
 
 /** A document of a follow-up round, stored under the entry. */
-export interface RoundAttachment { filename: string; key: string; contentType: string; bytes: number; sha256: string; sourceUrl?: string }
+export interface RoundAttachment {
+  filename: string;
+  key: string;
+  contentType: string;
+  bytes: number;
+  sha256: string;
+  sourceUrl?: string;
+}
 
 /** One follow-up round: the documents a client added to answer a `feedbackMessage`. */
 export interface FollowUpRound {
@@ -21,7 +28,13 @@ export interface FollowUpRound {
   sentAt: string | null;
 }
 
-export interface HistoryItem { from: string | null; to: string; at: string; by: string; note?: string }
+export interface HistoryItem {
+  from: string | null;
+  to: string;
+  at: string;
+  by: string;
+  note?: string;
+}
 
 export interface Submission {
   id: string;
@@ -77,34 +90,54 @@ export class SubmissionRows {
   async insert(s: Submission, m?: EntityManager): Promise<void> {
     const r = toRow(s);
     const cols = Object.keys(r);
-    await this.db.exec(`INSERT INTO submissions (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-      cols.map((c) => r[c]), m);
+    await this.db.exec(
+      `INSERT INTO submissions (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      cols.map((c) => r[c]),
+      m,
+    );
   }
 
   /** Writes `patch` when the row still has status `expect` (compare-and-set); false when it does not. */
   async update(id: string, expect: SubmissionStatus, patch: Partial<Submission>, m?: EntityManager): Promise<boolean> {
     const r = toRow({ ...patch, updatedAt: Date.now() });
     const cols = Object.keys(r);
-    const res = await this.db.exec(`UPDATE submissions SET ${cols.map((c) => `"${c}" = ?`).join(', ')} WHERE id = ? AND status = ?`,
-      [...cols.map((c) => r[c]), id, expect], m);
+    const res = await this.db.exec(
+      `UPDATE submissions SET ${cols.map((c) => `"${c}" = ?`).join(', ')} WHERE id = ? AND status = ?`,
+      [...cols.map((c) => r[c]), id, expect],
+      m,
+    );
     return res.affected > 0;
   }
 
   /** The open (not final) submission of an entry, if any. */
   async open(orgId: string, entryId: string, m?: EntityManager): Promise<Submission | null> {
     const rows = await this.db.query<Record<string, unknown>>(
-      `SELECT * FROM submissions WHERE "orgId" = ? AND "entryId" = ? AND status NOT IN ('ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR')
-       ORDER BY "createdAt" DESC LIMIT 1`, [orgId, entryId], m);
+      `SELECT * FROM submissions WHERE "orgId" = ? AND "entryId" = ?
+       AND status NOT IN ('ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR')
+       ORDER BY "createdAt" DESC LIMIT 1`,
+      [orgId, entryId],
+      m,
+    );
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
   async list(q: { orgId?: string; status?: string; entryId?: string; limit?: number }): Promise<Submission[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (q.orgId) { where.push('"orgId" = ?'); params.push(q.orgId); }
-    if (q.status) { where.push('status = ?'); params.push(q.status); }
-    if (q.entryId) { where.push('"entryId" = ?'); params.push(q.entryId); }
-    const sql = `SELECT * FROM submissions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY "createdAt" DESC LIMIT ?`;
+    if (q.orgId) {
+      where.push('"orgId" = ?');
+      params.push(q.orgId);
+    }
+    if (q.status) {
+      where.push('status = ?');
+      params.push(q.status);
+    }
+    if (q.entryId) {
+      where.push('"entryId" = ?');
+      params.push(q.entryId);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sql = `SELECT * FROM submissions ${filter} ORDER BY "createdAt" DESC LIMIT ?`;
     return (await this.db.query<Record<string, unknown>>(sql, [...params, q.limit ?? 100])).map(fromRow);
   }
 }

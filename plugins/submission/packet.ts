@@ -17,7 +17,11 @@ export interface Office {
 }
 
 /** A document to enclose: its bytes, and whether it still needs a signature. */
-export interface Enclosure { name: string; bytes: Buffer; signed: boolean }
+export interface Enclosure {
+  name: string;
+  bytes: Buffer;
+  signed: boolean;
+}
 
 export interface PacketInput {
   entry: TitleEntry;
@@ -30,13 +34,24 @@ export interface PacketInput {
 
 /** The filing office: the entry's fee estimate (by county where modelled), else the state plugin's default. */
 export function filingOffice(entry: TitleEntry): Office | null {
-  const si = (entry.fee_estimate as { submission_instructions?: Omit<Office, 'source'> } | undefined)?.submission_instructions;
+  const si = (entry.fee_estimate as { submission_instructions?: Omit<Office, 'source'> } | undefined)
+    ?.submission_instructions;
   if (si?.payable_to && si.address?.street1) return { ...si, source: 'fee_estimate' };
   if (!entry.state) return null;
   try {
     const s = loadStateFeeSchedule(entry.state).submission_instructions;
     const a = s.address;
-    return { payable_to: s.payable_to, address: { street1: a.street1, ...(a.street2 ? { street2: a.street2 } : {}), city: a.city, state: a.state, zip: a.zip }, source: 'state_default' };
+    return {
+      payable_to: s.payable_to,
+      address: {
+        street1: a.street1,
+        ...(a.street2 ? { street2: a.street2 } : {}),
+        city: a.city,
+        state: a.state,
+        zip: a.zip,
+      },
+      source: 'state_default',
+    };
   } catch {
     return null;
   }
@@ -46,10 +61,13 @@ export function filingOffice(entry: TitleEntry): Office | null {
 export function generatedForms(entry: TitleEntry): { name: string; key: string }[] {
   const out: { name: string; key: string }[] = [];
   for (const [k, v] of Object.entries(entry)) {
-    if (k === 'form_final_packet' || k === 'form_instructions' || k === 'form_updates' || k === 'form_downloads') continue;
+    if (k === 'form_final_packet' || k === 'form_instructions' || k === 'form_updates' || k === 'form_downloads')
+      continue;
     if (/^form_/.test(k) && typeof v === 'string' && v.endsWith('.pdf')) out.push({ name: k, key: v });
     if (/^forms_/.test(k) && Array.isArray(v)) {
-      v.forEach((x: { form?: unknown }, i) => { if (typeof x?.form === 'string') out.push({ name: `${k}[${i}]`, key: x.form }); });
+      v.forEach((x: { form?: unknown }, i) => {
+        if (typeof x?.form === 'string') out.push({ name: `${k}[${i}]`, key: x.form });
+      });
     }
   }
   return out;
@@ -67,7 +85,11 @@ const ascii = (s: string) => s.normalize('NFKD').replace(/[^\x20-\x7e]/g, '');
 class Writer {
   page!: PDFPage;
   y = 0;
-  constructor(private readonly doc: PDFDocument, private readonly font: PDFFont, private readonly bold: PDFFont) {}
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {}
   newPage(): void {
     this.page = this.doc.addPage([612, 792]);
     this.y = 740;
@@ -99,8 +121,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 }
 
 function feeLines(entry: TitleEntry): { lines: string[]; total: number | null } {
-  const fe = entry.fee_estimate as Record<string, { total?: number; items?: { name?: string; value?: number | null }[] }> | undefined;
-  if (!fe) return { lines: ['No fee estimate on the entry: confirm the amount with the office before mailing.'], total: null };
+  const fe = entry.fee_estimate as
+    Record<string, { total?: number; items?: { name?: string; value?: number | null }[] }> | undefined;
+  if (!fe)
+    return { lines: ['No fee estimate on the entry: confirm the amount with the office before mailing.'], total: null };
   const lines: string[] = [];
   let total = 0;
   for (const part of ['title', 'registration', 'tax'] as const) {
@@ -125,8 +149,11 @@ function coverLetter(w: Writer, i: PacketInput): void {
   w.line(`Re: title application and lien filing, VIN ${entry.VIN}, ${entry.state}`, { bold: true, gap: 6 });
   if (entry.Borrower) w.line(`Owner / borrower: ${entry.Borrower}`);
   if (entry.lenderLoanId) w.line(`Lender loan id: ${entry.lenderLoanId}`, { gap: 6 });
-  w.line('Please find enclosed the documents listed below to record our lien on the vehicle\'s title, '
-    + 'with payment of the fees. Please return the title or lien confirmation to the lienholder of record.', { gap: 10 });
+  w.line(
+    "Please find enclosed the documents listed below to record our lien on the vehicle's title, " +
+      'with payment of the fees. Please return the title or lien confirmation to the lienholder of record.',
+    { gap: 10 },
+  );
   const fees = feeLines(entry);
   w.line('Payment', { bold: true });
   w.line(`Make the check payable to: ${office.payable_to}`);
@@ -138,23 +165,35 @@ function coverLetter(w: Writer, i: PacketInput): void {
 function checklist(w: Writer, i: PacketInput): void {
   w.line('Enclosures checklist', { bold: true });
   w.line(`[ ] Check payable to ${i.office.payable_to}`);
-  for (const e of i.enclosures) w.line(`[ ] ${e.name}${e.signed ? ' (signed)' : ' - NOT SIGNED: SIGNATURE REQUIRED before mailing'}`);
-  if (!i.enclosures.length) w.line('[ ] No generated forms on the entry: add the state\'s application before mailing');
+  for (const e of i.enclosures)
+    w.line(`[ ] ${e.name}${e.signed ? ' (signed)' : ' - NOT SIGNED: SIGNATURE REQUIRED before mailing'}`);
+  if (!i.enclosures.length) w.line("[ ] No generated forms on the entry: add the state's application before mailing");
   const c = i.collection;
   const received = i.entry.physical_title_status === 'received';
   if (c || i.entry.physical_title_status) {
-    w.line(received ? '[ ] Original certificate of title (collected)'
-      : `[ ] Original certificate of title - not yet received${c?.tracking_number ? ` (tracking ${c.tracking_number})` : ''}: enclose when it arrives`);
+    const tracking = c?.tracking_number ? ` (tracking ${c.tracking_number})` : '';
+    w.line(
+      received
+        ? '[ ] Original certificate of title (collected)'
+        : `[ ] Original certificate of title - not yet received${tracking}: enclose when it arrives`,
+    );
   }
   w.line('', { gap: 4 });
-  w.line(`Address source: ${i.office.source === 'fee_estimate' ? 'the entry\'s fee estimate' : 'the state\'s default filing office'}`, { size: 9 });
+  w.line(
+    `Address source: ${i.office.source === 'fee_estimate' ? "the entry's fee estimate" : "the state's default office"}`,
+    { size: 9 },
+  );
 }
 
 /** Builds the packet PDF. */
 export async function buildPacket(i: PacketInput): Promise<Buffer> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Title filing packet ${i.entry.VIN}`);
-  const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  const w = new Writer(
+    doc,
+    await doc.embedFont(StandardFonts.Helvetica),
+    await doc.embedFont(StandardFonts.HelveticaBold),
+  );
   coverLetter(w, i);
   checklist(w, i);
   const flag = await doc.embedFont(StandardFonts.HelveticaBold);

@@ -7,7 +7,13 @@
  */
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { COLLABORATORS, EntryObjects, type SignedDocument, type SigningService, type TitleCollectionService } from '../../core/plugin-api.js';
+import {
+  COLLABORATORS,
+  EntryObjects,
+  type SignedDocument,
+  type SigningService,
+  type TitleCollectionService,
+} from '../../core/plugin-api.js';
 import { pdfText, readyEntry, startSubmissionEngine, type SubTestEngine } from './support.js';
 import { parseSubmissionOptions } from '../../plugins/submission/options.js';
 import { readFileSync } from 'node:fs';
@@ -31,7 +37,10 @@ describe('submission: the packet with the signing and title-collection services'
 
   it('encloses the signed copies (not stamped) and lists the original title with its tracking number', async () => {
     const e = await readyEntry(t, 'TX');
-    const objects = new EntryObjects(t.engine.objects, e.storeIndex ?? `${(await t.engine.orgs.byName(t.org.name))!.id}/${e.entryId}`);
+    const objects = new EntryObjects(
+      t.engine.objects,
+      e.storeIndex ?? `${(await t.engine.orgs.byName(t.org.name))!.id}/${e.entryId}`,
+    );
     const key = await objects.put('signing/poa-signed.pdf', await signedPdf('Signed by Jane Q Borrower (e-signature)'));
     const asked: string[] = [];
     const signing: SigningService = {
@@ -44,8 +53,17 @@ describe('submission: the packet with the signing and title-collection services'
     const collections: TitleCollectionService = {
       ensure: async () => undefined,
       get: async () => ({
-        collection_id: 'c1', mode: 'STUB', carrier: 'stub', service: 'ground', return_address: {}, instructions: [], created_at: '',
-        tracking_number: '1Z999', label_url: null, qr_verified: false, assets_expires_at: '',
+        collection_id: 'c1',
+        mode: 'STUB',
+        carrier: 'stub',
+        service: 'ground',
+        return_address: {},
+        instructions: [],
+        created_at: '',
+        tracking_number: '1Z999',
+        label_url: null,
+        qr_verified: false,
+        assets_expires_at: '',
       }),
     };
     t.engine.container.registerInstance(COLLABORATORS.signing, signing);
@@ -58,11 +76,15 @@ describe('submission: the packet with the signing and title-collection services'
     expect(text).to.include('forms_poa[0] (signed)').and.include('Signed by Jane Q Borrower (e-signature)');
     expect(text).not.to.include('SIGNATURE REQUIRED');
     expect(text).not.to.include('form_title_application');
-    expect(text).to.include('Original certificate of title - not yet received (tracking 1Z999): enclose when it arrives');
+    expect(text).to.include(
+      'Original certificate of title - not yet received (tracking 1Z999): enclose when it arrives',
+    );
   });
 
   it('config/sandbox.json is valid submission options and starts the fake portal', () => {
-    const sandbox = JSON.parse(readFileSync(join(packageRoot, 'config', 'sandbox.json'), 'utf8')) as { plugins: { submission: unknown } };
+    const sandbox = JSON.parse(readFileSync(join(packageRoot, 'config', 'sandbox.json'), 'utf8')) as {
+      plugins: { submission: unknown };
+    };
     expect(parseSubmissionOptions(sandbox.plugins.submission).fakePortal.start).to.equal(true);
     expect(() => parseSubmissionOptions({ fakePortal: { strat: true } })).to.throw(/plugins\.submission/);
   });

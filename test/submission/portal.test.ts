@@ -38,8 +38,14 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     portal = t.plugin.fakePortal!;
     hooks = await receiver();
     const wh = t.engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
-    await wh.setProfile(t.org.name, { url: `${hooks.url}/hook`, events: ['title.account_status.*'], auth: { scheme: 'none' } });
-    docs = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 driver license'));
+    await wh.setProfile(t.org.name, {
+      url: `${hooks.url}/hook`,
+      events: ['title.account_status.*'],
+      auth: { scheme: 'none' },
+    });
+    docs = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 driver license'),
+    );
     await new Promise<void>((ok) => docs.listen(0, '127.0.0.1', ok));
     docsUrl = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -50,7 +56,8 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     docs?.close();
   });
 
-  const control = (c: Record<string, unknown>) => fetch(`${portal.url}/__control`, { method: 'POST', body: JSON.stringify(c) });
+  const control = (c: Record<string, unknown>) =>
+    fetch(`${portal.url}/__control`, { method: 'POST', body: JSON.stringify(c) });
   const appsOf = (sid: string) => [...portal.applications.values()].filter((a) => a.reference === sid);
   const statuses = (s: any) => s.history.map((h: any) => h.to);
   const submit = async (entryId: string, body: unknown = { method: 'ONLINE_PORTAL' }) => {
@@ -59,9 +66,13 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     expect(r.body.status).to.equal('PENDING');
     return r.body.submissionId as string;
   };
-  const final = (entryId: string, sid: string) => waitSubmission(t, entryId, sid, (s) => FINAL.includes(s.status), `${sid} final`);
-  const hookEvents = (entryId: string) => hooks.ok.filter((r) => r.body?.entryId === entryId).flatMap((r) => r.body.webhook_events as string[])
-    .map((n) => n.replace('title.account_status.', ''));
+  const final = (entryId: string, sid: string) =>
+    waitSubmission(t, entryId, sid, (s) => FINAL.includes(s.status), `${sid} final`);
+  const hookEvents = (entryId: string) =>
+    hooks.ok
+      .filter((r) => r.body?.entryId === entryId)
+      .flatMap((r) => r.body.webhook_events as string[])
+      .map((n) => n.replace('title.account_status.', ''));
 
   it('SUBMITTED -> UNDER_REVIEW -> ACCEPTED with an applicationNumber and a confirmationImg PNG; webhooks in order', async () => {
     const e = await readyEntry(t, 'TX');
@@ -79,7 +90,12 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     const apps = appsOf(sid);
     expect(apps).to.have.length(1);
     expect(apps[0]!.no).to.equal(s.applicationNumber);
-    expect(apps[0]!.fields).to.include({ vin: e.VIN, year: '2019', make: 'Honda', lienholder_name: 'Acme Auto Finance LLC' });
+    expect(apps[0]!.fields).to.include({
+      vin: e.VIN,
+      year: '2019',
+      make: 'Honda',
+      lienholder_name: 'Acme Auto Finance LLC',
+    });
     expect(apps[0]!.documents.length).to.be.greaterThan(0);
     expect(apps[0]!.documents.map((d) => d.filename)).to.include('form_title_application.pdf');
     const order = ['filing_en_route', 'filing_received', 'lien_filed', 'lien_perfected'];
@@ -92,30 +108,55 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     const e = await readyEntry(t, 'TX');
     await control({ scenarios: { [e.VIN]: 'followup' } });
     const sid = await submit(e.entryId);
-    const asked = await waitSubmission(t, e.entryId, sid, (x) => x.status === 'ACTION_REQUIRED' || FINAL.includes(x.status), 'ACTION_REQUIRED');
+    const asked = await waitSubmission(
+      t,
+      e.entryId,
+      sid,
+      (x) => x.status === 'ACTION_REQUIRED' || FINAL.includes(x.status),
+      'ACTION_REQUIRED',
+    );
     expect(asked.status).to.equal('ACTION_REQUIRED');
-    expect(asked.feedbackMessage).to.equal('Upload a copy of the owner\'s driver license.');
-    const r = await t.request('POST', `/title/${e.entryId}/submit/${sid}/documents`, { body: { documents: [{ url: `${docsUrl}/dl.pdf` }] } });
+    expect(asked.feedbackMessage).to.equal("Upload a copy of the owner's driver license.");
+    const r = await t.request('POST', `/title/${e.entryId}/submit/${sid}/documents`, {
+      body: { documents: [{ url: `${docsUrl}/dl.pdf` }] },
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(r.body.status).to.equal('SUBMITTED');
     const s = await final(e.entryId, sid);
     expect(s.status).to.equal('ACCEPTED');
-    expect(statuses(s)).to.deep.equal(['PENDING', 'SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'SUBMITTED', 'UNDER_REVIEW', 'ACCEPTED']);
+    expect(statuses(s)).to.deep.equal([
+      'PENDING',
+      'SUBMITTED',
+      'UNDER_REVIEW',
+      'ACTION_REQUIRED',
+      'SUBMITTED',
+      'UNDER_REVIEW',
+      'ACCEPTED',
+    ]);
     expect(s.followUpRounds).to.have.length(1);
-    expect(s.followUpRounds[0].feedbackMessage).to.equal('Upload a copy of the owner\'s driver license.');
+    expect(s.followUpRounds[0].feedbackMessage).to.equal("Upload a copy of the owner's driver license.");
     expect(s.followUpRounds[0].sentAt).to.be.a('string');
     const [app] = appsOf(sid);
     expect(app!.rounds).to.equal(1);
     expect(app!.followUps[0]!.map((f) => f.filename)).to.deep.equal(['dl.pdf']);
     expect(appsOf(sid)).to.have.length(1);
-    expect(await accountEvents(t, e.entryId)).to.deep.equal(['filing_en_route', 'filing_received', 'lien_filed', 'lien_perfected']);
+    expect(await accountEvents(t, e.entryId)).to.deep.equal([
+      'filing_en_route',
+      'filing_received',
+      'lien_filed',
+      'lien_perfected',
+    ]);
   });
 
   it('REJECTED with error and feedbackMessage; account_status lien_error', async () => {
     const e = await readyEntry(t, 'TX');
     await control({ scenarios: { [e.VIN]: 'reject' } });
     const s = await final(e.entryId, await submit(e.entryId));
-    expect(s).to.include({ status: 'REJECTED', error: 'the state rejected the application', feedbackMessage: 'The lienholder name does not match the title record.' });
+    expect(s).to.include({
+      status: 'REJECTED',
+      error: 'the state rejected the application',
+      feedbackMessage: 'The lienholder name does not match the title record.',
+    });
     expect(await accountEvents(t, e.entryId)).to.deep.equal(['filing_en_route', 'filing_received', 'lien_error']);
   });
 
@@ -135,7 +176,7 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     expect(s2.history[1]).to.include({ to: 'SUBMITTED', note: 'found by reference after a lost answer' });
   });
 
-  it('ERROR with error: after the worker\'s retries, on a CAPTCHA, on a validation error', async () => {
+  it("ERROR with error: after the worker's retries, on a CAPTCHA, on a validation error", async () => {
     const e = await readyEntry(t, 'TX');
     await control({ failNext: 1000 });
     const s = await final(e.entryId, await submit(e.entryId));
@@ -148,7 +189,9 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     expect(s2).to.include({ status: 'ERROR' });
     expect(s2.error).to.match(/CAPTCHA/);
     await control({ captcha: false });
-    const e3 = await readyEntry(t, 'TX', (ad) => { delete ad.vehicle.year; });
+    const e3 = await readyEntry(t, 'TX', (ad) => {
+      delete ad.vehicle.year;
+    });
     const s3 = await final(e3.entryId, await submit(e3.entryId));
     expect(s3.status).to.equal('ERROR');
     expect(s3.error).to.match(/Model year must be a 4-digit year/);
@@ -164,13 +207,18 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     expect(appsOf(sid)).to.have.length(0);
     const asOp = (path: string, body?: unknown) => t.request('POST', path, { body, key: t.opKey });
     expect((await asOp(`/submissions/${sid}/review`)).status).to.equal(409);
-    expect((await asOp(`/submissions/${sid}/method`, { method: 'ONLINE_PORTAL' })).body.method).to.equal('ONLINE_PORTAL');
+    expect((await asOp(`/submissions/${sid}/method`, { method: 'ONLINE_PORTAL' })).body.method).to.equal(
+      'ONLINE_PORTAL',
+    );
     const dry = await asOp(`/submissions/${sid}/review`);
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.review).to.include({ vin: e.VIN, reference: sid, lienholder_name: 'Acme Auto Finance LLC' });
     expect(dry.body.review.documents).to.include('form_title_application.pdf');
     expect(appsOf(sid), 'a dry run files nothing').to.have.length(0);
-    const ready = await t.request('POST', `/submissions/${sid}/ready`, { body: { method: 'ONLINE_PORTAL' }, key: t.opKey });
+    const ready = await t.request('POST', `/submissions/${sid}/ready`, {
+      body: { method: 'ONLINE_PORTAL' },
+      key: t.opKey,
+    });
     expect(ready.body).to.include({ status: 'PENDING', method: 'ONLINE_PORTAL', intakeMode: 'MANAGED' });
     const s = await final(e.entryId, sid);
     expect(s.status).to.equal('ACCEPTED');
@@ -185,11 +233,16 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     const saved = t.plugin.options.lienDelayAfterMs;
     t.plugin.options.lienDelayAfterMs = 0;
     try {
-      await eventually(async () => (await t.request('GET', `/title/${e.entryId}`)).body.account_status === 'lien_delay', { what: 'lien_delay' });
+      await eventually(
+        async () => (await t.request('GET', `/title/${e.entryId}`)).body.account_status === 'lien_delay',
+        { what: 'lien_delay' },
+      );
     } finally {
       t.plugin.options.lienDelayAfterMs = saved;
     }
-    const c = await t.request('POST', `/title/${e.entryId}/submit/${sid}/cancel`, { body: { reason: 'filed in person' } });
+    const c = await t.request('POST', `/title/${e.entryId}/submit/${sid}/cancel`, {
+      body: { reason: 'filed in person' },
+    });
     expect(c.status, JSON.stringify(c.body)).to.equal(200);
     expect(c.body.status).to.equal('CANCELED');
     await t.plugin.tick();

@@ -24,14 +24,22 @@ export interface SubTestEngine extends TestEngine {
   opKey: string;
 }
 
-export async function startSubmissionEngine(o: { dialect?: Dialect; submission?: Record<string, unknown>; webhook?: boolean } = {}): Promise<SubTestEngine> {
+export async function startSubmissionEngine(
+  o: { dialect?: Dialect; submission?: Record<string, unknown>; webhook?: boolean } = {},
+): Promise<SubTestEngine> {
   const t = await startTestEngine({
     dialect: o.dialect,
     config: {
       stages: ['intake', 'fees', 'forms', 'submission', ...(o.webhook ? ['webhook'] : [])],
       allowHosts: ['127.0.0.1'],
       plugins: {
-        submission: { operatorOrgs: [OPERATOR_ORG], pollIntervalMs: 20, statusPollMs: 10, retryBaseMs: 10, ...o.submission },
+        submission: {
+          operatorOrgs: [OPERATOR_ORG],
+          pollIntervalMs: 20,
+          statusPollMs: 10,
+          retryBaseMs: 10,
+          ...o.submission,
+        },
         ...(o.webhook ? { webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 } } : {}),
       },
     },
@@ -42,7 +50,11 @@ export async function startSubmissionEngine(o: { dialect?: Dialect; submission?:
 }
 
 /** An entry of `state` (the forms fixture), processed to `complete`. */
-export async function readyEntry(t: TestEngine, state = 'TX', patch: (ad: any) => void = () => undefined): Promise<any> {
+export async function readyEntry(
+  t: TestEngine,
+  state = 'TX',
+  patch: (ad: any) => void = () => undefined,
+): Promise<any> {
   const ad = fixtureEntry(state, 'full').account_data as any;
   ad.vehicle.vin = freshVin();
   patch(ad);
@@ -51,12 +63,21 @@ export async function readyEntry(t: TestEngine, state = 'TX', patch: (ad: any) =
 }
 
 /** Polls the submission until `pred` holds. */
-export async function waitSubmission(t: TestEngine, entryId: string, sid: string, pred: (s: any) => boolean, what: string): Promise<any> {
-  return eventually(async () => {
-    const r = await t.request('GET', `/title/${entryId}/submit/${sid}`);
-    expect(r.status, JSON.stringify(r.body)).to.equal(200);
-    return pred(r.body) ? r.body : null;
-  }, { what, tries: 2000, everyMs: 25 });
+export async function waitSubmission(
+  t: TestEngine,
+  entryId: string,
+  sid: string,
+  pred: (s: any) => boolean,
+  what: string,
+): Promise<any> {
+  return eventually(
+    async () => {
+      const r = await t.request('GET', `/title/${entryId}/submit/${sid}`);
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      return pred(r.body) ? r.body : null;
+    },
+    { what, tries: 2000, everyMs: 25 },
+  );
 }
 
 /** The text of a PDF (pdftotext), or null when poppler is not installed. */
@@ -73,6 +94,8 @@ export function pdfText(bytes: Buffer): string | null {
 
 /** The account_status events of an entry, in outbox order. */
 export async function accountEvents(t: TestEngine, entryId: string): Promise<string[]> {
-  return (await t.engine.outbox.forEntry(entryId)).map((e) => e.name).filter((n) => n.startsWith('title.account_status.'))
+  return (await t.engine.outbox.forEntry(entryId))
+    .map((e) => e.name)
+    .filter((n) => n.startsWith('title.account_status.'))
     .map((n) => n.slice('title.account_status.'.length));
 }

@@ -1,8 +1,16 @@
 /** Request body parsing for the fake portal: urlencoded forms and a small multipart/form-data reader. */
 import type { IncomingMessage } from 'node:http';
 
-export interface Upload { field: string; filename: string; contentType: string; bytes: Buffer }
-export interface Parsed { fields: Record<string, string>; files: Upload[] }
+export interface Upload {
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+export interface Parsed {
+  fields: Record<string, string>;
+  files: Upload[];
+}
 
 const LIMIT = 25 * 1024 * 1024;
 

@@ -41,13 +41,23 @@ export interface PortalControl {
   defaultScenario: Scenario;
 }
 
-interface Session { user: string; draft: Record<string, string>; docs: { filename: string; bytes: number }[] }
+interface Session {
+  user: string;
+  draft: Record<string, string>;
+  docs: { filename: string; bytes: number }[];
+}
 
 const VIN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
 export class FakePortal {
   readonly applications = new Map<string, Application>();
-  control: PortalControl = { captcha: false, failNext: 0, failAfterSubmit: 0, scenarios: {}, defaultScenario: 'accept' };
+  control: PortalControl = {
+    captcha: false,
+    failNext: 0,
+    failAfterSubmit: 0,
+    scenarios: {},
+    defaultScenario: 'accept',
+  };
   private readonly sessions = new Map<string, Session>();
   private server?: Server;
   private seq = 0;
@@ -56,7 +66,9 @@ export class FakePortal {
   constructor(private readonly creds = { username: 'titled', password: 'titled' }) {}
 
   async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res).catch((e: Error) => this.send(res, 500, `error: ${e.message}`)));
+    this.server = createServer(
+      (req, res) => void this.handle(req, res).catch((e: Error) => this.send(res, 500, `error: ${e.message}`)),
+    );
     await new Promise<void>((ok) => this.server!.listen(port, '127.0.0.1', ok));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this.url;
@@ -93,7 +105,8 @@ export class FakePortal {
       await readBody(req);
       return this.send(res, 503, '<h1>Service temporarily unavailable</h1>');
     }
-    if (path === '/' || path === '/login') return req.method === 'POST' ? this.login(req, res) : this.send(res, 200, loginPage(this.control.captcha));
+    if (path === '/' || path === '/login')
+      return req.method === 'POST' ? this.login(req, res) : this.send(res, 200, loginPage(this.control.captcha));
     const s = this.session(req);
     if (!s) return this.redirect(res, '/login');
     if (path.startsWith('/apply/')) return this.apply(req, res, s, path.slice(7));
@@ -111,7 +124,8 @@ export class FakePortal {
 
   private async login(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { fields } = await parseForm(req);
-    if (this.control.captcha) return this.send(res, 403, loginPage(true, 'The characters you typed do not match the picture.'));
+    if (this.control.captcha)
+      return this.send(res, 403, loginPage(true, 'The characters you typed do not match the picture.'));
     if (fields.username !== this.creds.username || fields.password !== this.creds.password) {
       return this.send(res, 401, loginPage(false, 'Wrong user name or password.'));
     }
@@ -126,8 +140,10 @@ export class FakePortal {
       if (get) return this.send(res, 200, vehiclePage(s.draft));
       const { fields } = await parseForm(req);
       Object.assign(s.draft, pick(fields, ['vin', 'year', 'make']));
-      if (!VIN.test(s.draft.vin ?? '')) return this.send(res, 422, vehiclePage(s.draft, 'VIN must be 17 characters (no I, O or Q).'));
-      if (!/^(19|20)\d\d$/.test(s.draft.year ?? '')) return this.send(res, 422, vehiclePage(s.draft, 'Model year must be a 4-digit year.'));
+      if (!VIN.test(s.draft.vin ?? ''))
+        return this.send(res, 422, vehiclePage(s.draft, 'VIN must be 17 characters (no I, O or Q).'));
+      if (!/^(19|20)\d\d$/.test(s.draft.year ?? ''))
+        return this.send(res, 422, vehiclePage(s.draft, 'Model year must be a 4-digit year.'));
       return this.redirect(res, '/apply/owner');
     }
     if (step === 'owner') {
@@ -145,19 +161,35 @@ export class FakePortal {
       if (!s.docs.length) return this.send(res, 422, documentsPage(0, 'Attach at least one document.'));
       return this.redirect(res, '/apply/review');
     }
-    if (step === 'review' && get) return this.send(res, 200, reviewPage(s.draft, s.docs.map((d) => d.filename)));
+    if (step === 'review' && get)
+      return this.send(
+        res,
+        200,
+        reviewPage(
+          s.draft,
+          s.docs.map((d) => d.filename),
+        ),
+      );
     if (step === 'submit' && !get) return this.submit(req, res, s);
     return this.send(res, 404, '<h1>Not found</h1>');
   }
 
   private async submit(req: IncomingMessage, res: ServerResponse, s: Session): Promise<void> {
     await readBody(req);
-    if (!VIN.test(s.draft.vin ?? '') || !s.draft.reference || !s.docs.length) return this.redirect(res, '/apply/vehicle');
+    if (!VIN.test(s.draft.vin ?? '') || !s.draft.reference || !s.docs.length)
+      return this.redirect(res, '/apply/vehicle');
     const no = `APP-${String(++this.seq).padStart(6, '0')}`;
     const vin = s.draft.vin!;
     this.applications.set(no, {
-      no, reference: s.draft.reference, fields: { ...s.draft }, documents: s.docs, status: 'RECEIVED',
-      scenario: this.control.scenarios[vin] ?? this.control.defaultScenario, rounds: 0, followUps: [], createdAt: new Date().toISOString(),
+      no,
+      reference: s.draft.reference,
+      fields: { ...s.draft },
+      documents: s.docs,
+      status: 'RECEIVED',
+      scenario: this.control.scenarios[vin] ?? this.control.defaultScenario,
+      rounds: 0,
+      followUps: [],
+      createdAt: new Date().toISOString(),
     });
     s.draft = {};
     s.docs = [];
@@ -170,7 +202,8 @@ export class FakePortal {
 
   private async followUp(req: IncomingMessage, res: ServerResponse, app: Application): Promise<void> {
     const { files } = await parseForm(req);
-    if (app.status !== 'ACTION_NEEDED') return this.send(res, 409, applicationPage({ ...app, vin: app.fields.vin ?? '' }, false));
+    if (app.status !== 'ACTION_NEEDED')
+      return this.send(res, 409, applicationPage({ ...app, vin: app.fields.vin ?? '' }, false));
     if (!files.length) return this.send(res, 422, '<p class="error" id="error">Attach the requested documents.</p>');
     app.followUps.push(files.map((f) => ({ filename: f.filename, bytes: f.bytes.length })));
     app.rounds++;
@@ -199,7 +232,7 @@ function advance(a: Application): void {
       a.feedback = 'The lienholder name does not match the title record.';
     } else if (a.scenario === 'followup' && a.rounds === 0) {
       a.status = 'ACTION_NEEDED';
-      a.feedback = 'Upload a copy of the owner\'s driver license.';
+      a.feedback = "Upload a copy of the owner's driver license.";
     } else a.status = 'APPROVED';
   }
 }

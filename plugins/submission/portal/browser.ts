@@ -1,19 +1,30 @@
 /** One headless Chromium for the worker, launched on first use; one context per submission. */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export class BrowserPool {
   private browser?: Promise<Browser>;
 
-  constructor(private readonly executablePath: string, private readonly actionTimeoutMs: number) {}
+  constructor(
+    private readonly executablePath: string,
+    private readonly actionTimeoutMs: number,
+  ) {}
 
   private launch(): Promise<Browser> {
-    this.browser ??= chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS }).catch((e: unknown) => {
-      this.browser = undefined;
-      throw e;
-    });
+    this.browser ??= chromium
+      .launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS })
+      .catch((e: unknown) => {
+        this.browser = undefined;
+        throw e;
+      });
     return this.browser;
   }
 

@@ -20,7 +20,11 @@ export interface FilingData {
   documents: PortalDocument[];
 }
 
-export interface PortalDocument { filename: string; contentType: string; bytes: Buffer }
+export interface PortalDocument {
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
 
 /** What the portal says about a filed application, in submission statuses. */
 export interface PortalReport {
@@ -36,11 +40,15 @@ export class PortalBlocked extends Error {
   }
 }
 
-export interface PortalConnection { url: string; username: string; password: string }
+export interface PortalConnection {
+  url: string;
+  username: string;
+  password: string;
+}
 
 export interface PortalDriver {
   readonly name: string;
-  /** Checks and shapes the data before a browser is used (PortalBlocked when something the portal requires is missing). */
+  /** Checks and shapes the data before a browser is used (PortalBlocked when the portal's required data is missing). */
   prepare(data: FilingData): FilingData;
   /** Signs in and fills every page of the application, documents included, up to the review page. */
   fill(page: Page, data: FilingData): Promise<void>;

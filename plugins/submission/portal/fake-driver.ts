@@ -3,10 +3,21 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { PortalBlocked, type FilingData, type PortalConnection, type PortalDocument, type PortalDriver, type PortalReport } from './driver.js';
+import {
+  PortalBlocked,
+  type FilingData,
+  type PortalConnection,
+  type PortalDocument,
+  type PortalDriver,
+  type PortalReport,
+} from './driver.js';
 
 const STATUS: Record<string, PortalReport['status']> = {
-  RECEIVED: 'SUBMITTED', IN_REVIEW: 'UNDER_REVIEW', ACTION_NEEDED: 'ACTION_REQUIRED', APPROVED: 'ACCEPTED', DENIED: 'REJECTED',
+  RECEIVED: 'SUBMITTED',
+  IN_REVIEW: 'UNDER_REVIEW',
+  ACTION_NEEDED: 'ACTION_REQUIRED',
+  APPROVED: 'ACCEPTED',
+  DENIED: 'REJECTED',
 };
 
 /** A portal answer that is not a page of the application flow: 5xx is retried, a validation error is not. */
@@ -14,7 +25,10 @@ async function check(r: Response | null, page: Page, what: string): Promise<void
   const status = r?.status() ?? 0;
   if (status >= 500 || status === 0) throw new Error(`portal answered ${status} to ${what}`);
   if (status >= 400) {
-    const e = await page.locator('#error').textContent().catch(() => null);
+    const e = await page
+      .locator('#error')
+      .textContent()
+      .catch(() => null);
     throw new PortalBlocked(`portal refused ${what}: ${e ?? `HTTP ${status}`}`);
   }
 }
@@ -26,12 +40,14 @@ async function check(r: Response | null, page: Page, what: string): Promise<void
 async function upload(page: Page, selector: string, docs: PortalDocument[], send: () => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'titled-portal-'));
   try {
-    const paths = await Promise.all(docs.map(async (d, i) => {
-      await mkdir(join(dir, String(i)));
-      const path = join(dir, String(i), d.filename.replace(/[^\w.-]+/g, '_'));
-      await writeFile(path, d.bytes);
-      return path;
-    }));
+    const paths = await Promise.all(
+      docs.map(async (d, i) => {
+        await mkdir(join(dir, String(i)));
+        const path = join(dir, String(i), d.filename.replace(/[^\w.-]+/g, '_'));
+        await writeFile(path, d.bytes);
+        return path;
+      }),
+    );
     await page.setInputFiles(selector, paths);
     await send();
   } finally {
@@ -54,7 +70,8 @@ export class FakePortalDriver implements PortalDriver {
   private async signIn(page: Page): Promise<void> {
     const r = await page.goto(`${this.c.url}/login`);
     await check(r, page, 'the sign-in page');
-    if (await page.locator('#captcha').count()) throw new PortalBlocked('the portal asks for a CAPTCHA: a person must file this one');
+    if (await page.locator('#captcha').count())
+      throw new PortalBlocked('the portal asks for a CAPTCHA: a person must file this one');
     await page.fill('#username', this.c.username);
     await page.fill('#password', this.c.password);
     const [resp] = await Promise.all([page.waitForNavigation(), page.click('#login')]);
@@ -84,7 +101,8 @@ export class FakePortalDriver implements PortalDriver {
     for (const k of ['vin', 'owner_name', 'lienholder_name', 'reference', 'documents']) {
       shown[k] = (await page.locator(`#review-${k}`).textContent()) ?? '';
     }
-    if (shown.vin !== d.vin || shown.reference !== d.reference) throw new Error('the review page does not show what was filled');
+    if (shown.vin !== d.vin || shown.reference !== d.reference)
+      throw new Error('the review page does not show what was filled');
     return shown;
   }
 
@@ -102,7 +120,11 @@ export class FakePortalDriver implements PortalDriver {
 
   async find(page: Page, d: FilingData): Promise<{ applicationNumber: string; screenshot: Buffer } | null> {
     await this.signIn(page);
-    await check(await page.goto(`${this.c.url}/applications?reference=${encodeURIComponent(d.reference)}`), page, 'the search');
+    await check(
+      await page.goto(`${this.c.url}/applications?reference=${encodeURIComponent(d.reference)}`),
+      page,
+      'the search',
+    );
     const link = page.locator('a.app').first();
     if (!(await link.count())) return null;
     const href = (await link.getAttribute('href'))!;
@@ -112,7 +134,11 @@ export class FakePortalDriver implements PortalDriver {
 
   async poll(page: Page, applicationNumber: string): Promise<PortalReport> {
     await this.signIn(page);
-    await check(await page.goto(`${this.c.url}/application/${encodeURIComponent(applicationNumber)}/status`), page, 'the status page');
+    await check(
+      await page.goto(`${this.c.url}/application/${encodeURIComponent(applicationNumber)}/status`),
+      page,
+      'the status page',
+    );
     const raw = ((await page.locator('#status').textContent()) ?? '').trim();
     const status = STATUS[raw];
     if (!status) throw new Error(`unknown portal status '${raw}'`);
@@ -123,8 +149,13 @@ export class FakePortalDriver implements PortalDriver {
 
   async uploadFollowUp(page: Page, applicationNumber: string, documents: PortalDocument[]): Promise<void> {
     await this.signIn(page);
-    await check(await page.goto(`${this.c.url}/application/${encodeURIComponent(applicationNumber)}`), page, 'the application page');
-    if (!(await page.locator('#followup').count())) throw new Error('the portal does not ask for documents on this application');
+    await check(
+      await page.goto(`${this.c.url}/application/${encodeURIComponent(applicationNumber)}`),
+      page,
+      'the application page',
+    );
+    if (!(await page.locator('#followup').count()))
+      throw new Error('the portal does not ask for documents on this application');
     await upload(page, '#followup', documents, async () => {
       const [resp] = await Promise.all([page.waitForNavigation(), page.click('#followup-submit')]);
       await check(resp, page, 'the follow-up upload');

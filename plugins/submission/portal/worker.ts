@@ -39,8 +39,13 @@ export class PortalWorker {
   private ticking = false;
 
   constructor(
-    private readonly db: Database, private readonly life: Lifecycle, private readonly o: SubmissionOptions,
-    private readonly browsers: BrowserPool, private readonly host: WorkerHost, private readonly log: Logger, private readonly owner: string,
+    private readonly db: Database,
+    private readonly life: Lifecycle,
+    private readonly o: SubmissionOptions,
+    private readonly browsers: BrowserPool,
+    private readonly host: WorkerHost,
+    private readonly log: Logger,
+    private readonly owner: string,
   ) {}
 
   start(): void {
@@ -91,12 +96,17 @@ export class PortalWorker {
     const now = Date.now();
     const due = await this.db.query<Record<string, unknown>>(
       `SELECT * FROM submissions WHERE method = 'ONLINE_PORTAL' AND status IN ('PENDING', 'SUBMITTED', 'UNDER_REVIEW')
-       AND "nextAttemptAt" <= ? AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?) ORDER BY "nextAttemptAt" LIMIT ?`, [now, now, n]);
+       AND "nextAttemptAt" <= ? AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?)
+       ORDER BY "nextAttemptAt" LIMIT ?`,
+      [now, now, n],
+    );
     const out: Submission[] = [];
     for (const r of due) {
       const res = await this.db.exec(
-        'UPDATE submissions SET "leaseOwner" = ?, "leaseExpiresAt" = ? WHERE id = ? AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?)',
-        [this.owner, now + this.o.leaseMs, r.id, now]);
+        'UPDATE submissions SET "leaseOwner" = ?, "leaseExpiresAt" = ? ' +
+          'WHERE id = ? AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?)',
+        [this.owner, now + this.o.leaseMs, r.id, now],
+      );
       if (res.affected) out.push({ ...fromRow(r), leaseOwner: this.owner, leaseExpiresAt: now + this.o.leaseMs });
     }
     return out;
@@ -105,14 +115,23 @@ export class PortalWorker {
   private async release(id: string, patch: { nextAttemptAt: number; attempts?: number }): Promise<void> {
     const sets = ['"leaseOwner" = NULL', '"leaseExpiresAt" = NULL', '"nextAttemptAt" = ?'];
     const params: unknown[] = [patch.nextAttemptAt];
-    if (patch.attempts !== undefined) { sets.push('attempts = ?'); params.push(patch.attempts); }
-    await this.db.exec(`UPDATE submissions SET ${sets.join(', ')} WHERE id = ? AND "leaseOwner" = ?`, [...params, id, this.owner]);
+    if (patch.attempts !== undefined) {
+      sets.push('attempts = ?');
+      params.push(patch.attempts);
+    }
+    await this.db.exec(`UPDATE submissions SET ${sets.join(', ')} WHERE id = ? AND "leaseOwner" = ?`, [
+      ...params,
+      id,
+      this.owner,
+    ]);
   }
 
   /** Drives one claimed submission one step (file, or upload follow-ups and check the status). */
   private async run(claimed: Submission): Promise<void> {
     const driver = this.host.driverFor(claimed);
-    const ctx = driver ? await this.browsers.context().catch((e: Error) => e) : new PortalBlocked('no portal is configured for this state');
+    const ctx = driver
+      ? await this.browsers.context().catch((e: Error) => e)
+      : new PortalBlocked('no portal is configured for this state');
     try {
       if (ctx instanceof Error) throw ctx;
       const page = await ctx.newPage();
@@ -130,7 +149,7 @@ export class PortalWorker {
   /** Dry run for an operator: prepare, fill and review in a context of its own, then close it: nothing is filed. */
   async dryRun(s: Submission): Promise<Record<string, string>> {
     const driver = this.host.driverFor(s);
-    if (!driver) throw new TitledError('CONFLICT', 'no online portal is configured for the entry\'s state');
+    if (!driver) throw new TitledError('CONFLICT', "no online portal is configured for the entry's state");
     const ctx = await this.browsers.context();
     try {
       const page = await ctx.newPage();
@@ -149,10 +168,21 @@ export class PortalWorker {
     const s = (await this.life.rows.get(claimed.id)) ?? claimed;
     const attempts = s.attempts + 1;
     const final = e instanceof PortalBlocked || attempts >= this.o.maxAttempts;
-    this.log.warn({ code: 'SUBMISSION_STEP_FAILED', submissionId: s.id, entryId: s.entryId, attempt: attempts, final, error: e.message },
-      'portal step failed');
+    this.log.warn(
+      {
+        code: 'SUBMISSION_STEP_FAILED',
+        submissionId: s.id,
+        entryId: s.entryId,
+        attempt: attempts,
+        final,
+        error: e.message,
+      },
+      'portal step failed',
+    );
     if (final && ['PENDING', 'SUBMITTED', 'UNDER_REVIEW'].includes(s.status)) {
-      await this.life.move(s, 'ERROR', { by: 'worker', note: `after ${attempts} tries`, patch: { error: e.message, attempts } }).catch(() => undefined);
+      await this.life
+        .move(s, 'ERROR', { by: 'worker', note: `after ${attempts} tries`, patch: { error: e.message, attempts } })
+        .catch(() => undefined);
       await this.release(s.id, { nextAttemptAt: Date.now() });
       return;
     }
@@ -179,7 +209,12 @@ export class PortalWorker {
     let confirmation: { applicationNumber: string; screenshot: Buffer } | null = null;
     if (ledger.submitStartedAt) {
       confirmation = await driver.find(page, data);
-      if (confirmation) ledger.submitted = { applicationNumber: confirmation.applicationNumber, at: new Date().toISOString(), recovered: true };
+      if (confirmation)
+        ledger.submitted = {
+          applicationNumber: confirmation.applicationNumber,
+          at: new Date().toISOString(),
+          recovered: true,
+        };
     }
     if (!confirmation) {
       await driver.fill(page, data);
@@ -198,7 +233,8 @@ export class PortalWorker {
     s = await this.saveLedger(s, ledger);
     const key = await this.host.storeScreenshot(s, confirmation.screenshot);
     return this.life.move(s, 'SUBMITTED', {
-      by: 'worker', note: ledger.submitted?.recovered ? 'found by reference after a lost answer' : undefined,
+      by: 'worker',
+      note: ledger.submitted?.recovered ? 'found by reference after a lost answer' : undefined,
       patch: { applicationNumber: confirmation.applicationNumber, confirmationKey: key, attempts: 0 },
     });
   }
@@ -207,7 +243,9 @@ export class PortalWorker {
   private async follow(s0: Submission, driver: PortalDriver, page: Page): Promise<void> {
     let s = s0;
     const no = s.applicationNumber!;
-    const ledger = { ...s.ledger, rounds: { ...(s.ledger as Ledger).rounds } } as Ledger & { rounds: Record<string, string> };
+    const ledger = { ...s.ledger, rounds: { ...(s.ledger as Ledger).rounds } } as Ledger & {
+      rounds: Record<string, string>;
+    };
     for (const r of s.rounds.filter((x) => !x.sentAt && !ledger.rounds[x.roundId])) {
       await driver.uploadFollowUp(page, no, await this.host.roundDocuments(s, r.roundId));
       ledger.rounds[r.roundId] = new Date().toISOString();
@@ -218,7 +256,8 @@ export class PortalWorker {
     if (report.status === s.status) return;
     if (report.status === 'SUBMITTED') return; // received, not yet reviewed
     await this.life.move(s, report.status, {
-      by: 'worker', perfected: report.status === 'ACCEPTED',
+      by: 'worker',
+      perfected: report.status === 'ACCEPTED',
       patch: {
         feedbackMessage: report.feedbackMessage ?? (report.status === 'ACCEPTED' ? null : s.feedbackMessage),
         ...(report.status === 'REJECTED' ? { error: 'the state rejected the application' } : {}),
@@ -230,11 +269,18 @@ export class PortalWorker {
   private async lienDelays(): Promise<void> {
     const rows = await this.db.query<Record<string, unknown>>(
       'SELECT * FROM submissions WHERE status = \'UNDER_REVIEW\' AND delayed = 0 AND "statusSince" <= ? LIMIT 50',
-      [Date.now() - this.o.lienDelayAfterMs]);
+      [Date.now() - this.o.lienDelayAfterMs],
+    );
     for (const r of rows) {
       const s = fromRow(r);
-      await this.life.account(s, ['lien_delay'], 'UNDER_REVIEW', { delayed: 1 }).catch((e: Error) =>
-        this.log.warn({ code: 'SUBMISSION_STEP_FAILED', submissionId: s.id, error: e.message }, 'lien_delay not recorded'));
+      await this.life
+        .account(s, ['lien_delay'], 'UNDER_REVIEW', { delayed: 1 })
+        .catch((e: Error) =>
+          this.log.warn(
+            { code: 'SUBMISSION_STEP_FAILED', submissionId: s.id, error: e.message },
+            'lien_delay not recorded',
+          ),
+        );
     }
   }
 }
