@@ -93,6 +93,10 @@ export const LOG_CODES = {
   TITLE_COLLECTION_EVENT: 'a carrier tracking event or a facility action was applied to a title collection',
   TITLE_COLLECTION_POLL_FAILED: 'polling a carrier for tracking events failed (the next poll tries again)',
   CARRIER_WEBHOOK_REFUSED: 'a carrier tracking webhook was refused (bad or missing signature)',
+  SUBMISSION_MOVED: 'a submission changed status',
+  SUBMISSION_WORKER_STARTED: 'the submission portal worker started',
+  SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
+  SUBMISSION_ACCOUNT_STATUS_SKIPPED: 'a submission move could not move account_status (the account status machine refuses it)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -125,3 +125,39 @@ export const FORMS_STATUS_MOVES: Record<FormsStatus | 'none', readonly FormsStat
   skipped_no_state: FORMS_STATUSES,
   error: FORMS_STATUSES,
 };
+
+export const SUBMISSION_STATUSES = [
+  'AWAITING_READINESS', 'PENDING', 'SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR',
+] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+/** Statuses a submission never leaves; clients poll until one of them. */
+export const SUBMISSION_FINAL_STATUSES: readonly SubmissionStatus[] = ['ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR'];
+
+/**
+ * Submission status moves (docs/statuses.md, docs/submission.md). A managed
+ * request waits in AWAITING_READINESS until an operator marks it ready
+ * (PENDING); the worker (portal) or the shipped packet (mail) makes it
+ * SUBMITTED; the state's answers move it on. A follow-up round takes an
+ * ACTION_REQUIRED submission back to the state (SUBMITTED). Any status
+ * before a final one may be CANCELED; ERROR is the worker giving up.
+ */
+export const SUBMISSION_STATUS_MOVES: Record<SubmissionStatus, readonly SubmissionStatus[]> = {
+  AWAITING_READINESS: ['PENDING', 'CANCELED'],
+  PENDING: ['SUBMITTED', 'CANCELED', 'ERROR'],
+  SUBMITTED: ['UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR'],
+  UNDER_REVIEW: ['ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR'],
+  ACTION_REQUIRED: ['SUBMITTED', 'REJECTED', 'CANCELED', 'ERROR'],
+  ACCEPTED: [],
+  REJECTED: [],
+  CANCELED: [],
+  ERROR: [],
+};
+
+export function assertSubmissionStatusMove(from: SubmissionStatus, to: SubmissionStatus): void {
+  assertMove('submission status', SUBMISSION_STATUS_MOVES, from, to);
+}
+
+/** Whether account_status may move from `from` to `to` (the table above). */
+export function canMoveAccountStatus(from: AccountStatus, to: AccountStatus): boolean {
+  return ACCOUNT_STATUS_MOVES[from].includes(to);
+}

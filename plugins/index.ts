@@ -21,5 +21,6 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   'public-dmv': { load: async () => (await import('./enrichment/index.js')).PublicDmvStage, providers: ['public'] },
   'vin-decode': { load: async () => (await import('./enrichment/index.js')).VinDecodeStage, providers: ['vpic'] },
   'title-collection': { load: async () => (await import('./title-collection/index.js')).TitleCollectionPlugin },
+  submission: { load: async () => (await import('./submission/index.js')).SubmissionPlugin },
   webhook: { load: async () => (await import('./webhook/index.js')).WebhookPlugin },
 };

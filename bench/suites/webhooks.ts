@@ -44,7 +44,7 @@ async function startReceiver(): Promise<{ url: string; arrivals: Arrival[]; base
 }
 
 /** Request/response over the child's IPC channel. */
-function rpc(child: Child<Record<string, unknown>>) {
+export function rpc(child: Child<Record<string, unknown>>) {
   let next = 1;
   const waiting = new Map<number, { res: (v: any) => void; rej: (e: Error) => void }>();
   child.proc.on('message', (m: { id?: number; ok?: boolean; error?: string }) => {

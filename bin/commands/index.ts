@@ -12,6 +12,7 @@ import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
 import { prune } from './prune.js';
 import { serve } from './serve.js';
+import { submissions } from './submissions.js';
 import { templates } from './templates.js';
 import { webhooks } from './webhooks.js';
 
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   keys,
   webhooks, entries,
   collections,
+  submissions,
   fees,
   extract,
   templates,

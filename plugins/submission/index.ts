@@ -1,0 +1,241 @@
+/**
+ * submission: files entries with the state (docs/submission.md). A
+ * background plugin: `POST /title/{id}/submit` records a submission (MAIL: a
+ * packet PDF; ONLINE_PORTAL: the portal worker files it in headless Chromium;
+ * MANAGED: waits for an operator), `GET /title/{id}/submit/{submissionId}`
+ * reads it, follow-up rounds and cancellation, the operator's /submissions
+ * routes, and `titled submissions` on the CLI through the methods here.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { DependencyContainer } from 'tsyringe';
+import {
+  COLLABORATORS,
+  Database,
+  EngineConfigError,
+  Entries,
+  ObjectStore,
+  TitledError,
+  TOKENS,
+  UrlGuard,
+  inject,
+  injectable,
+  type EnginePlugin,
+  type Logger,
+  type Principal,
+  type RouteHelpers,
+  type TitledConfig,
+} from '../../core/plugin-api.js';
+import { FakePortal } from './fake-portal/server.js';
+import { Lifecycle } from './lifecycle.js';
+import { parseSubmissionOptions, SubmissionOptionsSchema, type SubmissionOptions } from './options.js';
+import { BrowserPool } from './portal/browser.js';
+import type { PortalDriver } from './portal/driver.js';
+import { DRIVERS } from './portal/fake-driver.js';
+import { PortalWorker } from './portal/worker.js';
+import { pluginSchema } from './schema.js';
+import { Submissions, type RecordInput } from './service.js';
+
+export { FakePortal } from './fake-portal/server.js';
+export type { PortalDriver, FilingData, PortalReport } from './portal/driver.js';
+export type { Submissions, RecordInput } from './service.js';
+
+@injectable()
+export class SubmissionPlugin implements EnginePlugin {
+  static readonly options = SubmissionOptionsSchema;
+  static readonly schema = pluginSchema;
+  readonly name = 'submission';
+  readonly options: SubmissionOptions;
+  readonly service: Submissions;
+  readonly browsers: BrowserPool;
+  /** The fake state portal, when `fakePortal.start` runs it in this process. */
+  fakePortal?: FakePortal;
+  private readonly worker: PortalWorker;
+  private readonly drivers = new Map<string, PortalDriver>();
+  private readonly log: Logger;
+
+  constructor(
+    db: Database,
+    entries: Entries,
+    objects: ObjectStore,
+    @inject(TOKENS.Container) container: DependencyContainer,
+    @inject(TOKENS.Config) config: Readonly<TitledConfig>,
+    @inject(TOKENS.Logger) log: Logger,
+  ) {
+    this.log = log.child({ plugin: 'submission' });
+    this.options = parseSubmissionOptions(config.plugins.submission);
+    for (const [state, p] of Object.entries(this.options.portals)) {
+      if (!DRIVERS[p.driver])
+        throw new EngineConfigError(
+          `plugins.submission.portals.${state}.driver: no driver '${p.driver}' ` +
+            `(known: ${Object.keys(DRIVERS).join(', ')})`,
+        );
+    }
+    let guard: UrlGuard;
+    try {
+      guard = new UrlGuard(config.allowHosts);
+    } catch (e) {
+      throw new EngineConfigError((e as Error).message);
+    }
+    const life = new Lifecycle(db, entries, this.log);
+    this.browsers = new BrowserPool(this.options.chromiumPath, this.options.actionTimeoutMs);
+    this.service = new Submissions(
+      db,
+      entries,
+      objects,
+      container,
+      life,
+      guard,
+      this.options,
+      (st) => this.driver(st),
+      config.presignTtlSeconds,
+      this.log,
+    );
+    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.worker = new PortalWorker(db, life, this.options, this.browsers, this.service, this.log, owner);
+    this.service.onWork(() => this.worker.wake());
+    container.registerInstance(COLLABORATORS.submission, this.service);
+  }
+
+  /** The portal driver for a filing state (its own, else `*`). */
+  driver(state: string): PortalDriver | undefined {
+    const key = this.options.portals[state.toUpperCase()] ? state.toUpperCase() : '*';
+    let d = this.drivers.get(key);
+    if (!d) {
+      const c =
+        this.options.portals[key] ??
+        (key === '*' && this.fakePortal
+          ? { driver: 'fake-portal', url: this.fakePortal.url, username: 'titled', password: 'titled' }
+          : undefined);
+      if (!c) return undefined;
+      d = DRIVERS[c.driver]!(c);
+      this.drivers.set(key, d);
+    }
+    return d;
+  }
+
+  async start(): Promise<void> {
+    if (this.options.fakePortal.start && !this.fakePortal) {
+      this.fakePortal = new FakePortal();
+      const url = await this.fakePortal.start(this.options.fakePortal.port);
+      this.log.info({ code: 'SUBMISSION_WORKER_STARTED', fakePortal: url }, 'fake state portal started');
+    }
+    this.worker.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.stop();
+    await this.fakePortal?.stop();
+    this.fakePortal = undefined;
+  }
+
+  /** Runs the worker once now (tests, CLI). */
+  tick(): Promise<void> {
+    return this.worker.tick();
+  }
+
+  /**
+   * The portal driver's `review` as a dry run for an operator: fills the application in a browser context
+   * of its own and reads the review page back, without submitting (an ONLINE_PORTAL submission not yet filed).
+   */
+  async review(submissionId: string): Promise<Record<string, unknown>> {
+    const s = await this.service.byId(submissionId);
+    if (s.method !== 'ONLINE_PORTAL')
+      throw new TitledError('CONFLICT', `submission ${s.id} is not an ONLINE_PORTAL filing`);
+    if (s.status !== 'AWAITING_READINESS' && s.status !== 'PENDING')
+      throw new TitledError('CONFLICT', `submission ${s.id} is ${s.status}: already filed or final`);
+    return { submissionId: s.id, status: s.status, review: await this.worker.dryRun(s) };
+  }
+
+  private operator(p: Principal): string {
+    if (!this.options.operatorOrgs.includes(p.org.name))
+      throw new TitledError('FORBIDDEN', "operator routes need an operator organization's credentials");
+    return `${p.org.name}:${p.userId}`;
+  }
+
+  routes(router: Router, h: RouteHelpers): void {
+    const s = this.service;
+    const auth = (ctx: Context) => h.authenticate(ctx);
+    router.post('/title/:id/submit', async (ctx) => {
+      const p = await auth(ctx);
+      ctx.body = await s.submit(p, ctx.params.id!, await h.readJson(ctx));
+    });
+    router.get('/title/:id/submit/:sid', async (ctx) => {
+      ctx.body = await s.get(await auth(ctx), ctx.params.id!, ctx.params.sid!);
+    });
+    router.post('/title/:id/submit/:sid/documents', async (ctx) => {
+      const p = await auth(ctx);
+      ctx.body = await s.addDocuments(p, ctx.params.id!, ctx.params.sid!, await h.readJson(ctx));
+    });
+    router.post('/title/:id/submit/:sid/cancel', async (ctx) => {
+      const p = await auth(ctx);
+      const b = (await readOptionalJson(ctx, h)) as { reason?: unknown };
+      ctx.body = await s.cancel(
+        p,
+        ctx.params.id!,
+        ctx.params.sid!,
+        typeof b.reason === 'string' ? b.reason : undefined,
+      );
+    });
+    this.operatorRoutes(router, h);
+  }
+
+  private operatorRoutes(router: Router, h: RouteHelpers): void {
+    const s = this.service;
+    const op = async (ctx: Context) => this.operator(await h.authenticate(ctx));
+    const body = async (ctx: Context) => (await readOptionalJson(ctx, h)) as Record<string, unknown>;
+    router.get('/submissions', async (ctx) => {
+      await op(ctx);
+      const q = ctx.query as Record<string, string | undefined>;
+      ctx.body = {
+        submissions: await s.list({
+          status: q.status,
+          entryId: q.entryId,
+          limit: q.limit ? Number(q.limit) : undefined,
+        }),
+      };
+    });
+    router.get('/submissions/:sid', async (ctx) => {
+      await op(ctx);
+      ctx.body = s.view(await s.byId(ctx.params.sid!));
+    });
+    router.post('/submissions/:sid/method', async (ctx) => {
+      const by = await op(ctx);
+      ctx.body = await s.setMethod(ctx.params.sid!, String((await body(ctx)).method ?? ''), by);
+    });
+    router.post('/submissions/:sid/ready', async (ctx) => {
+      const by = await op(ctx);
+      const m = (await body(ctx)).method;
+      ctx.body = await s.ready(ctx.params.sid!, by, typeof m === 'string' ? m : undefined);
+    });
+    router.post('/submissions/:sid/record', async (ctx) => {
+      const by = await op(ctx);
+      ctx.body = await s.record(ctx.params.sid!, by, (await body(ctx)) as unknown as RecordInput);
+    });
+    router.post('/submissions/:sid/follow-up', async (ctx) => {
+      const by = await op(ctx);
+      ctx.body = await s.requestFollowUp(ctx.params.sid!, by, String((await body(ctx)).feedbackMessage ?? ''));
+    });
+    router.post('/submissions/:sid/review', async (ctx) => {
+      await op(ctx);
+      ctx.body = await this.review(ctx.params.sid!);
+    });
+    router.post('/submissions/:sid/cancel', async (ctx) => {
+      const by = await op(ctx);
+      const r = (await body(ctx)).reason;
+      ctx.body = await s.cancelAsOperator(ctx.params.sid!, by, typeof r === 'string' ? r : undefined);
+    });
+  }
+}
+
+/** A JSON body that may be absent. */
+async function readOptionalJson(ctx: Context, h: RouteHelpers): Promise<unknown> {
+  if (!ctx.request.length && !ctx.get('content-type')) return {};
+  const b = await h.readJson(ctx);
+  if (b === null || typeof b !== 'object' || Array.isArray(b))
+    throw new TitledError('INVALID_INPUT', 'the body must be a JSON object');
+  return b;
+}

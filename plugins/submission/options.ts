@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { EngineConfigError } from '../../core/plugin-api.js';
+
+const PortalSchema = z
+  .object({
+    /** The driver (plugins/submission/portal/drivers.ts): `fake-portal` is the only one shipped. */
+    driver: z.string().min(1),
+    /** The portal's base URL. */
+    url: z.string().url(),
+    username: z.string().default('titled'),
+    password: z.string().default('titled'),
+  })
+  .strict();
+
+/**
+ * Options of the submission plugin (config `plugins.submission`); docs/submission.md explains each.
+ */
+export const SubmissionOptionsSchema = z
+  .object({
+    /** Online portals by filing state (two-letter code) or `*` for every state without its own. */
+    portals: z.record(z.string(), PortalSchema).default({}),
+    /** Starts the shipped fake state portal on loopback and uses it as the `*` portal (sandbox, tests). */
+    fakePortal: z
+      .object({ start: z.boolean().default(false), port: z.number().int().min(0).max(65535).default(0) })
+      .strict()
+      .default({ start: false, port: 0 }),
+    /**
+     * Organizations whose principals act as operators (the /submissions routes and every
+     * organization's submissions). The CLI needs none: it runs on the operator's machine.
+     */
+    operatorOrgs: z.array(z.string().min(1)).default([]),
+    /** Portal submissions the worker drives at once (one browser context each). */
+    concurrency: z.number().int().min(1).max(32).default(2),
+    /** How often the worker looks for work. */
+    pollIntervalMs: z.number().int().min(5).default(1000),
+    /** Time between two status checks of a filed portal submission. */
+    statusPollMs: z.number().int().min(1).default(60_000),
+    /** Tries of one portal step before the submission is ERROR. */
+    maxAttempts: z.number().int().min(1).max(20).default(3),
+    /** Delay before the first retry; doubled each time. */
+    retryBaseMs: z.number().int().min(0).default(30_000),
+    /** How long a worker holds a claimed submission. */
+    leaseMs: z.number().int().min(1000).default(300_000),
+    /** A submission UNDER_REVIEW longer than this moves account_status to lien_delay (default 30 days). */
+    lienDelayAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(30 * 24 * 3600 * 1000),
+    /** Chromium's path (playwright-core drives it). */
+    chromiumPath: z.string().default('/usr/bin/chromium'),
+    /** Time limit of one page action, ms. */
+    actionTimeoutMs: z.number().int().min(100).default(30_000),
+    /** Largest follow-up document fetched, bytes. */
+    maxDocumentBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(20 * 1024 * 1024),
+  })
+  .strict();
+
+export type SubmissionOptions = z.infer<typeof SubmissionOptionsSchema>;
+
+export function parseSubmissionOptions(raw: unknown): SubmissionOptions {
+  const r = SubmissionOptionsSchema.safeParse(raw ?? {});
+  if (!r.success) {
+    const msg = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new EngineConfigError(`plugins.submission: ${msg}`);
+  }
+  return r.data;
+}
