@@ -65,6 +65,13 @@ export const ConfigSchema = z.object({
     /** How long a verified API key stays cached; revocation takes effect within this time. */
     keyCacheMs: z.number().int().min(0).default(5000),
   }).prefault({}),
+  /** CORS (docs/operations.md): off while `origins` is empty; `["*"]` allows any origin. */
+  cors: z.object({
+    origins: z.array(z.string()).default([]),
+    /** Lets browsers send cookies cross-origin (the origin is then echoed, never `*`). */
+    credentials: z.boolean().default(false),
+    maxAgeSeconds: z.number().int().min(0).default(600),
+  }).prefault({}),
   /** Hosts or CIDRs exempted from the outbound URL guard (local testing). */
   allowHosts: z.array(z.string()).default([]),
   /** Per-source provider settings, read by the plugins that own the sources. */
@@ -95,6 +102,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.TITLED_SECRET) out.secret = env.TITLED_SECRET;
   if (env.TITLED_LOG_LEVEL) out.log = { level: env.TITLED_LOG_LEVEL };
+  if (env.TITLED_CORS_ORIGINS) out.cors = { origins: env.TITLED_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
   if (env.TITLED_ALLOW_HOSTS) out.allowHosts = env.TITLED_ALLOW_HOSTS.split(',').map((s) => s.trim()).filter(Boolean);
   return out;
 }

@@ -25,6 +25,7 @@ import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
 import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
 import { TOKENS } from './tokens.js';
+import { Metrics } from './metrics.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
 import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
@@ -60,6 +61,8 @@ export interface Engine {
   readonly queue: JobQueue;
   readonly objects: ObjectStore;
   readonly container: DependencyContainer;
+  /** The Prometheus registry served at GET /metrics. */
+  readonly metrics: Metrics;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
   readonly stages: readonly StagePlugin[];
@@ -189,10 +192,12 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
+  const metrics = new Metrics(db);
   const container = rootContainer.createChildContainer();
   container.registerInstance(TOKENS.Config, config);
   container.registerInstance(TOKENS.Logger, log);
   container.registerInstance(Database, db);
+  container.registerInstance(Metrics, metrics);
   container.registerInstance(ObjectStore as unknown as new () => ObjectStore, objects);
   container.registerInstance(EntryStore, store);
   container.registerInstance(Outbox, outbox);
@@ -203,12 +208,12 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service };
+  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics };
 }
 
 /** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
 function assemble(parts: CoreParts): Engine {
-  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service } = parts;
+  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics } = parts;
   let runner: PipelineRunner | undefined;
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   let app: Koa | undefined;
@@ -221,10 +226,10 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, metrics,
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
-      app ??= createApp({ config, log, service, auth, objects, ready, extraRoutes: [...pluginRoutes, ...extraRoutes] });
+      app ??= createApp({ config, log, service, auth, objects, ready, metrics, extraRoutes: [...pluginRoutes, ...extraRoutes] });
       return app;
     },
     get stages() {

@@ -1,3 +1,4 @@
+import { requestContext } from '../logger.js';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
@@ -25,7 +26,8 @@ export class Outbox {
   async append(m: EntityManager, e: { orgId: string; entryId: string; name: string; payload?: Record<string, unknown> }, now = Date.now()): Promise<void> {
     await this.db.exec('INSERT INTO outbox ("orgId", "entryId", "name", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)',
       [e.orgId, e.entryId, e.name, JSON.stringify(e.payload ?? {}), now], m);
-    this.events.emit('appended');
+    // outside the request's context: work it starts is not that request's (no reqId on the workers' log lines)
+    requestContext.exit(() => this.events.emit('appended'));
   }
 
   /** Events of one entry, oldest first (tests, CLI, the webhook dispatcher). */

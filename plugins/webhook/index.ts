@@ -12,7 +12,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import { Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin, Entries, Outbox, TOKENS } from '../../core/plugin-api.js';
+import { Metrics, Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin, Entries, Outbox, TOKENS } from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
 import { WebhookClient } from './http.js';
 import { parseWebhookOptions, WebhookOptionsSchema, type WebhookOptions } from './options.js';
@@ -93,6 +93,7 @@ export class WebhookPlugin implements EnginePlugin {
     private readonly orgs: Organizations,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
+    metrics: Metrics,
   ) {
     this.log = log.child({ plugin: 'webhook' });
     this.options = parseWebhookOptions(config.plugins.webhook);
@@ -104,6 +105,7 @@ export class WebhookPlugin implements EnginePlugin {
     this.profiles = new WebhookProfiles(db, this.guard);
     this.client = new WebhookClient(this.guard, this.options.timeoutMs, this.options.concurrency, 'titled-webhooks/1');
     this.sender = new DeliverySender(db, entries, this.profiles, orgs, this.client, this.options, this.log, this.owner);
+    this.sender.onAttempt = (r) => metrics.webhookAttempts.inc({ outcome: r.outcome });
     this.dispatcher = new OutboxDispatcher(db, this.profiles, this.options, this.log, this.owner, outbox.events, () => this.sender.wake());
   }
 
