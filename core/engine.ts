@@ -25,7 +25,11 @@ import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
 import { LocalObjectStore, ObjectStore } from './storage/object-store.js';
 import { TOKENS } from './tokens.js';
+import { packageRoot } from './paths.js';
 import { Metrics } from './metrics.js';
+import type Router from '@koa/router';
+import { buildOpenApi, type OpenApiContribution } from './http/openapi.js';
+import { docsRoutes } from './http/docs.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
 import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
@@ -70,6 +74,8 @@ export interface Engine {
   readonly plugins: readonly EnginePlugin[];
   /** Adds a stage before `start`; throws once the engine started. */
   registerStage(stage: EnginePlugin): void;
+  /** The OpenAPI 3.1 document GET /openapi.json serves (core routes, the enabled plugins' `openapi()`, the console). */
+  openapi(): Record<string, unknown>;
   /** Adds routes before the app is first used. */
   addRoutes(fn: HttpDeps['extraRoutes'][number]): void;
   /** Freezes the pipeline and starts the workers and plugins' background work (if `workers.enabled`). */
@@ -80,6 +86,15 @@ export interface Engine {
   stop(): Promise<void>;
   /** A principal acting for an organization, for library callers that embed the engine. */
   principalFor(orgName: string, opts?: { userId?: string; groups?: string[] | null }): Promise<Principal>;
+}
+
+/** The package's version (package.json). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
 }
 
 /** The server secret: config `secret`, else a random one kept in `<dataDir>/secret` so URLs and sessions survive restarts. */
@@ -216,6 +231,9 @@ function assemble(parts: CoreParts): Engine {
   const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics } = parts;
   let runner: PipelineRunner | undefined;
   const extraRoutes: HttpDeps['extraRoutes'] = [];
+  /** Routes and documentation the engine itself adds after the core routes (the console). */
+  const extraLate: ((r: Router) => void)[] = [];
+  const extraDocs: OpenApiContribution[] = [];
   let app: Koa | undefined;
   let server: Server | undefined;
   let started = false;
@@ -229,7 +247,8 @@ function assemble(parts: CoreParts): Engine {
     config, log, db, service, orgs, keys, outbox, queue, objects, container, metrics,
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
-      app ??= createApp({ config, log, service, auth, objects, ready, metrics, extraRoutes: [...pluginRoutes, ...extraRoutes] });
+      const lateRoutes = [(r: Router) => docsRoutes(r, () => engine.openapi()), ...extraLate];
+      app ??= createApp({ config, log, service, auth, objects, ready, metrics, lateRoutes, extraRoutes: [...pluginRoutes, ...extraRoutes] });
       return app;
     },
     get stages() {
@@ -237,6 +256,12 @@ function assemble(parts: CoreParts): Engine {
     },
     get plugins() {
       return registry.plugins();
+    },
+    openapi() {
+      return buildOpenApi({
+        version: packageVersion(), cookieName: config.auth.sessionCookieName, serverUrl: config.publicUrl,
+        contributions: [...registry.plugins().filter((p) => p.openapi).map((p) => p.openapi!()), ...extraDocs],
+      });
     },
     registerStage(stage) {
       if (started) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
