@@ -18,6 +18,8 @@ const JwtConfigSchema = z.object({
   groupsClaim: z.string().default('groups'),
   userClaim: z.string().default('sub'),
   emailClaim: z.string().default('email'),
+  /** Claim holding the user's role: `viewer` makes them read-only; anything else is an operator (docs/console.md). */
+  roleClaim: z.string().default('titled_role'),
   algorithms: z.array(z.string()).default(['RS256', 'ES256', 'EdDSA', 'PS256']),
 }).refine((j) => j.jwksUrl || j.publicKey, { message: 'auth.jwt needs jwksUrl or publicKey' });
 

@@ -30,6 +30,9 @@ import { Metrics } from './metrics.js';
 import type Router from '@koa/router';
 import { buildOpenApi, type OpenApiContribution } from './http/openapi.js';
 import { docsRoutes } from './http/docs.js';
+import { consoleOpenApi, consoleRoutes } from './console/routes.js';
+import type { ImportRunner } from './console/import-page.js';
+import { importCsv } from './import/csv-import.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
 import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
@@ -233,7 +236,9 @@ function assemble(parts: CoreParts): Engine {
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   /** Routes and documentation the engine itself adds after the core routes (the console). */
   const extraLate: ((r: Router) => void)[] = [];
-  const extraDocs: OpenApiContribution[] = [];
+  const extraDocs: OpenApiContribution[] = [consoleOpenApi()];
+  const importer: ImportRunner = (p, input) => importCsv({ service, db, metrics }, p, input);
+  extraLate.push((r) => consoleRoutes(r, { config, auth, orgs, keys, service, store, db, log, plugins: () => registry.plugins(), importer }));
   let app: Koa | undefined;
   let server: Server | undefined;
   let started = false;

@@ -219,6 +219,9 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
 function titleRoutes(d: HttpDeps, authenticate: Authenticate, body: Body): Router<State> {
   const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
     ctx.state.principal = await authenticate(ctx);
+    if (ctx.state.principal.role === 'viewer' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new TitledError('FORBIDDEN', 'this credential has the viewer role: it may only read');
+    }
     await next();
   };
   const s = d.service;

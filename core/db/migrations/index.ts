@@ -5,6 +5,8 @@ import { AccountSources1795614201470 as SqliteAccountSources } from './sqlite/17
 import { AccountSources1795614201470 as PostgresAccountSources } from './postgres/1795614201470-AccountSources.js';
 import { Sessions1795620000000 as SqliteSessions } from './sqlite/1795620000000-Sessions.js';
 import { Sessions1795620000000 as PostgresSessions } from './postgres/1795620000000-Sessions.js';
+import { KeyRoles1795700000000 as SqliteKeyRoles } from './sqlite/1795700000000-KeyRoles.js';
+import { KeyRoles1795700000000 as PostgresKeyRoles } from './postgres/1795700000000-KeyRoles.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions, SqliteKeyRoles];
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions, PostgresKeyRoles];
