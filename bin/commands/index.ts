@@ -6,6 +6,7 @@ import type { CommandEntry } from '../command.js';
 import { entries } from './entries.js';
 import { extract } from './extract.js';
 import { fees } from './fees.js';
+import { importCommand } from './import.js';
 import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   orgs,
   keys,
   webhooks, entries,
+  importCommand,
   fees,
   extract,
   templates,
