@@ -5,7 +5,8 @@
  *
  * Environment: BENCH_DATA_DIR (SQLite folder, required), BENCH_ORG (creates
  * this organization and an API key for it, returned as `key`),
- * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake).
+ * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake),
+ * BENCH_WORKERS=0 (no pipeline workers).
  */
 import { createEngine } from '../index.js';
 
@@ -17,6 +18,8 @@ const engine = await createEngine({
   host: '127.0.0.1',
   dataDir,
   stages: (process.env.BENCH_STAGES ?? 'intake').split(',').filter(Boolean),
+  // BENCH_WORKERS=0: no pipeline workers (the console suite measures creation alone)
+  ...(process.env.BENCH_WORKERS === '0' ? { workers: { enabled: false } } : {}),
   log: { level: (process.env.BENCH_LOG_LEVEL ?? 'warn') as 'warn' },
 });
 let key: string | undefined;
