@@ -91,6 +91,45 @@ export interface Engine {
   principalFor(orgName: string, opts?: { userId?: string; groups?: string[] | null }): Promise<Principal>;
 }
 
+/**
+ * What a running daemon tells the CLI on the same data folder
+ * (`<dataDir>/daemon.json`): the base URL of its presigned links and its
+ * outbound allow list, so `titled entries get` prints links that work and
+ * `titled webhooks set` accepts the hosts the daemon will deliver to.
+ */
+export interface DaemonInfo { pid: number; publicUrl: string; allowHosts: string[]; startedAt: string }
+
+function writeDaemonInfo(config: Readonly<TitledConfig>, port: number, log: Logger): void {
+  const info: DaemonInfo = {
+    pid: process.pid, publicUrl: (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ''), allowHosts: [...config.allowHosts],
+    startedAt: new Date().toISOString(),
+  };
+  try {
+    mkdirSync(resolve(config.dataDir), { recursive: true });
+    writeFileSync(join(resolve(config.dataDir), 'daemon.json'), JSON.stringify(info, null, 2) + '\n');
+  } catch (e) {
+    log.warn({ err: e, code: 'DAEMON_INFO_FAILED' }, 'could not write daemon.json');
+  }
+}
+
+function removeDaemonInfo(config: Readonly<TitledConfig>): void {
+  const file = join(resolve(config.dataDir), 'daemon.json');
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo).pid === process.pid) unlinkSync(file);
+  } catch { /* absent or not ours */ }
+}
+
+/** The daemon running on this data folder, if one is (its daemon.json names a live process). */
+export function runningDaemon(dataDir: string): DaemonInfo | null {
+  try {
+    const info = JSON.parse(readFileSync(join(resolve(dataDir), 'daemon.json'), 'utf8')) as DaemonInfo;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return null;
+  }
+}
+
 /** The package's version (package.json). */
 function packageVersion(): string {
   try {
@@ -298,6 +337,7 @@ function assemble(parts: CoreParts): Engine {
       const addr = server.address();
       // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
       if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
+      writeDaemonInfo(config, typeof addr === 'object' && addr ? addr.port : config.port, log);
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;
     },
@@ -310,6 +350,7 @@ function assemble(parts: CoreParts): Engine {
           s.closeIdleConnections?.();
         });
       }
+      removeDaemonInfo(config);
       for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();
