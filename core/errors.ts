@@ -74,6 +74,7 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 
