@@ -40,6 +40,9 @@ const isUrl = (v: unknown): v is string => typeof v === 'string' && /^https?:\/\
 /** A link for URLs, else the text; long text is kept whole (the CSS wraps it). */
 export function valueText(v: unknown): Html {
   if (v === null || v === undefined || v === '') return html`<span class="muted">—</span>`;
+  if (isUrl(v) && /\.(png|jpe?g|gif|webp)(\?|$)/i.test(v)) {
+    return html`<a href="${v}" rel="noopener" target="_blank"><img class="thumb" src="${v}" alt="${linkLabel(v)}" loading="lazy"></a>`;
+  }
   if (isUrl(v)) return html`<a href="${v}" rel="noopener" target="_blank">${linkLabel(v)}</a>`;
   if (typeof v === 'object') return html`<code>${JSON.stringify(v)}</code>`;
   return html`${String(v)}`;

@@ -66,7 +66,7 @@ describe('operator console (headless Chromium)', function () {
     await wh.setProfile(t.org.name, { url: `${hooks.url}/hook`, events: ['title.job_status.complete', 'title.account_status.*'], auth: { scheme: 'none' } });
     const created = await t.request('POST', '/title', {
       body: {
-        attachments: [`${files.url}/files/${corpusDoc('title-tx-0-scan').file}`], sync_nmvtis: true,
+        attachments: [`${files.url}/files/${corpusDoc('title-tx-0-scan').file}`], sync_nmvtis: true, sync_private: true,
         account_data: {
           vehicle: { vin: VIN, year: 2003, make: 'HONDA', model: 'ACCORD', title: { issuing_state: 'TX' } },
           loan: {
@@ -170,6 +170,11 @@ describe('operator console (headless Chromium)', function () {
     expect(width).to.be.greaterThan(100);
     expect(await text('documents')).to.include('extraction.json');
     expect(await text('pulls')).to.match(/nmvtis_found_status\s+found/);
+    // the portal's screenshot is shown as a thumbnail
+    await p.locator('#pulls img.thumb').first().scrollIntoViewIfNeeded();
+    const shotWidth = await eventually(() => p.locator('#pulls img.thumb').first().evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      { what: 'portal screenshot loaded' });
+    expect(shotWidth).to.be.greaterThan(0);
     const fees = await text('fees');
     expect(fees).to.not.include('No fee estimate');
     const forms = await text('forms');
