@@ -178,10 +178,22 @@ describe('operator console (headless Chromium)', function () {
     const fees = await text('fees');
     expect(fees).to.not.include('No fee estimate');
     const forms = await text('forms');
-    expect(forms).to.match(/Forms status: (generated|skipped_no_spec|skipped_no_data)/);
+    const formsStatus = /Forms status: (\w+)/.exec(forms)?.[1];
+    expect(formsStatus).to.be.oneOf(['generated', 'skipped_no_spec', 'skipped_no_data']);
+    if (formsStatus === 'generated') {
+      // each form: a download link to the PDF and a preview frame
+      const href = await p.locator('#forms a[download]').first().getAttribute('href');
+      const pdf = await fetch(href!.replace('localhost', '127.0.0.1'));
+      expect(pdf.status).to.equal(200);
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
+      expect(await p.locator('#forms iframe').count()).to.be.greaterThan(0);
+    }
     expect(await text('signing')).to.include('No signature requests');
     expect(await text('timeline')).to.include('title.job_status.complete');
     expect(await text('deliveries')).to.include('title.job_status.complete');
+    // the document's page went through OCR: /metrics counts it
+    const metrics = String((await t.request('GET', '/metrics', { key: null })).body);
+    expect(Number(/^titled_ocr_pages_total (\d+)$/m.exec(metrics)?.[1])).to.be.at.least(1);
     await p.context().close();
   });
 
@@ -205,8 +217,7 @@ describe('operator console (headless Chromium)', function () {
 
     await p.getByRole('button', { name: 'Regenerate forms' }).click();
     await p.waitForURL(/(ok|error)=/);
-    const flash = await p.locator('.flash').first().textContent();
-    expect(flash).to.match(/forms regenerated|forms/);
+    expect(await p.locator('.flash').first().textContent()).to.equal('forms regenerated');
     await shot(p, '09-forms-regenerated');
 
     const delivered = hooks.ok.length;
