@@ -7,7 +7,7 @@
  */
 import type { AccountSource } from '../model/account.js';
 import type { TitleEntry } from '../model/entry.js';
-import { ACCOUNT_STATUS_MOVES, type AccountStatus } from '../status.js';
+import { ACCOUNT_STATUS_MOVES, PHYSICAL_TITLE_STATUS_MOVES, type AccountStatus, type PhysicalTitleStatus } from '../status.js';
 import { html, isoTime, raw, renderAny, valueText, type Html } from './html.js';
 
 export interface TimelineEvent { name: string; payload: Record<string, unknown>; createdAt: number }
@@ -84,7 +84,13 @@ function actions(e: TitleEntry, d: EntryPageData): Html {
 <select id="account-status" name="status">${moves.map((m) => html`<option value="${m}">${m}</option>`)}</select></div>
 <div class="field"><label for="status-note">Note (optional)</label><input id="status-note" name="note" type="text" maxlength="500"></div>
 <button type="submit">Change account status</button></form>` : html`<p>account_status ${e.account_status} is final.</p>`;
-  return html`${statusForm}
+  const physical = PHYSICAL_TITLE_STATUS_MOVES[(e.physical_title_status ?? 'none') as PhysicalTitleStatus | 'none'] ?? [];
+  const physicalForm = physical.length ? html`<form method="post" action="/console/entries/${e.entryId}/physical-status" class="inline">
+<input type="hidden" name="_csrf" value="${d.csrf}">
+<div class="field"><label for="physical-status">Physical title (e.g. log a received title)</label>
+<select id="physical-status" name="status">${physical.map((m) => html`<option value="${m}">${m}</option>`)}</select></div>
+<button type="submit">Change physical title status</button></form>` : '';
+  return html`${statusForm}${physicalForm}
 <form method="post" action="/console/entries/${e.entryId}/forms" class="inline">
 <input type="hidden" name="_csrf" value="${d.csrf}"><button type="submit">Regenerate forms</button></form>`;
 }

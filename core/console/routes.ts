@@ -227,6 +227,19 @@ The console keeps a session cookie; the key is not stored.</p>
     }
   }));
 
+  router.post('/console/entries/:id/physical-status', page(async (ctx) => {
+    const v = await viewer(ctx);
+    const fields = await form(ctx, v);
+    const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
+    try {
+      const e = await d.service.setPhysicalTitleStatus(v.p, ctx.params.id!, fields.get('status') ?? '');
+      throw back(path, 'ok', `physical_title_status is now ${String(e.physical_title_status)}`);
+    } catch (e) {
+      if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
+      throw e;
+    }
+  }));
+
   router.post('/console/entries/:id/forms', page(async (ctx) => {
     const v = await viewer(ctx);
     await form(ctx, v);
@@ -459,6 +472,7 @@ export function consoleOpenApi(): OpenApiContribution {
       '/console/entries/{id}': { ...id('id'), ...page('Entry detail') },
       '/console/entries/{id}/account-status': { ...id('id'), ...post('Change account_status through its state machine') },
       '/console/entries/{id}/forms': { ...id('id'), ...post('Regenerate forms') },
+      '/console/entries/{id}/physical-status': { ...id('id'), ...post('Change physical_title_status (log a received title)') },
       '/console/deliveries/{id}/replay': { ...id('id'), ...post('Replay a webhook delivery') },
       '/console/webhooks': { ...page('Webhook profiles and recent deliveries'), ...post('Create or update a webhook profile') },
       '/console/webhooks/remove': post('Remove a webhook profile'),

@@ -197,7 +197,7 @@ describe('operator console (headless Chromium)', function () {
     await p.context().close();
   });
 
-  it('changes account_status by keyboard (the webhook arrives), regenerates forms and replays a delivery', async () => {
+  it('changes account_status by keyboard (the webhook arrives), logs a received title, regenerates forms and replays a delivery', async () => {
     const p = await signIn(operatorKey);
     await p.goto(`${t.url}/console/entries/${entryId}`);
     const before = hooks.ok.length;
@@ -214,6 +214,14 @@ describe('operator console (headless Chromium)', function () {
       { tries: 2000, what: 'account_status webhook' });
     expect(hook.body.account_status).to.equal('poa_sent');
     expect(await p.locator('#timeline').innerText()).to.include('title.account_status.poa_sent');
+
+    await p.getByLabel('Physical title (e.g. log a received title)').selectOption('received');
+    await p.getByRole('button', { name: 'Change physical title status' }).click();
+    await p.waitForURL(/ok=/);
+    expect(await p.getByRole('status').first().textContent()).to.include('physical_title_status is now received');
+    // received is final: no further move is offered
+    expect(await p.getByLabel('Physical title (e.g. log a received title)').count()).to.equal(0);
+    expect(await p.locator('#timeline').innerText()).to.include('title.physical_title_status.received');
 
     await p.getByRole('button', { name: 'Regenerate forms' }).click();
     await p.waitForURL(/(ok|error)=/);
