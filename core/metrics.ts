@@ -25,20 +25,35 @@ export class Metrics {
   constructor(db?: Database, o: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
     this.httpDuration = new Histogram({
-      name: 'titled_http_request_duration_seconds', help: 'HTTP request duration by route pattern (not the raw path)',
-      labelNames: ['method', 'route', 'status'], buckets: SECONDS, registers,
+      name: 'titled_http_request_duration_seconds',
+      help: 'HTTP request duration by route pattern (not the raw path)',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS,
+      registers,
     });
     this.stageDuration = new Histogram({
-      name: 'titled_stage_duration_seconds', help: 'Pipeline stage run time, by stage and outcome (ok, error)',
-      labelNames: ['stage', 'outcome'], buckets: STAGE_SECONDS, registers,
+      name: 'titled_stage_duration_seconds',
+      help: 'Pipeline stage run time, by stage and outcome (ok, error)',
+      labelNames: ['stage', 'outcome'],
+      buckets: STAGE_SECONDS,
+      registers,
     });
     this.webhookAttempts = new Counter({
-      name: 'titled_webhook_attempts_total', help: 'Webhook delivery attempts by outcome (delivered, retry, failed, canceled)',
-      labelNames: ['outcome'], registers,
+      name: 'titled_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retry, failed, canceled)',
+      labelNames: ['outcome'],
+      registers,
     });
-    this.ocrPages = new Counter({ name: 'titled_ocr_pages_total', help: 'Document pages read by the ocr stage', registers });
+    this.ocrPages = new Counter({
+      name: 'titled_ocr_pages_total',
+      help: 'Document pages read by the ocr stage',
+      registers,
+    });
     this.importRows = new Counter({
-      name: 'titled_import_rows_total', help: 'Rows of batch imports by result (created, exists, error)', labelNames: ['result'], registers,
+      name: 'titled_import_rows_total',
+      help: 'Rows of batch imports by result (created, exists, error)',
+      labelNames: ['result'],
+      registers,
     });
     if (db) this.databaseGauges(db);
     if (o.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'titled_' });
@@ -47,26 +62,37 @@ export class Metrics {
   /** Gauges read from the database at scrape time. */
   private databaseGauges(db: Database): void {
     const registers = [this.registry];
-    const count = async (sql: string) => (await db.query<{ k: string; n: unknown }>(sql)).map((r) => [String(r.k), Number(r.n)] as const);
+    const count = async (sql: string) =>
+      (await db.query<{ k: string; n: unknown }>(sql)).map((r) => [String(r.k), Number(r.n)] as const);
     new Gauge({
-      name: 'titled_jobs', help: 'Jobs in the durable queue by status (queued, running, failed; finished jobs are removed)', labelNames: ['status'], registers,
+      name: 'titled_jobs',
+      help: 'Jobs in the durable queue by status (queued, running, failed; finished jobs are removed)',
+      labelNames: ['status'],
+      registers,
       async collect() {
         this.reset();
-        for (const [k, n] of await count('SELECT status AS k, COUNT(*) AS n FROM jobs GROUP BY status')) this.set({ status: k }, n);
+        for (const [k, n] of await count('SELECT status AS k, COUNT(*) AS n FROM jobs GROUP BY status'))
+          this.set({ status: k }, n);
       },
     });
     new Gauge({
-      name: 'titled_queue_depth', help: 'Jobs waiting to run (queued)', registers,
+      name: 'titled_queue_depth',
+      help: 'Jobs waiting to run (queued)',
+      registers,
       async collect() {
-        const [r] = await count('SELECT \'queued\' AS k, COUNT(*) AS n FROM jobs WHERE status = \'queued\'');
+        const [r] = await count("SELECT 'queued' AS k, COUNT(*) AS n FROM jobs WHERE status = 'queued'");
         this.set(r ? r[1] : 0);
       },
     });
     new Gauge({
-      name: 'titled_entries', help: 'Title entries by job_status', labelNames: ['job_status'], registers,
+      name: 'titled_entries',
+      help: 'Title entries by job_status',
+      labelNames: ['job_status'],
+      registers,
       async collect() {
         this.reset();
-        for (const [k, n] of await count('SELECT "jobStatus" AS k, COUNT(*) AS n FROM entries GROUP BY "jobStatus"')) this.set({ job_status: k }, n);
+        for (const [k, n] of await count('SELECT "jobStatus" AS k, COUNT(*) AS n FROM entries GROUP BY "jobStatus"'))
+          this.set({ job_status: k }, n);
       },
     });
   }

@@ -18,7 +18,8 @@ import { startChild, type Child } from '../lib/proc.js';
 import type { Metric, Suite, SuiteContext } from '../lib/types.js';
 import { vinFor } from '../lib/vin.js';
 
-const HEADER = 'vin,year,make,model,title_state,borrower_first,borrower_last,borrower_street1,borrower_city,borrower_state,borrower_zip,loan_id,loan_amount';
+const HEADER =
+  'vin,year,make,model,title_state,borrower_first,borrower_last,borrower_street1,borrower_city,borrower_state,borrower_zip,loan_id,loan_amount';
 
 function csvRow(prefix: string, n: number): string {
   return `${vinFor(prefix, n)},2019,HONDA,ACCORD,TX,Jane,Doe${n},100 Main St,Austin,TX,78701,LN-${n},18500`;
@@ -28,7 +29,17 @@ function postBody(prefix: string, n: number): string {
   return JSON.stringify({
     account_data: {
       vehicle: { vin: vinFor(prefix, n), year: 2019, make: 'HONDA', model: 'ACCORD', title: { issuing_state: 'TX' } },
-      loan: { loan_id: `LN-${n}`, loan_amount: 18500, borrower: [{ name_first: 'Jane', name_last: `Doe${n}`, addr: { street1: '100 Main St', city: 'Austin', state: 'TX', zip: '78701' } }] },
+      loan: {
+        loan_id: `LN-${n}`,
+        loan_amount: 18500,
+        borrower: [
+          {
+            name_first: 'Jane',
+            name_last: `Doe${n}`,
+            addr: { street1: '100 Main St', city: 'Austin', state: 'TX', zip: '78701' },
+          },
+        ],
+      },
     },
   });
 }
@@ -36,7 +47,8 @@ function postBody(prefix: string, n: number): string {
 async function writeCsv(file: string, prefix: string, rows: number): Promise<void> {
   const out = createWriteStream(file);
   out.write(HEADER + '\n');
-  for (let i = 0; i < rows; i++) if (!out.write(csvRow(prefix, i) + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
+  for (let i = 0; i < rows; i++)
+    if (!out.write(csvRow(prefix, i) + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
   await new Promise<void>((r) => out.end(r));
 }
 
@@ -51,16 +63,25 @@ function peakRss(pid: number): number | null {
 }
 
 /** Runs `titled import` in its own process; returns its JSON summary and the highest VmHWM seen. */
-async function runImport(ctx: SuiteContext, dataDir: string, file: string): Promise<{ summary: { rows: number; created: number; ms: number }; peak: number | null }> {
+async function runImport(
+  ctx: SuiteContext,
+  dataDir: string,
+  file: string,
+): Promise<{ summary: { rows: number; created: number; ms: number }; peak: number | null }> {
   const cli = join(ctx.benchDir, '..', 'bin', 'cli.js');
   const child = spawn(process.execPath, [...ctx.execArgv, cli, 'import', file, '--org', 'bench', '--json'], {
-    env: { ...process.env, TITLED_DATA_DIR: dataDir, TITLED_LOG_LEVEL: 'warn', TITLED_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TITLED_DATA_DIR: dataDir, TITLED_LOG_LEVEL: 'warn', TITLED_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   let peak: number | null = null;
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-4000); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-4000);
+  });
   const timer = setInterval(() => {
     const p = peakRss(child.pid!);
     if (p !== null) peak = Math.max(peak ?? 0, p);
@@ -71,14 +92,19 @@ async function runImport(ctx: SuiteContext, dataDir: string, file: string): Prom
   return { summary: JSON.parse(out) as { rows: number; created: number; ms: number }, peak };
 }
 
-const startDaemon = (ctx: SuiteContext, dataDir: string): Promise<Child<{ key: string }>> => startChild<{ key: string }>(join(ctx.benchDir, 'daemon.js'), {
-  env: { BENCH_DATA_DIR: dataDir, BENCH_ORG: 'bench', BENCH_STAGES: 'intake', BENCH_WORKERS: '0' }, execArgv: ctx.execArgv,
-});
+const startDaemon = (ctx: SuiteContext, dataDir: string): Promise<Child<{ key: string }>> =>
+  startChild<{ key: string }>(join(ctx.benchDir, 'daemon.js'), {
+    env: { BENCH_DATA_DIR: dataDir, BENCH_ORG: 'bench', BENCH_STAGES: 'intake', BENCH_WORKERS: '0' },
+    execArgv: ctx.execArgv,
+  });
 
 /** Mean server seconds per request of a route, from two scrapes of /metrics. */
 function meanSeconds(before: string, after: string, route: string): number | null {
   const read = (text: string, what: 'sum' | 'count') => {
-    const re = new RegExp(`^titled_http_request_duration_seconds_${what}\\{method="GET",route="${route.replace(/[/]/g, '\\/')}",status="200"\\} (\\S+)$`, 'm');
+    const re = new RegExp(
+      `^titled_http_request_duration_seconds_${what}\\{method="GET",route="${route.replace(/[/]/g, '\\/')}",status="200"\\} (\\S+)$`,
+      'm',
+    );
     return Number(re.exec(text)?.[1] ?? 0);
   };
   const n = read(after, 'count') - read(before, 'count');
@@ -87,7 +113,8 @@ function meanSeconds(before: string, after: string, route: string): number | nul
 
 export const consoleSuite: Suite = {
   name: 'console',
-  description: 'batch import vs POST /title loop, import peak RSS at 100k rows, console entries page vs GET /title?limit=50 at 10k entries',
+  description:
+    'batch import vs POST /title loop, import peak RSS at 100k rows, console entries page vs GET /title?limit=50 at 10k entries',
   async run(ctx) {
     const rows = Math.max(500, Math.round(2000 * ctx.scale));
     const bigRows = Math.max(1000, Math.round(100_000 * ctx.scale));
@@ -138,7 +165,9 @@ export const consoleSuite: Suite = {
     let apiS: number | null;
     try {
       const login = await fetch(`${d.url}/console/login`, {
-        method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ key: d.ready.key }).toString(),
       });
       const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('titled_session=')) ?? '').split(';')[0]!;
@@ -158,7 +187,8 @@ export const consoleSuite: Suite = {
       ctx.log(`console list: ${pages} pages of 50 each way, alternating`);
       for (let i = 0; i < pages; i++) {
         const html = await get('/console/entries?limit=50', { cookie });
-        if ((html.match(/<tr><td><a href="\/console\/entries\//g) ?? []).length !== 50) throw new Error('the console page did not list 50 entries');
+        if ((html.match(/<tr><td><a href="\/console\/entries\//g) ?? []).length !== 50)
+          throw new Error('the console page did not list 50 entries');
         await get('/title?limit=50', { authorization: `Bearer ${d.ready.key}` });
       }
       const after = await get('/metrics', {});
@@ -170,17 +200,32 @@ export const consoleSuite: Suite = {
 
     const metrics: Metric[] = [
       {
-        name: 'import_rows_per_s', label: `titled import, ${rows} rows`, value: Math.round(importRate), unit: 'rows/s',
-        baseline: { label: 'POST /title tight loop, same rows', value: Math.round(postRate) }, target: { op: '>=', value: 1, on: 'ratio' },
+        name: 'import_rows_per_s',
+        label: `titled import, ${rows} rows`,
+        value: Math.round(importRate),
+        unit: 'rows/s',
+        baseline: { label: 'POST /title tight loop, same rows', value: Math.round(postRate) },
+        target: { op: '>=', value: 1, on: 'ratio' },
       },
       {
-        name: 'import_peak_rss_mb', label: `titled import peak RSS, ${bigRows} rows`, value: bigRun.peak === null ? null : Math.round(bigRun.peak / 1048576),
-        unit: 'MB', target: { op: '<=', value: 200, on: 'value' },
-        detail: { rows: bigRun.summary.rows, created: bigRun.summary.created, rowsPerSecond: Math.round(bigRun.summary.rows / (bigRun.summary.ms / 1000)) },
+        name: 'import_peak_rss_mb',
+        label: `titled import peak RSS, ${bigRows} rows`,
+        value: bigRun.peak === null ? null : Math.round(bigRun.peak / 1048576),
+        unit: 'MB',
+        target: { op: '<=', value: 200, on: 'value' },
+        detail: {
+          rows: bigRun.summary.rows,
+          created: bigRun.summary.created,
+          rowsPerSecond: Math.round(bigRun.summary.rows / (bigRun.summary.ms / 1000)),
+        },
       },
       {
-        name: 'console_list_page_ms', label: `console entries page (50 of ${listRows})`, value: consoleS === null ? null : +(consoleS * 1000).toFixed(2), unit: 'ms',
-        baseline: { label: 'GET /title?limit=50', value: apiS === null ? null : +(apiS * 1000).toFixed(2) }, target: { op: '<=', value: 2, on: 'ratio' },
+        name: 'console_list_page_ms',
+        label: `console entries page (50 of ${listRows})`,
+        value: consoleS === null ? null : +(consoleS * 1000).toFixed(2),
+        unit: 'ms',
+        baseline: { label: 'GET /title?limit=50', value: apiS === null ? null : +(apiS * 1000).toFixed(2) },
+        target: { op: '<=', value: 2, on: 'ratio' },
       },
     ];
     return metrics;

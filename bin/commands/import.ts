@@ -13,10 +13,18 @@ function progress(total: number, tty: boolean) {
   const counts = { rows: 0, created: 0, exists: 0, errors: 0 };
   const started = Date.now();
   const rate = () => Math.round(counts.rows / Math.max(0.001, (Date.now() - started) / 1000));
-  const bar = tty ? new cliProgress.SingleBar({
-    format: 'import |{bar}| {percentage}% | {rows} rows: {created} created, {exists} present, {errors} errors | {rate} rows/s',
-    stream: process.stderr, hideCursor: true, fps: 5,
-  }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        {
+          format:
+            'import |{bar}| {percentage}% | {rows} rows: {created} created, {exists} present, {errors} errors | {rate} rows/s',
+          stream: process.stderr,
+          hideCursor: true,
+          fps: 5,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
   bar?.start(Math.max(total, 1), 0, { ...counts, rate: 0 });
   return {
     counts,
@@ -24,8 +32,12 @@ function progress(total: number, tty: boolean) {
       counts.rows++;
       counts[r.result === 'error' ? 'errors' : r.result]++;
       if (bar) bar.update(Math.min(bytes, total), { ...counts, rate: rate() });
-      else if (counts.rows % 1000 === 0) process.stderr.write(`import: ${counts.rows} rows (${counts.created} created, ${counts.exists} present, ${counts.errors} errors), ${rate()} rows/s\n`);
-      if (!bar && r.result === 'error') process.stderr.write(`import: row ${r.row}${r.vin ? ` (${r.vin})` : ''}: ${r.error}\n`);
+      else if (counts.rows % 1000 === 0)
+        process.stderr.write(
+          `import: ${counts.rows} rows (${counts.created} created, ${counts.exists} present, ${counts.errors} errors), ${rate()} rows/s\n`,
+        );
+      if (!bar && r.result === 'error')
+        process.stderr.write(`import: row ${r.row}${r.vin ? ` (${r.vin})` : ''}: ${r.error}\n`);
     },
     stop() {
       if (bar) {
@@ -40,11 +52,16 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'create entries from a CSV of accounts (idempotent by VIN; progress bar on a terminal)',
   usage: 'import FILE.csv --org NAME [--group G] [--errors FILE] [--concurrency N] [--json]',
-  details: 'Columns map to account_data (docs/import.md; example: examples/import/accounts.csv). A row whose VIN the organization\n'
-    + 'already has is left alone, so the same file can be imported again safely. The entries\' jobs are queued for the daemon\n'
-    + '(`titled serve` on the same data folder or database) to process. Exit code 1 when a row failed (see --errors).',
+  details:
+    'Columns map to account_data (docs/import.md; example: examples/import/accounts.csv). A row whose VIN the organization\n' +
+    "already has is left alone, so the same file can be imported again safely. The entries' jobs are queued for the daemon\n" +
+    '(`titled serve` on the same data folder or database) to process. Exit code 1 when a row failed (see --errors).',
   options: {
-    ...ENGINE_OPTIONS, org: { type: 'string' }, group: { type: 'string' }, errors: { type: 'string' }, concurrency: { type: 'string' },
+    ...ENGINE_OPTIONS,
+    org: { type: 'string' },
+    group: { type: 'string' },
+    errors: { type: 'string' },
+    concurrency: { type: 'string' },
     json: { type: 'boolean' },
   },
   optionHelp: [
@@ -61,7 +78,8 @@ export const importCommand: Command = {
     const org = values.org;
     if (typeof org !== 'string' || !org) throw new UsageError('--org NAME is required');
     const concurrency = typeof values.concurrency === 'string' ? Number(values.concurrency) : 4;
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be 1 to 64');
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      throw new UsageError('--concurrency must be 1 to 64');
     let size: number;
     try {
       size = statSync(file).size;
@@ -79,13 +97,19 @@ export const importCommand: Command = {
       const bar = progress(size, !!process.stderr.isTTY && !values.json);
       let summary;
       try {
-        summary = await importCsv({ service: engine.service, db: engine.db, metrics: engine.metrics }, p, createReadStream(file), {
-          concurrency, groupId: typeof values.group === 'string' ? values.group : undefined,
-          onRow: (r, bytes) => {
-            bar.row(r, bytes);
-            if (r.result === 'error') report?.write(`${r.row},${csvCell(r.vin)},${csvCell(r.error)}\n`);
+        summary = await importCsv(
+          { service: engine.service, db: engine.db, metrics: engine.metrics },
+          p,
+          createReadStream(file),
+          {
+            concurrency,
+            groupId: typeof values.group === 'string' ? values.group : undefined,
+            onRow: (r, bytes) => {
+              bar.row(r, bytes);
+              if (r.result === 'error') report?.write(`${r.row},${csvCell(r.vin)},${csvCell(r.error)}\n`);
+            },
           },
-        });
+        );
       } catch (e) {
         if (e instanceof ImportError) throw new UsageError(`${file}: ${e.message}`);
         throw e;
@@ -94,12 +118,23 @@ export const importCommand: Command = {
         await new Promise<void>((res) => (report ? report.end(res) : res()));
       }
       const { errorRows, ...totals } = summary;
-      if (values.json) print(JSON.stringify({ ...totals, rowsPerSecond: Math.round(totals.rows / Math.max(0.001, totals.ms / 1000)), errorRows }));
+      if (values.json)
+        print(
+          JSON.stringify({
+            ...totals,
+            rowsPerSecond: Math.round(totals.rows / Math.max(0.001, totals.ms / 1000)),
+            errorRows,
+          }),
+        );
       else {
-        print(`imported ${file} into ${org}: ${totals.rows} rows, ${totals.created} created, ${totals.exists} already present, ${totals.errors} errors `
-          + `(${(totals.ms / 1000).toFixed(1)} s)`);
-        if (process.stderr.isTTY) for (const r of errorRows.slice(0, 20)) print(`  row ${r.row}${r.vin ? ` (${r.vin})` : ''}: ${r.error}`);
-        if (totals.errors > 20 && process.stderr.isTTY) print(`  ... ${totals.errors - 20} more${report ? ` in ${String(values.errors)}` : ' (use --errors FILE)'}`);
+        print(
+          `imported ${file} into ${org}: ${totals.rows} rows, ${totals.created} created, ${totals.exists} already present, ${totals.errors} errors ` +
+            `(${(totals.ms / 1000).toFixed(1)} s)`,
+        );
+        if (process.stderr.isTTY)
+          for (const r of errorRows.slice(0, 20)) print(`  row ${r.row}${r.vin ? ` (${r.vin})` : ''}: ${r.error}`);
+        if (totals.errors > 20 && process.stderr.isTTY)
+          print(`  ... ${totals.errors - 20} more${report ? ` in ${String(values.errors)}` : ' (use --errors FILE)'}`);
       }
       return totals.errors ? 1 : 0;
     });

@@ -14,19 +14,52 @@ export type ImportRunner = (p: Principal, input: Readable) => Promise<ImportSumm
 export function consoleImportPage(canAct: boolean, csrf: string, result?: ImportSummary): Html {
   if (!canAct) return html`<p class="muted">Your role may only read.</p>`;
   return html`${result ? summaryView(result) : ''}
-<form method="post" action="/console/import?_csrf=${csrf}" enctype="multipart/form-data" class="card">
-<div class="field"><label for="csv-file">CSV file of accounts</label><input id="csv-file" name="file" type="file" accept=".csv,text/csv" required></div>
-<p class="hint">One row per account; columns as in <code>examples/import/accounts.csv</code> (docs/import.md). Rows whose VIN already has
-an entry are left alone, so the same file can be uploaded again safely.</p>
-<button type="submit">Import</button></form>`;
+    <form method="post" action="/console/import?_csrf=${csrf}" enctype="multipart/form-data" class="card">
+      <div class="field">
+        <label for="csv-file">CSV file of accounts</label
+        ><input id="csv-file" name="file" type="file" accept=".csv,text/csv" required />
+      </div>
+      <p class="hint">
+        One row per account; columns as in <code>examples/import/accounts.csv</code> (docs/import.md). Rows whose VIN
+        already has an entry are left alone, so the same file can be uploaded again safely.
+      </p>
+      <button type="submit">Import</button>
+    </form>`;
 }
 
 function summaryView(s: ImportSummary): Html {
-  return html`<section aria-labelledby="import-result"><h2 id="import-result">Result</h2>
-<p role="status">${s.rows} rows: ${s.created} created, ${s.exists} already present, ${s.errors} with errors (${s.ms} ms).</p>
-${s.errorRows.length ? html`<table class="grid"><caption>Rows with errors</caption><thead><tr><th scope="col">Row</th><th scope="col">VIN</th>
-<th scope="col">Error</th></tr></thead><tbody>${s.errorRows.map((r) => html`<tr><td>${r.row}</td><td>${r.vin ?? ''}</td><td>${r.error}</td></tr>`)}
-</tbody></table>` : ''}</section>`;
+  return html`<section aria-labelledby="import-result">
+    <h2 id="import-result">Result</h2>
+    <p role="status">
+      ${s.rows} rows: ${s.created} created, ${s.exists} already present, ${s.errors} with errors (${s.ms} ms).
+    </p>
+    ${
+      s.errorRows.length
+        ? html`<table class="grid">
+            <caption>
+              Rows with errors
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">VIN</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${s.errorRows.map(
+                (r) =>
+                  html`<tr>
+                    <td>${r.row}</td>
+                    <td>${r.vin ?? ''}</td>
+                    <td>${r.error}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
+  </section>`;
 }
 
 /**

@@ -18,26 +18,63 @@ import { checkVin } from '../vin.js';
 
 /** Short column names and the account_data paths they fill (any other column is a dotted path, e.g. `vehicle.color`). */
 export const COLUMN_ALIASES: Record<string, string> = {
-  vin: 'vehicle.vin', year: 'vehicle.year', make: 'vehicle.make', model: 'vehicle.model', body: 'vehicle.body', color: 'vehicle.color',
-  plate: 'vehicle.license_plate', title_number: 'vehicle.title.number', title_state: 'vehicle.title.issuing_state',
-  issuing_state: 'vehicle.title.issuing_state', odometer: 'vehicle.title.odometer_reading',
-  borrower_name: 'loan.borrower.0.name', borrower_first: 'loan.borrower.0.name_first', borrower_middle: 'loan.borrower.0.name_middle',
-  borrower_last: 'loan.borrower.0.name_last', borrower_email: 'loan.borrower.0.contact_email', borrower_phone: 'loan.borrower.0.contact_phone',
-  borrower_street1: 'loan.borrower.0.addr.street1', borrower_street2: 'loan.borrower.0.addr.street2', borrower_city: 'loan.borrower.0.addr.city',
-  borrower_state: 'loan.borrower.0.addr.state', borrower_zip: 'loan.borrower.0.addr.zip', borrower_county: 'loan.borrower.0.addr.county',
-  coborrower_first: 'loan.borrower.1.name_first', coborrower_last: 'loan.borrower.1.name_last', coborrower_email: 'loan.borrower.1.contact_email',
-  loan_id: 'loan.loan_id', loan_amount: 'loan.loan_amount', payoff_amount: 'loan.payoff_amount', per_diem: 'loan.per_diem',
-  security_agreement_date: 'loan.security_agreement_sign_date', lienholder_name: 'loan.new_lienholder.name',
-  lienholder_elt_id: 'loan.new_lienholder.elt_id', lienholder_id: 'loan.new_lienholder.id',
-  sale_price: 'sale.sale_price', date_of_sale: 'sale.date_of_sale',
+  vin: 'vehicle.vin',
+  year: 'vehicle.year',
+  make: 'vehicle.make',
+  model: 'vehicle.model',
+  body: 'vehicle.body',
+  color: 'vehicle.color',
+  plate: 'vehicle.license_plate',
+  title_number: 'vehicle.title.number',
+  title_state: 'vehicle.title.issuing_state',
+  issuing_state: 'vehicle.title.issuing_state',
+  odometer: 'vehicle.title.odometer_reading',
+  borrower_name: 'loan.borrower.0.name',
+  borrower_first: 'loan.borrower.0.name_first',
+  borrower_middle: 'loan.borrower.0.name_middle',
+  borrower_last: 'loan.borrower.0.name_last',
+  borrower_email: 'loan.borrower.0.contact_email',
+  borrower_phone: 'loan.borrower.0.contact_phone',
+  borrower_street1: 'loan.borrower.0.addr.street1',
+  borrower_street2: 'loan.borrower.0.addr.street2',
+  borrower_city: 'loan.borrower.0.addr.city',
+  borrower_state: 'loan.borrower.0.addr.state',
+  borrower_zip: 'loan.borrower.0.addr.zip',
+  borrower_county: 'loan.borrower.0.addr.county',
+  coborrower_first: 'loan.borrower.1.name_first',
+  coborrower_last: 'loan.borrower.1.name_last',
+  coborrower_email: 'loan.borrower.1.contact_email',
+  loan_id: 'loan.loan_id',
+  loan_amount: 'loan.loan_amount',
+  payoff_amount: 'loan.payoff_amount',
+  per_diem: 'loan.per_diem',
+  security_agreement_date: 'loan.security_agreement_sign_date',
+  lienholder_name: 'loan.new_lienholder.name',
+  lienholder_elt_id: 'loan.new_lienholder.elt_id',
+  lienholder_id: 'loan.new_lienholder.id',
+  sale_price: 'sale.sale_price',
+  date_of_sale: 'sale.date_of_sale',
 };
 /** Columns that are request members, not account data. */
 const REQUEST_COLUMNS = new Set(['groupId', 'group', 'sync_nmvtis', 'sync_public', 'sync_private', 'dppa_exemption']);
-const NUMBERS = new Set(['vehicle.year', 'loan.loan_amount', 'loan.payoff_amount', 'loan.per_diem', 'sale.sale_price', 'vehicle.title.number_of_owners']);
+const NUMBERS = new Set([
+  'vehicle.year',
+  'loan.loan_amount',
+  'loan.payoff_amount',
+  'loan.per_diem',
+  'sale.sale_price',
+  'vehicle.title.number_of_owners',
+]);
 const ROOTS = new Set(['vehicle', 'loan', 'sale', 'txn_quick_reference']);
 
 export type RowOutcome = 'created' | 'exists' | 'error';
-export interface RowResult { row: number; vin?: string; result: RowOutcome; entryId?: string; error?: string }
+export interface RowResult {
+  row: number;
+  vin?: string;
+  result: RowOutcome;
+  entryId?: string;
+  error?: string;
+}
 export interface ImportSummary {
   rows: number;
   created: number;
@@ -57,7 +94,11 @@ export interface ImportOptions {
   maxErrorRows?: number;
 }
 
-export interface ImportDeps { service: TitleService; db: Database; metrics?: Metrics }
+export interface ImportDeps {
+  service: TitleService;
+  db: Database;
+  metrics?: Metrics;
+}
 
 /** How each column fills a row's request: an account_data path, or a request member. */
 export function mapColumns(header: string[]): { paths: (string | null)[]; unknown: string[] } {
@@ -97,7 +138,12 @@ function cellValue(path: string, v: string): unknown {
 }
 
 /** The POST /title body of one row. */
-export function rowBody(header: string[], paths: (string | null)[], cells: string[], groupId?: string): Record<string, unknown> {
+export function rowBody(
+  header: string[],
+  paths: (string | null)[],
+  cells: string[],
+  groupId?: string,
+): Record<string, unknown> {
   const account: Record<string, unknown> = {};
   const body: Record<string, unknown> = {};
   cells.forEach((raw, i) => {
@@ -119,7 +165,12 @@ export function rowBody(header: string[], paths: (string | null)[], cells: strin
 }
 
 /** Imports a CSV stream for the principal's organization; see the module comment. */
-export async function importCsv(deps: ImportDeps, p: Principal, input: Readable, o: ImportOptions = {}): Promise<ImportSummary> {
+export async function importCsv(
+  deps: ImportDeps,
+  p: Principal,
+  input: Readable,
+  o: ImportOptions = {},
+): Promise<ImportSummary> {
   const started = Date.now();
   const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false }));
   const summary: ImportSummary = { rows: 0, created: 0, exists: 0, errors: 0, errorRows: [], ms: 0 };
@@ -140,8 +191,10 @@ export async function importCsv(deps: ImportDeps, p: Principal, input: Readable,
       if (!header) {
         header = cells.map((c) => c.trim());
         const mapped = mapColumns(header);
-        if (mapped.unknown.length) throw new ImportError(`unknown column(s): ${mapped.unknown.join(', ')} (docs/import.md lists the columns)`);
-        if (!mapped.paths.includes('vehicle.vin')) throw new ImportError('the file needs a vin column (rows are matched by VIN)');
+        if (mapped.unknown.length)
+          throw new ImportError(`unknown column(s): ${mapped.unknown.join(', ')} (docs/import.md lists the columns)`);
+        if (!mapped.paths.includes('vehicle.vin'))
+          throw new ImportError('the file needs a vin column (rows are matched by VIN)');
         paths = mapped.paths;
         continue;
       }
@@ -153,7 +206,8 @@ export async function importCsv(deps: ImportDeps, p: Principal, input: Readable,
     }
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('CSV_')) throw new ImportError(`the file is not valid CSV: ${(e as Error).message}`);
+    if (typeof code === 'string' && code.startsWith('CSV_'))
+      throw new ImportError(`the file is not valid CSV: ${(e as Error).message}`);
     throw e;
   } finally {
     await Promise.all(inFlight);
@@ -168,7 +222,13 @@ export class ImportError extends Error {
   override readonly name = 'ImportError';
 }
 
-async function importRow(deps: ImportDeps, p: Principal, row: number, body: Record<string, unknown>, seen: Set<string>): Promise<RowResult> {
+async function importRow(
+  deps: ImportDeps,
+  p: Principal,
+  row: number,
+  body: Record<string, unknown>,
+  seen: Set<string>,
+): Promise<RowResult> {
   const rawVin = (body.account_data as { vehicle?: { vin?: unknown } }).vehicle?.vin;
   if (typeof rawVin !== 'string' || !rawVin) return { row, result: 'error', error: 'no VIN (the vin column is empty)' };
   const check = checkVin(rawVin);
@@ -176,7 +236,10 @@ async function importRow(deps: ImportDeps, p: Principal, row: number, body: Reco
   const vin = check.vin;
   if (seen.has(vin)) return { row, vin, result: 'exists', error: 'the VIN appears earlier in this file' };
   seen.add(vin);
-  const [hit] = await deps.db.query<{ id: string }>('SELECT id FROM entries WHERE "orgId" = ? AND vin = ?', [p.org.id, vin]);
+  const [hit] = await deps.db.query<{ id: string }>('SELECT id FROM entries WHERE "orgId" = ? AND vin = ?', [
+    p.org.id,
+    vin,
+  ]);
   if (hit) return { row, vin, result: 'exists', entryId: hit.id };
   try {
     const r = await deps.service.create(p, body);

@@ -16,7 +16,14 @@ import { receiver, type Receiver } from '../webhook/support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(packageRoot, 'test-artifacts', 'console');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const VIN = '1HGCM82633A004352';
 
 describe('operator console (headless Chromium)', function () {
@@ -42,11 +49,21 @@ describe('operator console (headless Chromium)', function () {
     return page;
   };
   /** Every visible form control has a label (a <label for>, aria-label, or a wrapping label). */
-  const unlabelled = (page: Page) => page.$$eval('input:not([type=hidden]), select, textarea, button', (els) => els.filter((el) => {
-    const e = el as unknown as { tagName: string; textContent: string | null; labels?: unknown[] | null; getAttribute(n: string): string | null };
-    if (e.tagName === 'BUTTON') return !(e.textContent ?? '').trim() && !e.getAttribute('aria-label');
-    return !(e.labels && e.labels.length) && !e.getAttribute('aria-label');
-  }).map((e) => e.outerHTML));
+  const unlabelled = (page: Page) =>
+    page.$$eval('input:not([type=hidden]), select, textarea, button', (els) =>
+      els
+        .filter((el) => {
+          const e = el as unknown as {
+            tagName: string;
+            textContent: string | null;
+            labels?: unknown[] | null;
+            getAttribute(n: string): string | null;
+          };
+          if (e.tagName === 'BUTTON') return !(e.textContent ?? '').trim() && !e.getAttribute('aria-label');
+          return !(e.labels && e.labels.length) && !e.getAttribute('aria-label');
+        })
+        .map((e) => e.outerHTML),
+    );
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
@@ -59,25 +76,52 @@ describe('operator console (headless Chromium)', function () {
     files = await startFileServer();
     hooks = await receiver();
     t = await startTestEngine({
-      config: { allowHosts: ['127.0.0.1'], log: { level: 'warn' }, plugins: { webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 } } },
+      config: {
+        allowHosts: ['127.0.0.1'],
+        log: { level: 'warn' },
+        plugins: { webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 } },
+      },
     });
     operatorKey = t.org.key;
-    const wh = t.engine.plugins.find((p) => p.name === 'webhook') as unknown as { setProfile: (o: string, i: unknown) => Promise<unknown> };
-    await wh.setProfile(t.org.name, { url: `${hooks.url}/hook`, events: ['title.job_status.complete', 'title.account_status.*'], auth: { scheme: 'none' } });
+    const wh = t.engine.plugins.find((p) => p.name === 'webhook') as unknown as {
+      setProfile: (o: string, i: unknown) => Promise<unknown>;
+    };
+    await wh.setProfile(t.org.name, {
+      url: `${hooks.url}/hook`,
+      events: ['title.job_status.complete', 'title.account_status.*'],
+      auth: { scheme: 'none' },
+    });
     const created = await t.request('POST', '/title', {
       body: {
-        attachments: [`${files.url}/files/${corpusDoc('title-tx-0-scan').file}`], sync_nmvtis: true, sync_private: true,
+        attachments: [`${files.url}/files/${corpusDoc('title-tx-0-scan').file}`],
+        sync_nmvtis: true,
+        sync_private: true,
         account_data: {
           vehicle: { vin: VIN, year: 2003, make: 'HONDA', model: 'ACCORD', title: { issuing_state: 'TX' } },
           loan: {
-            loan_id: 'LN-42', loan_amount: 15000, new_lienholder: { name: 'First Example Credit Union', addr: { street1: '1 Bank Way', city: 'Austin', state: 'TX', zip: '78701' } },
-            borrower: [{ name_first: 'Jane', name_last: 'Quartermaine', contact_email: 'jane@example.com', addr: { street1: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' } }],
+            loan_id: 'LN-42',
+            loan_amount: 15000,
+            new_lienholder: {
+              name: 'First Example Credit Union',
+              addr: { street1: '1 Bank Way', city: 'Austin', state: 'TX', zip: '78701' },
+            },
+            borrower: [
+              {
+                name_first: 'Jane',
+                name_last: 'Quartermaine',
+                contact_email: 'jane@example.com',
+                addr: { street1: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
+              },
+            ],
           },
         },
       },
     });
     entryId = created.body.entryId;
-    await eventually(async () => ['complete', 'error'].includes((await t.request('GET', `/title/${entryId}`)).body.job_status), { tries: 2400, everyMs: 50, what: 'job done' });
+    await eventually(
+      async () => ['complete', 'error'].includes((await t.request('GET', `/title/${entryId}`)).body.job_status),
+      { tries: 2400, everyMs: 50, what: 'job done' },
+    );
     await eventually(async () => hooks.ok.length >= 1, { tries: 2000, what: 'job_status.complete webhook' });
   });
 
@@ -128,7 +172,10 @@ describe('operator console (headless Chromium)', function () {
     await p.getByRole('link', { name: 'Import' }).click();
     await shot(p, '04-import');
     const csv = join(tmpdir(), `console-import-${process.pid}.csv`);
-    writeFileSync(csv, accountsCsv(30, { start: 500 }) + 'NOTAVIN,2020,X,Y,TX,A,B,c@example.com,1 St,Austin,TX,78701,LN-X,1,Bank\n');
+    writeFileSync(
+      csv,
+      accountsCsv(30, { start: 500 }) + 'NOTAVIN,2020,X,Y,TX,A,B,c@example.com,1 St,Austin,TX,78701,LN-X,1,Bank\n',
+    );
     await p.getByLabel('CSV file of accounts').setInputFiles(csv);
     await p.getByRole('button', { name: 'Import' }).click();
     const status = await p.getByRole('status').first().textContent();
@@ -137,7 +184,9 @@ describe('operator console (headless Chromium)', function () {
     await shot(p, '05-import-result');
     await p.getByLabel('CSV file of accounts').setInputFiles(csv);
     await p.getByRole('button', { name: 'Import' }).click();
-    expect(await p.getByRole('status').first().textContent()).to.include('31 rows: 0 created, 30 already present, 1 with errors');
+    expect(await p.getByRole('status').first().textContent()).to.include(
+      '31 rows: 0 created, 30 already present, 1 with errors',
+    );
 
     await p.goto(`${t.url}/console/entries?limit=25`);
     expect(await p.locator('table.entries tbody tr').count()).to.equal(25);
@@ -165,15 +214,23 @@ describe('operator console (headless Chromium)', function () {
     // the document with its page preview (an image) and its extraction
     expect(await p.locator('#documents img').count()).to.equal(1);
     await p.locator('#documents img').scrollIntoViewIfNeeded();
-    const width = await eventually(() => p.locator('#documents img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-      { what: 'page preview loaded' });
+    const width = await eventually(
+      () => p.locator('#documents img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      { what: 'page preview loaded' },
+    );
     expect(width).to.be.greaterThan(100);
     expect(await text('documents')).to.include('extraction.json');
     expect(await text('pulls')).to.match(/nmvtis_found_status\s+found/);
     // the portal's screenshot is shown as a thumbnail
     await p.locator('#pulls img.thumb').first().scrollIntoViewIfNeeded();
-    const shotWidth = await eventually(() => p.locator('#pulls img.thumb').first().evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-      { what: 'portal screenshot loaded' });
+    const shotWidth = await eventually(
+      () =>
+        p
+          .locator('#pulls img.thumb')
+          .first()
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      { what: 'portal screenshot loaded' },
+    );
     expect(shotWidth).to.be.greaterThan(0);
     const fees = await text('fees');
     expect(fees).to.not.include('No fee estimate');
@@ -185,7 +242,11 @@ describe('operator console (headless Chromium)', function () {
       const href = await p.locator('#forms a[download]').first().getAttribute('href');
       const pdf = await fetch(href!.replace('localhost', '127.0.0.1'));
       expect(pdf.status).to.equal(200);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).to.equal('%PDF-');
       expect(await p.locator('#forms iframe').count()).to.be.greaterThan(0);
     }
     expect(await text('signing')).to.include('No signature requests');
@@ -210,8 +271,13 @@ describe('operator console (headless Chromium)', function () {
     await p.waitForURL(/ok=/);
     expect(await p.getByRole('status').first().textContent()).to.include('account_status is now poa_sent');
     await shot(p, '08-account-status-changed');
-    const hook = await eventually(async () => hooks.ok.slice(before).find((r) => (r.body.webhook_events as string[]).includes('title.account_status.poa_sent')),
-      { tries: 2000, what: 'account_status webhook' });
+    const hook = await eventually(
+      async () =>
+        hooks.ok
+          .slice(before)
+          .find((r) => (r.body.webhook_events as string[]).includes('title.account_status.poa_sent')),
+      { tries: 2000, what: 'account_status webhook' },
+    );
     expect(hook.body.account_status).to.equal('poa_sent');
     expect(await p.locator('#timeline').innerText()).to.include('title.account_status.poa_sent');
 
@@ -229,7 +295,11 @@ describe('operator console (headless Chromium)', function () {
     await shot(p, '09-forms-regenerated');
 
     const delivered = hooks.ok.length;
-    await p.locator('#deliveries').getByRole('button', { name: /^Replay delivery/ }).first().click();
+    await p
+      .locator('#deliveries')
+      .getByRole('button', { name: /^Replay delivery/ })
+      .first()
+      .click();
     await p.waitForURL(/ok=/);
     expect(await p.getByRole('status').first().textContent()).to.include('replay queued');
     await eventually(async () => hooks.ok.length > delivered, { tries: 2000, what: 'replayed delivery' });
@@ -283,13 +353,19 @@ describe('operator console (headless Chromium)', function () {
     await shot(p, '13-viewer-entry');
     // a POST with the viewer's own token is refused, and one without a token too
     const csrf = await p.locator('input[name=_csrf]').first().inputValue();
-    const res = await p.request.post(`${t.url}/console/entries/${entryId}/account-status`, { form: { _csrf: csrf, status: 'lien_delay' }, maxRedirects: 0 });
+    const res = await p.request.post(`${t.url}/console/entries/${entryId}/account-status`, {
+      form: { _csrf: csrf, status: 'lien_delay' },
+      maxRedirects: 0,
+    });
     expect(res.status()).to.equal(403);
     // the API refuses the viewer's writes too
     expect((await t.request('POST', `/title/${entryId}/fees`, { key: viewerKey })).status).to.equal(403);
     expect((await t.request('GET', `/title/${entryId}`, { key: viewerKey })).status).to.equal(200);
     const op = await signIn(operatorKey);
-    const forged = await op.request.post(`${t.url}/console/entries/${entryId}/account-status`, { form: { _csrf: 'forged', status: 'lien_delay' }, maxRedirects: 0 });
+    const forged = await op.request.post(`${t.url}/console/entries/${entryId}/account-status`, {
+      form: { _csrf: 'forged', status: 'lien_delay' },
+      maxRedirects: 0,
+    });
     expect(forged.status()).to.equal(403);
     expect((await t.request('GET', `/title/${entryId}`)).body.account_status).to.equal('poa_sent');
     await p.context().close();
@@ -298,7 +374,10 @@ describe('operator console (headless Chromium)', function () {
 
   it('a host operator switches between organizations; signing out ends the session', async () => {
     const other = await t.newOrg('console-other-org');
-    await t.request('POST', '/title', { key: other.key, body: { account_data: { vehicle: { vin: '2HGFG12699H500123' } } } });
+    await t.request('POST', '/title', {
+      key: other.key,
+      body: { account_data: { vehicle: { vin: '2HGFG12699H500123' } } },
+    });
     const org = (await t.engine.orgs.byName(t.org.name))!;
     const hostKey = (await t.engine.keys.create(org.id, { role: 'host' })).key;
     const p = await signIn(hostKey);

@@ -8,13 +8,32 @@ export function vinFor(n: number, prefix = '1HGCM8260'): string {
 
 /** A CSV of `rows` accounts in the import format (docs/import.md). */
 export function accountsCsv(rows: number, o: { start?: number; state?: string } = {}): string {
-  const lines = ['vin,year,make,model,title_state,borrower_first,borrower_last,borrower_email,borrower_street1,borrower_city,'
-    + 'borrower_state,borrower_zip,loan_id,loan_amount,lienholder_name'];
+  const lines = [
+    'vin,year,make,model,title_state,borrower_first,borrower_last,borrower_email,borrower_street1,borrower_city,' +
+      'borrower_state,borrower_zip,loan_id,loan_amount,lienholder_name',
+  ];
   const state = o.state ?? 'TX';
   for (let i = 0; i < rows; i++) {
     const n = (o.start ?? 0) + i;
-    lines.push([vinFor(n), 2015 + (n % 9), 'HONDA', 'ACCORD', state, `Pat${n}`, `Borrower${n}`, `pat${n}@example.com`,
-      `${100 + (n % 900)} Main St`, 'Austin', state, '78701', `LN-${n}`, 10000 + n, 'First Example Credit Union'].join(','));
+    lines.push(
+      [
+        vinFor(n),
+        2015 + (n % 9),
+        'HONDA',
+        'ACCORD',
+        state,
+        `Pat${n}`,
+        `Borrower${n}`,
+        `pat${n}@example.com`,
+        `${100 + (n % 900)} Main St`,
+        'Austin',
+        state,
+        '78701',
+        `LN-${n}`,
+        10000 + n,
+        'First Example Credit Union',
+      ].join(','),
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -12,15 +12,23 @@ import { accountsCsv, vinFor } from '../helpers/vins.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 
-interface Result { code: number | null; stdout: string; stderr: string }
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 function run(args: string[], dataDir: string): Promise<Result> {
   const env: NodeJS.ProcessEnv = { ...process.env, TITLED_DATA_DIR: dataDir };
   for (const k of ['TITLED_CONFIG', 'DATABASE_URL', 'TITLED_LOG_LEVEL']) delete env[k];
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((res, rej) => {
     child.once('error', rej);
     child.once('close', (code) => res({ code, stdout, stderr }));
@@ -29,13 +37,37 @@ function run(args: string[], dataDir: string): Promise<Result> {
 
 describe('batch import: column mapping', () => {
   it('maps aliases and dotted paths to account_data, numbers and booleans typed, empty cells skipped', () => {
-    const header = ['vin', 'year', 'borrower_last', 'coborrower_first', 'loan_amount', 'vehicle.title.is_electronic', 'vehicle.color', 'groupId', 'sync_nmvtis'];
+    const header = [
+      'vin',
+      'year',
+      'borrower_last',
+      'coborrower_first',
+      'loan_amount',
+      'vehicle.title.is_electronic',
+      'vehicle.color',
+      'groupId',
+      'sync_nmvtis',
+    ];
     const { paths, unknown } = mapColumns(header);
     expect(unknown).to.deep.equal([]);
-    const body = rowBody(header, paths, ['1HGCM82633A004352', '2003', 'Doe', '', '$18,500.50', 'TRUE', '', 'west', 'true']);
+    const body = rowBody(header, paths, [
+      '1HGCM82633A004352',
+      '2003',
+      'Doe',
+      '',
+      '$18,500.50',
+      'TRUE',
+      '',
+      'west',
+      'true',
+    ]);
     expect(body).to.deep.equal({
-      groupId: 'west', sync_nmvtis: true,
-      account_data: { vehicle: { vin: '1HGCM82633A004352', year: 2003, title: { is_electronic: true } }, loan: { borrower: [{ name_last: 'Doe' }], loan_amount: 18500.5 } },
+      groupId: 'west',
+      sync_nmvtis: true,
+      account_data: {
+        vehicle: { vin: '1HGCM82633A004352', year: 2003, title: { is_electronic: true } },
+        loan: { borrower: [{ name_last: 'Doe' }], loan_amount: 18500.5 },
+      },
     });
     expect(mapColumns(['vin', 'owner_ssn', 'loan.x']).unknown).to.deep.equal(['owner_ssn']);
   });
@@ -49,20 +81,32 @@ for (const dialect of DIALECTS) {
       const t = await startTestEngine({ dialect, listen: false, config: { stages: ['intake'] } });
       try {
         const p = await t.engine.principalFor(t.org.name);
-        const csv = accountsCsv(40) + `${vinFor(3)},2020,DUP,X,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n`
-          + 'BADVIN,2020,X,Y,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n'
-          + `${vinFor(900)},2020,X,Y,ZZ,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n`;
+        const csv =
+          accountsCsv(40) +
+          `${vinFor(3)},2020,DUP,X,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n` +
+          'BADVIN,2020,X,Y,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n' +
+          `${vinFor(900)},2020,X,Y,ZZ,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n`;
         const deps = { service: t.engine.service, db: t.engine.db, metrics: t.engine.metrics };
         const rows: string[] = [];
         const first = await importCsv(deps, p, Readable.from([csv]), { onRow: (r) => rows.push(r.result) });
-        expect({ ...first, ms: 0, errorRows: first.errorRows.map((r) => r.row) }).to.deep.equal({ rows: 43, created: 40, exists: 1, errors: 2, errorRows: [43, 44], ms: 0 });
+        expect({ ...first, ms: 0, errorRows: first.errorRows.map((r) => r.row) }).to.deep.equal({
+          rows: 43,
+          created: 40,
+          exists: 1,
+          errors: 2,
+          errorRows: [43, 44],
+          ms: 0,
+        });
         expect(first.errorRows[0]!.error).to.match(/invalid VIN/);
         expect(first.errorRows[1]!.error).to.match(/issuing_state/);
         expect(rows).to.have.length(43);
-        const listed = await eventually(async () => {
-          const l = await t.engine.service.list(p, { limit: 500 });
-          return l.count === 40 && (l.items as any[]).every((e) => e.job_status === 'complete') ? l : undefined;
-        }, { tries: 2000, what: 'the imported entries\' jobs complete' });
+        const listed = await eventually(
+          async () => {
+            const l = await t.engine.service.list(p, { limit: 500 });
+            return l.count === 40 && (l.items as any[]).every((e) => e.job_status === 'complete') ? l : undefined;
+          },
+          { tries: 2000, what: "the imported entries' jobs complete" },
+        );
         const one = (listed.items as any[]).find((e) => e.VIN === vinFor(7));
         expect(one.account_data.loan.borrower[0]).to.deep.include({ name_first: 'Pat7', name_last: 'Borrower7' });
         expect(one.account_data.loan.loan_amount).to.equal(10007);
@@ -101,7 +145,10 @@ describe('batch import: titled import', function () {
 
   it('without a terminal: plain progress lines and one line per bad row on stderr, the error report file, exit 1', async () => {
     const file = join(dataDir, 'big.csv');
-    writeFileSync(file, accountsCsv(2100, { start: 10_000 }) + 'BADVIN,2020,X,Y,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n');
+    writeFileSync(
+      file,
+      accountsCsv(2100, { start: 10_000 }) + 'BADVIN,2020,X,Y,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n',
+    );
     const report = join(dataDir, 'errors.csv');
     const r = await run(['import', file, '--org', 'acme', '--errors', report], dataDir);
     expect(r.code).to.equal(1);
@@ -118,7 +165,10 @@ describe('batch import: titled import', function () {
     const file = join(dataDir, 'tty.csv');
     writeFileSync(file, accountsCsv(300, { start: 50_000 }));
     const cmd = [process.execPath, CLI, 'import', file, '--org', 'acme'].map((a) => `'${a}'`).join(' ');
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { env: { ...process.env, TITLED_DATA_DIR: dataDir }, encoding: 'utf8' });
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+      env: { ...process.env, TITLED_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stdout).to.equal(0);
     expect(r.stdout).to.match(/import \|[█░]+\| 100% \| 300 rows: 300 created, 0 present, 0 errors/);
     expect(r.stdout).to.match(/300 rows, 300 created/);

@@ -16,7 +16,8 @@ export function appRoutes(app: Koa): { method: string; path: string }[] {
     const router = mw.router;
     if (!router) continue;
     for (const layer of router.stack) {
-      for (const method of layer.methods) if (!SKIP.has(method)) out.push({ method: method.toLowerCase(), path: openApiPath(String(layer.path)) });
+      for (const method of layer.methods)
+        if (!SKIP.has(method)) out.push({ method: method.toLowerCase(), path: openApiPath(String(layer.path)) });
     }
   }
   return out;
@@ -24,7 +25,9 @@ export function appRoutes(app: Koa): { method: string; path: string }[] {
 
 /** Routes of the app the document does not describe. */
 function undocumented(app: Koa, doc: { paths: Record<string, Record<string, unknown>> }): string[] {
-  return appRoutes(app).filter((r) => !doc.paths[r.path]?.[r.method]).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+  return appRoutes(app)
+    .filter((r) => !doc.paths[r.path]?.[r.method])
+    .map((r) => `${r.method.toUpperCase()} ${r.path}`);
 }
 
 /** A plugin with one documented and (optionally) one undocumented route. */
@@ -32,8 +35,13 @@ function routePlugin(withUndocumented: boolean) {
   return class RoutePlugin implements EnginePlugin {
     readonly name = 'route-plugin';
     routes(router: Router) {
-      router.get('/plugin/thing/:thingId', (ctx) => { ctx.body = { ok: true }; });
-      if (withUndocumented) router.post('/plugin/secret', (ctx) => { ctx.body = {}; });
+      router.get('/plugin/thing/:thingId', (ctx) => {
+        ctx.body = { ok: true };
+      });
+      if (withUndocumented)
+        router.post('/plugin/secret', (ctx) => {
+          ctx.body = {};
+        });
     }
     openapi() {
       return {
@@ -41,8 +49,14 @@ function routePlugin(withUndocumented: boolean) {
         paths: {
           '/plugin/thing/{thingId}': {
             get: {
-              summary: 'a plugin route', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
-              responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/PluginThing' } } } } },
+              summary: 'a plugin route',
+              parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: {
+                '200': {
+                  description: 'OK',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/PluginThing' } } },
+                },
+              },
             },
           },
         },
@@ -65,15 +79,28 @@ describe('OpenAPI document', function () {
       expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
       expect(undocumented(t.engine.app, doc)).to.deep.equal([]);
       // the spec's members are there: security schemes, error bodies, webhooks, account data from the zod schemas
-      expect(Object.keys(doc.components.securitySchemes).sort()).to.deep.equal(['basicAuth', 'bearerAuth', 'cookieAuth']);
+      expect(Object.keys(doc.components.securitySchemes).sort()).to.deep.equal([
+        'basicAuth',
+        'bearerAuth',
+        'cookieAuth',
+      ]);
       expect(doc.components.securitySchemes.cookieAuth.name).to.equal('titled_session');
       expect(doc.components.schemas.ErrorBody.required).to.deep.equal(['error', 'statusCode']);
       expect(doc.components.responses.Error403.description).to.include('DISALLOWED_FIELDS');
       expect(doc.paths['/title/{id}'].patch.responses['403'].$ref).to.equal('#/components/responses/Error403');
-      expect(doc.webhooks['title.account_status.*'].post.requestBody.content['application/json'].schema.$ref).to.equal('#/components/schemas/WebhookPayload');
+      expect(doc.webhooks['title.account_status.*'].post.requestBody.content['application/json'].schema.$ref).to.equal(
+        '#/components/schemas/WebhookPayload',
+      );
       expect(doc.components.schemas.AccountData.properties.vehicle).to.be.an('object');
       expect(doc.components.schemas.Address.properties.zip).to.be.an('object');
-      for (const p of ['/title/{id}/sign', '/title/{id}/submit', '/legacy/poa', '/legacy/generate_forms', '/auth/login', '/files/{key}']) {
+      for (const p of [
+        '/title/{id}/sign',
+        '/title/{id}/submit',
+        '/legacy/poa',
+        '/legacy/generate_forms',
+        '/auth/login',
+        '/files/{key}',
+      ]) {
         expect(doc.paths, p).to.have.property(p);
       }
     } finally {
@@ -81,10 +108,11 @@ describe('OpenAPI document', function () {
     }
   });
 
-  it('takes a plugin\'s paths from its openapi() member, and the route check fails for an undocumented plugin route', async () => {
+  it("takes a plugin's paths from its openapi() member, and the route check fails for an undocumented plugin route", async () => {
     for (const withUndocumented of [false, true]) {
       const t = await startTestEngine({
-        config: { stages: ['intake', 'route-plugin'] }, options: { stages: { 'route-plugin': routePlugin(withUndocumented) } },
+        config: { stages: ['intake', 'route-plugin'] },
+        options: { stages: { 'route-plugin': routePlugin(withUndocumented) } },
       });
       try {
         const doc = (await t.request('GET', '/openapi.json', { key: null })).body;
@@ -106,7 +134,9 @@ describe('OpenAPI document', function () {
       expect(page.status).to.equal(200);
       expect(page.headers.get('content-type')).to.match(/^text\/html/);
       expect(String(page.body)).not.to.match(/https?:\/\//);
-      for (const src of String(page.body).match(/(?:src|href)="([^"]+)"/g)!.map((m) => m.split('"')[1]!)) {
+      for (const src of String(page.body)
+        .match(/(?:src|href)="([^"]+)"/g)!
+        .map((m) => m.split('"')[1]!)) {
         const asset = await fetch(t.url + src);
         expect(asset.status, src).to.equal(200);
         expect((await asset.arrayBuffer()).byteLength, src).to.be.greaterThan(50);

@@ -41,7 +41,11 @@ for (const dialect of DIALECTS) {
       const r = await receiver();
       const t = await startWebhookEngine({ dialect });
       try {
-        await t.wh.setProfile(t.org.name, { url: `${r.url}/hook`, events: ['title.job_status.complete'], auth: { scheme: 'none' } });
+        await t.wh.setProfile(t.org.name, {
+          url: `${r.url}/hook`,
+          events: ['title.job_status.complete'],
+          auth: { scheme: 'none' },
+        });
         const created = await t.request('POST', '/title', { body: { account_data: { vehicle: { vin: VALID_VIN } } } });
         await t.request('GET', `/title/${created.body.entryId}`);
         await jobEnded(t, created.body.entryId);
@@ -77,7 +81,10 @@ describe('operations: CORS', function () {
     try {
       const res = await t.request('GET', '/healthz', { headers: { origin: 'https://app.example' } });
       expect(res.headers.get('access-control-allow-origin')).to.equal(null);
-      const pre = await fetch(`${t.url}/title`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      const pre = await fetch(`${t.url}/title`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
       expect(pre.headers.get('access-control-allow-origin')).to.equal(null);
     } finally {
       await t.stop();
@@ -88,7 +95,12 @@ describe('operations: CORS', function () {
     const t = await startTestEngine({ config: { cors: { origins: ['https://app.example'], credentials: true } } });
     try {
       const pre = await fetch(`${t.url}/title`, {
-        method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization',
+        },
       });
       expect(pre.status).to.equal(204);
       expect(pre.headers.get('access-control-allow-origin')).to.equal('https://app.example');

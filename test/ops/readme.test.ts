@@ -15,7 +15,9 @@ describe('README as a newcomer meets it', () => {
       for (const n of names) {
         const [group, sub] = n.split(' ');
         // a group row may list several subcommands: `titled webhooks list\|remove`
-        const listed = sub ? new RegExp(`\`titled ${group} [^\`]*\\b${sub}\\b`).test(README) : README.includes(`\`titled ${group}`);
+        const listed = sub
+          ? new RegExp(`\`titled ${group} [^\`]*\\b${sub}\\b`).test(README)
+          : README.includes(`\`titled ${group}`);
         if (!listed) missing.push(n);
       }
     }
@@ -23,12 +25,15 @@ describe('README as a newcomer meets it', () => {
   });
 
   it('shows the stages config/default.json enables', () => {
-    const stages = (JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }).stages;
+    const stages = (
+      JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }
+    ).stages;
     const row = README.split('\n').find((l) => l.startsWith('| `stages` |'))!;
     expect(row).to.include(JSON.stringify(stages).replace(/,/g, ', '));
   });
 
   it('links the feature docs', () => {
-    for (const doc of ['sandbox', 'fees', 'forms', 'enrichment', 'console', 'import', 'openapi', 'operations']) expect(README).to.include(`(docs/${doc}.md)`);
+    for (const doc of ['sandbox', 'fees', 'forms', 'enrichment', 'console', 'import', 'openapi', 'operations'])
+      expect(README).to.include(`(docs/${doc}.md)`);
   });
 });
