@@ -314,58 +314,36 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
     }),
   );
 
-  router.post(
-    '/console/entries/:id/account-status',
-    page(async (ctx) => {
-      const v = await viewer(ctx);
-      const fields = await form(ctx, v);
-      const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
-      try {
-        const e = await d.service.setAccountStatus(
-          v.p,
-          ctx.params.id!,
-          fields.get('status') ?? '',
-          fields.get('note') || undefined,
-        );
-        throw back(path, 'ok', `account_status is now ${e.account_status}`);
-      } catch (e) {
-        if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
-        throw e;
-      }
-    }),
-  );
-
-  router.post(
-    '/console/entries/:id/physical-status',
-    page(async (ctx) => {
-      const v = await viewer(ctx);
-      const fields = await form(ctx, v);
-      const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
-      try {
-        const e = await d.service.setPhysicalTitleStatus(v.p, ctx.params.id!, fields.get('status') ?? '');
-        throw back(path, 'ok', `physical_title_status is now ${String(e.physical_title_status)}`);
-      } catch (e) {
-        if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
-        throw e;
-      }
-    }),
-  );
-
-  router.post(
-    '/console/entries/:id/forms',
-    page(async (ctx) => {
-      const v = await viewer(ctx);
-      await form(ctx, v);
-      const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
-      try {
-        await d.service.requestForms(v.p, ctx.params.id!);
-        throw back(path, 'ok', 'forms regenerated');
-      } catch (e) {
-        if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
-        throw e;
-      }
-    }),
-  );
+  /** An operator's action on an entry: runs `act`, then back to the entry page with its message (a 404 stays a 404 page). */
+  const entryAction = (route: string, act: (v: Viewer, id: string, f: URLSearchParams) => Promise<string>) =>
+    router.post(
+      `/console/entries/:id/${route}`,
+      page(async (ctx) => {
+        const v = await viewer(ctx);
+        const fields = await form(ctx, v);
+        const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
+        let message: string;
+        try {
+          message = await act(v, ctx.params.id!, fields);
+        } catch (e) {
+          if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
+          throw e;
+        }
+        throw back(path, 'ok', message);
+      }),
+    );
+  entryAction('account-status', async (v, id, f) => {
+    const e = await d.service.setAccountStatus(v.p, id, f.get('status') ?? '', f.get('note') || undefined);
+    return `account_status is now ${e.account_status}`;
+  });
+  entryAction('physical-status', async (v, id, f) => {
+    const e = await d.service.setPhysicalTitleStatus(v.p, id, f.get('status') ?? '');
+    return `physical_title_status is now ${String(e.physical_title_status)}`;
+  });
+  entryAction('forms', async (v, id) => {
+    await d.service.requestForms(v.p, id);
+    return 'forms regenerated';
+  });
 
   router.post(
     '/console/deliveries/:id/replay',

@@ -1,39 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
+import { CLI, runCli } from '../helpers/cli.js';
 import { importCsv, mapColumns, rowBody } from '../../core/import/csv-import.js';
 import { packageRoot } from '../../core/paths.js';
 import { DIALECTS, eventually, startTestEngine } from '../helpers/engine.js';
 import { accountsCsv, vinFor } from '../helpers/vins.js';
 
-const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-function run(args: string[], dataDir: string): Promise<Result> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TITLED_DATA_DIR: dataDir };
-  for (const k of ['TITLED_CONFIG', 'DATABASE_URL', 'TITLED_LOG_LEVEL']) delete env[k];
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise((res, rej) => {
-    child.once('error', rej);
-    child.once('close', (code) => res({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 describe('batch import: column mapping', () => {
   it('maps aliases and dotted paths to account_data, numbers and booleans typed, empty cells skipped', () => {

@@ -1,30 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { CLI, runCli } from '../helpers/cli.js';
 import { VALID_VIN, eventually, startTestEngine } from '../helpers/engine.js';
 
-const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
-
-function run(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TITLED_DATA_DIR: dataDir };
-  for (const k of ['TITLED_CONFIG', 'DATABASE_URL', 'TITLED_ALLOW_HOSTS', 'TITLED_PUBLIC_URL', 'PORT']) delete env[k];
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise((res, rej) => {
-    child.once('error', rej);
-    child.once('close', (code) => res({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 describe('CLI beside a running daemon', function () {
   this.timeout(180_000);
