@@ -8,6 +8,7 @@
  * BENCH_LOG_LEVEL (default warn), BENCH_STAGES (comma list, default intake),
  * BENCH_ENCRYPTION (`off` turns PII encryption at rest off; default on, as the daemon runs).
  * Rate limits stay on (BENCH_RATE_LIMIT=off: off) with limits no bench run reaches, so their cost is in the figures.
+ * BENCH_WORKERS=0 (no pipeline workers).
  */
 import { createEngine } from '../index.js';
 
@@ -19,6 +20,8 @@ const engine = await createEngine({
   host: '127.0.0.1',
   dataDir,
   stages: (process.env.BENCH_STAGES ?? 'intake').split(',').filter(Boolean),
+  // BENCH_WORKERS=0: no pipeline workers (the console suite measures creation alone)
+  ...(process.env.BENCH_WORKERS === '0' ? { workers: { enabled: false } } : {}),
   log: { level: (process.env.BENCH_LOG_LEVEL ?? 'warn') as 'warn' },
   encryption: { enabled: process.env.BENCH_ENCRYPTION !== 'off' },
   rateLimit: { enabled: process.env.BENCH_RATE_LIMIT !== 'off', perCredential: 1e9, perOrganization: 1e9 },

@@ -137,6 +137,14 @@ function finish(code: number): void {
   setTimeout(() => process.exit(code), 3000).unref();
 }
 
+// `titled ... | head -1`: the reader went away; stop quietly rather than with an EPIPE stack trace
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 main(process.argv.slice(2)).then(finish, (e: unknown) => {
   process.stderr.write(`titled: error: ${e instanceof Error ? e.message : String(e)}\n`);
   finish(1);

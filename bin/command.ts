@@ -83,14 +83,21 @@ export function engineOverrides(values: Values): Record<string, unknown> {
  */
 export async function withEngine<T>(values: Values, fn: (engine: Engine) => Promise<T>, o: { migrate?: boolean } = {}): Promise<T> {
   // Loaded here, not at the top: `--help` and usage errors answer without loading the engine.
-  const [{ createEngine }, { pino }] = await Promise.all([import('../index.js'), import('pino')]);
+  const [{ createEngine }, { pino }, { resolveConfig }, { runningDaemon }] = await Promise.all([
+    import('../index.js'), import('pino'), import('../core/config.js'), import('../core/engine.js')]);
   const level = process.env.TITLED_LOG_LEVEL ?? 'warn';
+  const overrides = engineOverrides(values);
+  // the daemon on this data folder, if one runs: its presigned-link base URL and its outbound allow list apply here too
+  const base = resolveConfig(overrides);
+  const daemon = runningDaemon(base.dataDir);
   const config: TitledConfigInput | Record<string, unknown> = {
-    ...engineOverrides(values),
+    ...overrides,
+    ...(daemon ? { allowHosts: [...new Set([...base.allowHosts, ...daemon.allowHosts])] } : {}),
     workers: { enabled: false },
     log: { level },
   };
   const engine = await createEngine(config, { logDestination: pino.destination({ fd: 2, sync: true }), migrate: o.migrate });
+  if (daemon && !engine.config.publicUrl) (engine.objects as unknown as { setPublicUrl(u: string): void }).setPublicUrl(daemon.publicUrl);
   try {
     return await fn(engine);
   } finally {

@@ -18,6 +18,8 @@ const JwtConfigSchema = z.object({
   groupsClaim: z.string().default('groups'),
   userClaim: z.string().default('sub'),
   emailClaim: z.string().default('email'),
+  /** Claim holding the user's role: `viewer` makes them read-only; anything else is an operator (docs/console.md). */
+  roleClaim: z.string().default('titled_role'),
   algorithms: z.array(z.string()).default(['RS256', 'ES256', 'EdDSA', 'PS256']),
 }).refine((j) => j.jwksUrl || j.publicKey, { message: 'auth.jwt needs jwksUrl or publicKey' });
 
@@ -147,6 +149,13 @@ export const ConfigSchema = z.object({
      */
     store: z.enum(['auto', 'memory', 'postgres']).default('auto'),
   }).prefault({}),
+  /** CORS (docs/operations.md): off while `origins` is empty; `["*"]` allows any origin. */
+  cors: z.object({
+    origins: z.array(z.string()).default([]),
+    /** Lets browsers send cookies cross-origin (the origin is then echoed, never `*`). */
+    credentials: z.boolean().default(false),
+    maxAgeSeconds: z.number().int().min(0).default(600),
+  }).prefault({}),
   /** Hosts or CIDRs exempted from the outbound URL guard (local testing). */
   allowHosts: z.array(z.string()).default([]),
   /** Per-source provider settings, read by the plugins that own the sources. */
@@ -178,6 +187,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.TITLED_SECRET) out.secret = env.TITLED_SECRET;
   if (env.TITLED_MASTER_KEY) out.encryption = { masterKey: env.TITLED_MASTER_KEY };
   if (env.TITLED_LOG_LEVEL) out.log = { level: env.TITLED_LOG_LEVEL };
+  if (env.TITLED_CORS_ORIGINS) out.cors = { origins: env.TITLED_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
   if (env.TITLED_ALLOW_HOSTS) out.allowHosts = env.TITLED_ALLOW_HOSTS.split(',').map((s) => s.trim()).filter(Boolean);
   return out;
 }

@@ -29,6 +29,14 @@ import { S3ObjectStore } from './storage/s3-object-store.js';
 import { createPii, ensureDataKeys, objectSealer, PiiCodec } from './crypto/index.js';
 import { keyRotation, resealColumn, type KeyRotation } from './crypto/rotation.js';
 import { TOKENS } from './tokens.js';
+import { packageRoot } from './paths.js';
+import { Metrics } from './metrics.js';
+import type Router from '@koa/router';
+import { buildOpenApi, type OpenApiContribution } from './http/openapi.js';
+import { docsRoutes } from './http/docs.js';
+import { consoleOpenApi, consoleRoutes } from './console/routes.js';
+import type { ImportRunner } from './console/import-page.js';
+import { importCsv } from './import/csv-import.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
 import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
@@ -70,6 +78,8 @@ export interface Engine {
   /** Master and data key rotation (`titled keys rotate-master|rotate-data`). */
   readonly keyRotation: KeyRotation;
   readonly container: DependencyContainer;
+  /** The Prometheus registry served at GET /metrics. */
+  readonly metrics: Metrics;
   /** The Koa app (mount it in your own server, or call `listen`). */
   readonly app: Koa;
   readonly stages: readonly StagePlugin[];
@@ -77,6 +87,8 @@ export interface Engine {
   readonly plugins: readonly EnginePlugin[];
   /** Adds a stage before `start`; throws once the engine started. */
   registerStage(stage: EnginePlugin): void;
+  /** The OpenAPI 3.1 document GET /openapi.json serves (core routes, the enabled plugins' `openapi()`, the console). */
+  openapi(): Record<string, unknown>;
   /** Adds routes before the app is first used. */
   addRoutes(fn: HttpDeps['extraRoutes'][number]): void;
   /** Freezes the pipeline and starts the workers and plugins' background work (if `workers.enabled`). */
@@ -87,6 +99,54 @@ export interface Engine {
   stop(): Promise<void>;
   /** A principal acting for an organization, for library callers that embed the engine. */
   principalFor(orgName: string, opts?: { userId?: string; groups?: string[] | null }): Promise<Principal>;
+}
+
+/**
+ * What a running daemon tells the CLI on the same data folder
+ * (`<dataDir>/daemon.json`): the base URL of its presigned links and its
+ * outbound allow list, so `titled entries get` prints links that work and
+ * `titled webhooks set` accepts the hosts the daemon will deliver to.
+ */
+export interface DaemonInfo { pid: number; publicUrl: string; allowHosts: string[]; startedAt: string }
+
+function writeDaemonInfo(config: Readonly<TitledConfig>, port: number, log: Logger): void {
+  const info: DaemonInfo = {
+    pid: process.pid, publicUrl: (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ''), allowHosts: [...config.allowHosts],
+    startedAt: new Date().toISOString(),
+  };
+  try {
+    mkdirSync(resolve(config.dataDir), { recursive: true });
+    writeFileSync(join(resolve(config.dataDir), 'daemon.json'), JSON.stringify(info, null, 2) + '\n');
+  } catch (e) {
+    log.warn({ err: e, code: 'DAEMON_INFO_FAILED' }, 'could not write daemon.json');
+  }
+}
+
+function removeDaemonInfo(config: Readonly<TitledConfig>): void {
+  const file = join(resolve(config.dataDir), 'daemon.json');
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo).pid === process.pid) unlinkSync(file);
+  } catch { /* absent or not ours */ }
+}
+
+/** The daemon running on this data folder, if one is (its daemon.json names a live process). */
+export function runningDaemon(dataDir: string): DaemonInfo | null {
+  try {
+    const info = JSON.parse(readFileSync(join(resolve(dataDir), 'daemon.json'), 'utf8')) as DaemonInfo;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return null;
+  }
+}
+
+/** The package's version (package.json). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
 }
 
 /** The server secret: config `secret`, else a random one kept in `<dataDir>/secret` so URLs and sessions survive restarts. */
@@ -218,11 +278,13 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
+  const metrics = new Metrics(db);
   const container = rootContainer.createChildContainer();
   container.registerInstance(TOKENS.Config, config);
   container.registerInstance(TOKENS.Logger, log);
   container.registerInstance(TOKENS.Container, container);
   container.registerInstance(Database, db);
+  container.registerInstance(Metrics, metrics);
   container.registerInstance(ObjectStore as unknown as new () => ObjectStore, objects);
   container.registerInstance(EntryStore, store);
   container.registerInstance(Outbox, outbox);
@@ -234,15 +296,20 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, pii };
+  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, pii, metrics };
 }
 
 /** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
 function assemble(parts: CoreParts): Engine {
-  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service } = parts;
+  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics } = parts;
   let runner: PipelineRunner | undefined;
   const pruner = new Pruner(db, config.retention, () => registry.plugins(), log);
   const extraRoutes: HttpDeps['extraRoutes'] = [];
+  /** Routes and documentation the engine itself adds after the core routes (the console). */
+  const extraLate: ((r: Router) => void)[] = [];
+  const extraDocs: OpenApiContribution[] = [consoleOpenApi()];
+  const importer: ImportRunner = (p, input) => importCsv({ service, db, metrics }, p, input);
+  extraLate.push((r) => consoleRoutes(r, { config, auth, orgs, keys, service, store, db, log, plugins: () => registry.plugins(), importer }));
   let app: Koa | undefined;
   let server: Server | undefined;
   let started = false;
@@ -256,7 +323,7 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner, pii: parts.pii,
+    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner, pii: parts.pii, metrics,
     keyRotation: keyRotation(parts.pii, [
       { table: 'entries', columns: ['doc', 'sources'], guard: 'version' },
       { table: 'jobs', columns: ['input'], guard: 'updatedAt' },
@@ -264,8 +331,10 @@ function assemble(parts: CoreParts): Engine {
     ].map((t) => ({ reseal: (orgId: string) => resealColumn(db, parts.pii, orgId, t) }))),
     get app() {
       const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
+      const lateRoutes = [(r: Router) => docsRoutes(r, () => engine.openapi()), ...extraLate];
       app ??= createApp({
-        config, log, service, auth, objects, ready, db, pii: parts.pii, extraRoutes: [...pluginRoutes, ...extraRoutes],
+        config, log, service, auth, objects, ready, db, pii: parts.pii, metrics, lateRoutes,
+        extraRoutes: [...pluginRoutes, ...extraRoutes],
       });
       return app;
     },
@@ -274,6 +343,12 @@ function assemble(parts: CoreParts): Engine {
     },
     get plugins() {
       return registry.plugins();
+    },
+    openapi() {
+      return buildOpenApi({
+        version: packageVersion(), cookieName: config.auth.sessionCookieName, serverUrl: config.publicUrl,
+        contributions: [...registry.plugins().filter((p) => p.openapi).map((p) => p.openapi!()), ...extraDocs],
+      });
     },
     registerStage(stage) {
       if (started) throw new EngineConfigError(`cannot register stage '${stage.name}': the engine has already started`);
@@ -310,6 +385,7 @@ function assemble(parts: CoreParts): Engine {
         const why = 'no secret configured: daemons sharing this database or bucket refuse each other\'s links';
         log.warn({ code: 'SECRET_NOT_SHARED' }, why);
       }
+      writeDaemonInfo(config, typeof addr === 'object' && addr ? addr.port : config.port, log);
       log.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'listening');
       return server;
     },
@@ -323,6 +399,7 @@ function assemble(parts: CoreParts): Engine {
         });
       }
       await pruner.stop();
+      removeDaemonInfo(config);
       for (const p of [...registry.plugins()].reverse()) await p.stop?.();
       await runner?.stop();
       await db.close();

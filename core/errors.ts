@@ -97,6 +97,7 @@ export const LOG_CODES = {
   SUBMISSION_WORKER_STARTED: 'the submission portal worker started',
   SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
   SUBMISSION_ACCOUNT_STATUS_SKIPPED: 'a submission move could not move account_status (the account status machine refuses it)',
+  DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -28,6 +29,13 @@ function serializeError(e: unknown): unknown {
   return out;
 }
 
+/**
+ * The request being served, if any: the HTTP layer runs each request inside
+ * it, and every log line written meanwhile (core, plugins, their child
+ * loggers) carries its `reqId` (the `X-Request-Id` answered).
+ */
+export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     name: 'titled',
@@ -36,5 +44,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     serializers: { err: serializeError },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => {
+      const r = requestContext.getStore();
+      return r ? { reqId: r.reqId } : {};
+    },
   }, destination ?? pino.destination({ fd: 1, sync: false }));
 }

@@ -67,6 +67,8 @@ export type { Principal } from './auth/authenticator.js';
 export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';
 export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
 export { packageRoot } from './paths.js';
+export { ref as openApiRef, type OpenApiContribution, type PathItem } from './http/openapi.js';
+export { Metrics } from './metrics.js';
 export {
   COLLABORATORS, type TitleCollectionService, type TitleCollectionView, type SigningService, type SignedDocument, type SubmissionService,
 } from './service/collaborators.js';

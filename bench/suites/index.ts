@@ -1,4 +1,5 @@
 import type { Suite } from '../lib/types.js';
+import { consoleSuite } from './console.js';
 import { enrichment } from './enrichment.js';
 import { fees } from './fees.js';
 import { foundation } from './foundation.js';
@@ -12,4 +13,4 @@ import { webhooks } from './webhooks.js';
  * Every suite, run in this order by `npm run bench` (`--only a,b` picks some).
  * A new suite is one file in this folder exporting a `Suite`, listed here.
  */
-export const SUITES: Suite[] = [foundation, fees, enrichment, webhooks, forms, ocr, titleCollection, submission];
+export const SUITES: Suite[] = [foundation, fees, enrichment, webhooks, forms, ocr, titleCollection, submission, consoleSuite];

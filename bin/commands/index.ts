@@ -7,6 +7,7 @@ import { collections } from './collections.js';
 import { entries } from './entries.js';
 import { extract } from './extract.js';
 import { fees } from './fees.js';
+import { importCommand } from './import.js';
 import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   webhooks, entries,
   collections,
   submissions,
+  importCommand,
   fees,
   extract,
   templates,

@@ -7,17 +7,20 @@ export const keys: CommandGroup = {
     {
       name: 'create',
       summary: 'create an API key for an organization (printed once, alone on the last line)',
-      usage: 'keys create --org NAME [--group G ...] [--label L]',
+      usage: 'keys create --org NAME [--group G ...] [--label L] [--role operator|viewer|host]',
       details: 'The secret is shown only now; only its hash is stored. Scripts: KEY=$(titled keys create --org acme | tail -1)\n'
         + 'A key with groups sees only entries of those groups; without --group it sees every entry of its organization.',
-      options: { ...ENGINE_OPTIONS, org: { type: 'string' }, group: { type: 'string', multiple: true }, label: { type: 'string' } },
+      options: { ...ENGINE_OPTIONS, org: { type: 'string' }, group: { type: 'string', multiple: true }, label: { type: 'string' }, role: { type: 'string' } },
       optionHelp: [
         ['--org NAME', 'the organization the key acts for (required)'],
         ['--group G', 'restrict the key to a user group (repeatable)'],
         ['--label L', 'a note to recognize the key by'],
+        ['--role R', 'operator (default: reads and acts), viewer (read-only), host (console operator of every organization)'],
         ...ENGINE_OPTION_HELP,
       ],
       async run({ values }) {
+        const role = values.role ?? 'operator';
+        if (role !== 'operator' && role !== 'viewer' && role !== 'host') throw new UsageError('--role must be operator, viewer or host');
         const orgName = values.org;
         if (typeof orgName !== 'string' || !orgName) throw new UsageError('--org NAME is required');
         const groups = (values.group as string[] | undefined) ?? [];
@@ -26,9 +29,10 @@ export const keys: CommandGroup = {
           const org = await engine.orgs.byName(orgName);
           if (!org) throw new Error(`no organization '${orgName}' (create it: titled orgs create ${orgName})`);
           const label = typeof values.label === 'string' ? values.label : undefined;
-          const issued = await engine.keys.create(org.id, { groups, label });
+          const issued = await engine.keys.create(org.id, { groups, label, role });
           print(
-            `created key ${issued.id} for ${org.name}${issued.groups ? ` (groups: ${issued.groups.join(', ')})` : ''}${label ? ` label: ${label}` : ''}`,
+            `created key ${issued.id} for ${org.name}${issued.groups ? ` (groups: ${issued.groups.join(', ')})` : ''}${label ? ` label: ${label}` : ''}`
+              + (issued.role === 'operator' ? '' : ` role: ${issued.role}`),
             'the key is shown only once; use it as "Authorization: Bearer <key>":',
             issued.key,
           );
@@ -51,8 +55,8 @@ export const keys: CommandGroup = {
           if (values.json) print(...list.map((k) => JSON.stringify(k)));
           else if (list.length === 0) print(`organization ${org.name} has no keys (create one: titled keys create --org ${org.name})`);
           else {
-            print(...table(['ID', 'STATUS', 'GROUPS', 'LABEL', 'CREATED', 'REVOKED'], list.map((k) => [
-              k.id, k.revokedAt ? 'revoked' : 'active', k.groups?.join(',') ?? '*', k.label ?? '-', isoTime(k.createdAt), isoTime(k.revokedAt),
+            print(...table(['ID', 'STATUS', 'ROLE', 'GROUPS', 'LABEL', 'CREATED', 'REVOKED'], list.map((k) => [
+              k.id, k.revokedAt ? 'revoked' : 'active', k.role, k.groups?.join(',') ?? '*', k.label ?? '-', isoTime(k.createdAt), isoTime(k.revokedAt),
             ])));
           }
         });

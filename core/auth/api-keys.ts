@@ -3,7 +3,16 @@ import type { Database } from '../db/database.js';
 import { TitledError } from '../errors.js';
 
 /** A new key as shown once to its owner: `tk_<16 hex>.<secret>`; only the secret's SHA-256 is stored. */
+/**
+ * What a key may do (docs/console.md): `operator` (the default) reads and
+ * acts; `viewer` only reads (API writes and console actions answer 403);
+ * `host` is an operator of every organization in the console.
+ */
+export const KEY_ROLES = ['operator', 'viewer', 'host'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
 export interface IssuedKey {
+  role: KeyRole;
   id: string;
   key: string;
   orgId: string;
@@ -15,6 +24,7 @@ export interface ApiKeyInfo {
   orgId: string;
   groups: string[] | null;
   label: string | null;
+  role: KeyRole;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -34,16 +44,18 @@ export function parseApiKey(key: string): { id: string; secret: string } | null 
 export class ApiKeys {
   constructor(private readonly db: Database) {}
 
-  async create(orgId: string, opts: { groups?: string[] | null; label?: string } = {}): Promise<IssuedKey> {
+  async create(orgId: string, opts: { groups?: string[] | null; label?: string; role?: KeyRole } = {}): Promise<IssuedKey> {
+    const role = opts.role ?? 'operator';
+    if (!KEY_ROLES.includes(role)) throw new TitledError('INVALID_INPUT', `role must be one of ${KEY_ROLES.join(', ')}`);
     const id = `tk_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const groups = opts.groups && opts.groups.length ? opts.groups : null;
     for (const g of groups ?? []) {
       if (!g || g.length > 200 || g.includes('\u0000')) throw new TitledError('INVALID_INPUT', 'a group id is 1-200 characters without NUL');
     }
-    await this.db.exec('INSERT INTO api_keys (id, "orgId", "secretHash", groups, label, "createdAt") VALUES (?, ?, ?, ?, ?, ?)',
-      [id, orgId, sha256(secret), groups ? JSON.stringify(groups) : null, opts.label ?? null, Date.now()]);
-    return { id, key: `${id}.${secret}`, orgId, groups };
+    await this.db.exec('INSERT INTO api_keys (id, "orgId", "secretHash", groups, label, "createdAt", role) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [id, orgId, sha256(secret), groups ? JSON.stringify(groups) : null, opts.label ?? null, Date.now(), role === 'operator' ? null : role]);
+    return { id, key: `${id}.${secret}`, orgId, groups, role };
   }
 
   /** The key's record when `id` and `secret` match an unrevoked key, else null. */
@@ -82,6 +94,6 @@ export class ApiKeys {
 function toInfo(r: Record<string, unknown>): ApiKeyInfo {
   return {
     id: String(r.id), orgId: String(r.orgId), groups: r.groups ? (JSON.parse(String(r.groups)) as string[]) : null,
-    label: (r.label as string | null) ?? null, createdAt: Number(r.createdAt), revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
+    label: (r.label as string | null) ?? null, role: (r.role as KeyRole | null) ?? 'operator', createdAt: Number(r.createdAt), revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
   };
 }

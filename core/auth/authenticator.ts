@@ -3,7 +3,7 @@ import { createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWTPayload, typ
 import type { TitledConfig } from '../config.js';
 import { TitledError } from '../errors.js';
 import type { ApiKeys } from './api-keys.js';
-import { parseApiKey } from './api-keys.js';
+import { parseApiKey, KEY_ROLES, type KeyRole } from './api-keys.js';
 import type { Organization, Organizations } from './organizations.js';
 import type { Sessions } from './sessions.js';
 
@@ -17,6 +17,8 @@ export interface Principal {
   groups: string[] | null;
   via: 'api_key' | 'basic' | 'jwt' | 'session';
   keyId?: string;
+  /** What the caller may do: `viewer` only reads; `host` is an operator of every organization (console). Absent = operator. */
+  role?: KeyRole;
   /** When the credential stops being valid (epoch ms): a JWT's `exp`, a session's end; absent for API keys. */
   expiresAt?: number;
 }
@@ -101,7 +103,7 @@ export class Authenticator {
     if (!info) throw denied('invalid or revoked API key');
     const org = await this.orgs.byId(info.orgId);
     if (!org) throw denied('the key\'s organization no longer exists');
-    return { org, userId: info.id, groups: info.groups, via, keyId: info.id };
+    return { org, userId: info.id, groups: info.groups, via, keyId: info.id, role: info.role };
   }
 
   private async verifyKey(): Promise<KeyObject | Uint8Array | JWTVerifyGetKey> {
@@ -131,11 +133,14 @@ export class Authenticator {
     const groups = jwtGroups(payload[jwt.groupsClaim], jwt.groupsClaim);
     const userId = payload[jwt.userClaim];
     const email = payload[jwt.emailClaim];
+    // a JWT may make its user a viewer or an operator (never host: that is a key's role)
+    const claimed = payload[jwt.roleClaim];
+    const role: KeyRole = claimed === 'viewer' ? 'viewer' : 'operator';
     if (typeof userId === 'string' && !storable(userId)) throw denied(`JWT '${jwt.userClaim}' claim is longer than ${MAX_ID_LENGTH} characters or holds a NUL character`);
     return {
       principal: {
         org, userId: typeof userId === 'string' ? userId : 'jwt', email: typeof email === 'string' ? email : undefined,
-        groups, via: 'jwt', expiresAt: payload.exp! * 1000,
+        groups, via: 'jwt', expiresAt: payload.exp! * 1000, role,
       },
       until: payload.exp! * 1000,
     };
@@ -152,7 +157,7 @@ export class Authenticator {
     const exp = Math.floor(expiresAt / 1000);
     if (exp * 1000 <= Date.now()) throw denied('the credential expires too soon to start a session');
     const id = await this.sessions.create(p.org.id, p.keyId ?? null, exp * 1000);
-    const token = await new SignJWT({ org: p.org.id, groups: p.groups, kid: p.keyId, email: p.email, via: p.via })
+    const token = await new SignJWT({ org: p.org.id, groups: p.groups, kid: p.keyId, email: p.email, via: p.via, role: p.role })
       .setProtectedHeader({ alg: 'HS256' }).setIssuer(SESSION_ISSUER).setSubject(p.userId).setJti(id).setIssuedAt().setExpirationTime(exp)
       .sign(this.sessionKey);
     return { token, expiresAt: exp * 1000 };
@@ -179,9 +184,13 @@ export class Authenticator {
     }
     const session = await this.sessions.live(String(payload.jti));
     if (!session || session.orgId !== String(payload.org)) throw denied('the session has ended (logged out or expired)');
+    let role: KeyRole = KEY_ROLES.includes(payload.role as KeyRole) ? payload.role as KeyRole : 'operator';
     if (typeof payload.kid === 'string') {
       const key = await this.keys.get(payload.kid);
       if (!key || key.revokedAt) throw denied('the session\'s API key was revoked');
+      role = key.role;
+    } else if (role === 'host') {
+      role = 'operator';
     }
     const org = await this.orgs.byId(session.orgId);
     if (!org) throw denied('the session\'s organization no longer exists');
@@ -189,7 +198,7 @@ export class Authenticator {
       principal: {
         org, userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : undefined,
         groups: Array.isArray(payload.groups) ? payload.groups.map(String) : null, via: 'session',
-        keyId: typeof payload.kid === 'string' ? payload.kid : undefined, expiresAt: session.expiresAt,
+        keyId: typeof payload.kid === 'string' ? payload.kid : undefined, expiresAt: session.expiresAt, role,
       },
       until: session.expiresAt,
     };

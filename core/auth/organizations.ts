@@ -47,6 +47,8 @@ export class Organizations {
     const org = await this.byName(name);
     if (!org) throw new TitledError('NOT_FOUND', `no organization '${name}'`);
     org.settings = { ...org.settings, ...patch };
+    // a member set to null is removed (as in a JSON merge patch)
+    for (const [k, v] of Object.entries(patch)) if (v === null) delete org.settings[k];
     await this.db.exec('UPDATE organizations SET settings = ? WHERE id = ?', [JSON.stringify(org.settings), org.id]);
     return org;
   }

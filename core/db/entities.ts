@@ -31,6 +31,8 @@ class ApiKeyRecord {
   @Column('varchar', { length: 200, nullable: true }) label!: string | null;
   @Column('bigint', { transformer: epoch }) createdAt!: number;
   @Column('bigint', { nullable: true, transformer: epoch }) revokedAt!: number | null;
+  /** operator (null), viewer or host (docs/console.md). */
+  @Column('varchar', { length: 20, nullable: true }) role!: string | null;
 }
 
 @Entity('entries')

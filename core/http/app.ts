@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
+import cors from '@koa/cors';
+import { requestContext } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { TitledConfig } from '../config.js';
@@ -25,6 +29,10 @@ export interface HttpDeps {
   /** The database and the PII codec: kept `Idempotency-Key` answers (core/http/idempotency.ts); absent: none. */
   db?: Database;
   pii?: PiiCodec;
+  /** The engine's Prometheus registry (GET /metrics, HTTP latency). */
+  metrics: Metrics;
+  /** Routes mounted after the core ones (OpenAPI, docs, console): built by the engine. */
+  lateRoutes?: ((router: Router) => void)[];
   /** Hooks plugins use to add routes before the app is built. */
   extraRoutes: ((router: Router, deps: { authenticate: (ctx: Context) => Promise<Principal>; readJson: (ctx: Context) => Promise<unknown> }) => void)[];
 }
@@ -55,7 +63,9 @@ export function createApp(d: HttpDeps): Koa {
     const e = err as { status?: number; code?: string };
     d.log[e.status && e.status < 500 ? 'debug' : 'warn']({ err, code: e.code ?? 'INTERNAL', method: ctx?.method, path: ctx?.path }, 'response failed');
   });
-  app.use(errorMiddleware(d.log));
+  app.use(requestId());
+  if (d.config.cors.origins.length) app.use(corsMiddleware(d.config.cors));
+  app.use(errorMiddleware(d.log, d.metrics));
   // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
   app.use(async (ctx: Context, next: Next) => {
     if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
@@ -74,6 +84,11 @@ export function createApp(d: HttpDeps): Koa {
   for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
   app.use(router.routes()).use(router.allowedMethods({ throw: false }));
   app.use(title.routes()).use(title.allowedMethods({ throw: false }));
+  if (d.lateRoutes?.length) {
+    const late = new Router(ROUTER_OPTIONS);
+    for (const add of d.lateRoutes) add(late);
+    app.use(late.routes()).use(late.allowedMethods({ throw: false }));
+  }
   // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
   // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
   const listen = app.listen.bind(app);
@@ -100,8 +115,44 @@ function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName
   }));
 }
 
+/** A request id an `X-Request-Id` header may carry (else one is generated). */
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/**
+ * Accepts the caller's `X-Request-Id` (up to 128 characters of a safe set) or
+ * makes one, answers it in `X-Request-Id`, and runs the request inside
+ * `requestContext`, so every log line written for it carries `reqId`.
+ */
+function requestId() {
+  return async (ctx: Context, next: Next) => {
+    const given = ctx.get('x-request-id');
+    const reqId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.reqId = reqId;
+    ctx.set('X-Request-Id', reqId);
+    await requestContext.run({ reqId }, next);
+  };
+}
+
+/** CORS for the configured origins (config `cors`; off when `origins` is empty). */
+function corsMiddleware(c: TitledConfig['cors']) {
+  const any = c.origins.includes('*');
+  return cors({
+    origin: (ctx: Context) => {
+      const o = ctx.get('origin');
+      return any ? (c.credentials ? o : '*') : (c.origins.includes(o) ? o : '');
+    },
+    credentials: c.credentials,
+    maxAge: c.maxAgeSeconds,
+    exposeHeaders: [
+      'X-Request-Id', 'Allow', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+      'Idempotent-Replayed',
+    ],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+  });
+}
+
 /** Every error becomes the spec's error body; an unexpected one is logged (INTERNAL) and shown as "internal error". */
-function errorMiddleware(log: Logger) {
+function errorMiddleware(log: Logger, metrics: Metrics) {
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     try {
@@ -132,6 +183,9 @@ function errorMiddleware(log: Logger) {
       }
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // by the router's pattern (/title/:id), never the raw path: one series per route, not per entry
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.status === 404 ? 'unmatched' : 'other');
+      metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, ms / 1000);
       if (log.isLevelEnabled('debug') || ctx.status >= 500) {
         log[ctx.status >= 500 ? 'warn' : 'debug']({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
       }
@@ -154,6 +208,11 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
     const r = await d.ready();
     ctx.status = r.ready ? 200 : 503;
     ctx.body = { status: r.ready ? 'ready' : 'not ready', checks: r.checks };
+  });
+  router.get('/metrics', async (ctx) => {
+    const { contentType, body } = await d.metrics.scrape();
+    ctx.type = contentType;
+    ctx.body = body;
   });
   router.post('/auth/login', async (ctx) => {
     const header = ctx.get('authorization');
@@ -205,6 +264,9 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
 function titleRoutes(d: HttpDeps, authenticate: Authenticate, body: Body): Router<State> {
   const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
     ctx.state.principal = await authenticate(ctx);
+    if (ctx.state.principal.role === 'viewer' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new TitledError('FORBIDDEN', 'this credential has the viewer role: it may only read');
+    }
     await next();
   };
   const s = d.service;

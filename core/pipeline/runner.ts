@@ -15,6 +15,7 @@ import type { EntryStore, StoredEntryDoc } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
+import { Metrics } from '../metrics.js';
 import { runToCheckpoint, type CheckpointIO, type StageEvent } from './execute.js';
 
 /** The job was taken over by another worker (its lease expired) or its entry was deleted: stop quietly. */
@@ -285,6 +286,22 @@ export class PipelineRunner {
       gone,
       commit: (m, target, events) => this.checkpoint(m, stage, index, job, target, events, done, startedAt),
     };
+    const timer = this.container.resolve(Metrics).stageDuration.startTimer({ stage: stage.name });
+    let outcome = 'error';
+    try {
+      const r = await this.runStageTimed(stage, io, job, org, stageLog);
+      outcome = 'ok';
+      return r;
+    } finally {
+      timer({ outcome });
+    }
+  }
+
+  private async runStageTimed(
+    stage: StagePlugin, io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }>, job: ClaimedJob,
+    org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, stageLog: Logger,
+  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
+    const gone = io.gone;
     const { result, changed } = await runToCheckpoint(stage, 'run', io, {
       parts: (snapshot) => ({
         job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,

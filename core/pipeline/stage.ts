@@ -17,6 +17,7 @@ import type { PluginOptionsSchema } from './options.js';
 import type { StatusField } from '../store/entry-store.js';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
+import type { OpenApiContribution } from '../http/openapi.js';
 
 /** Actions of the title API a stage can serve; a route whose action no enabled stage serves answers 501. */
 export type StageAction = 'data' | 'fees' | 'forms' | 'sign' | 'submit';
@@ -158,6 +159,14 @@ export interface EnginePlugin {
   readonly after?: readonly string[];
   /** Adds HTTP routes (called once, when the Koa app is built). */
   routes?(router: Router, helpers: RouteHelpers): void;
+  /**
+   * Documents the plugin's routes in GET /openapi.json: path items keyed by
+   * OpenAPI path (`/title/{id}/sign`; one core documents too is replaced), the
+   * zod schemas they reference (`#/components/schemas/<name>`), and webhook
+   * payloads. Every route `routes` adds must be documented:
+   * test/openapi/openapi.test.ts fails otherwise.
+   */
+  openapi?(): OpenApiContribution;
   /** Starts background work; called by `engine.start()` after the pipeline is frozen, when `workers.enabled`. */
   start?(): Promise<void> | void;
   /** Stops background work; called by `engine.stop()` before the database closes. */

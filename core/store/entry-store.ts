@@ -44,6 +44,8 @@ export interface EntryFilter {
   state?: string;
   job_status?: string;
   account_status?: string;
+  /** Case-insensitive substring of the stored document (the console's search; callers narrow the hits to the fields they search). */
+  text?: string;
   /** The principal's groups; null = no group restriction (sees every entry of the organization). */
   visibleGroups: readonly string[] | null;
 }
@@ -239,6 +241,10 @@ export class EntryStore {
     eq('state', f.state);
     eq('"jobStatus"', f.job_status);
     eq('"accountStatus"', f.account_status);
+    if (f.text) {
+      parts.push('LOWER(doc) LIKE ? ESCAPE \'\\\'');
+      params.push(`%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
     if (f.visibleGroups) {
       const marks = f.visibleGroups.map(() => '?').join(', ');
       parts.push(f.visibleGroups.length ? `("groupId" IS NULL OR "groupId" IN (${marks}))` : '"groupId" IS NULL');

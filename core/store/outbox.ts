@@ -1,3 +1,4 @@
+import { requestContext } from '../logger.js';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
@@ -27,7 +28,8 @@ export class Outbox {
       [e.orgId, e.entryId, e.name, JSON.stringify(e.payload ?? {}), now], m);
     // other daemons' webhook dispatchers (PostgreSQL; sent on commit, one per transaction)
     await this.db.notifications.notify(m, 'outbox');
-    this.events.emit('appended');
+    // outside the request's context: work it starts is not that request's (no reqId on the workers' log lines)
+    requestContext.exit(() => this.events.emit('appended'));
   }
 
   /** Events of one entry, oldest first (tests, CLI, the webhook dispatcher). */

@@ -4,6 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import {
   type TitledConfig, type JobInput, type DocumentUpload, type TitleEntry, type AccountData, UrlGuard, type StageContext, type StagePlugin,
   Entries, TOKENS, checkVin,
+  Metrics,
 } from '../../core/plugin-api.js';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
 import { DocumentFetcher, FetchRejected } from './fetch.js';
@@ -216,6 +217,7 @@ export class OcrStage implements StagePlugin {
     const store_key = await ctx.objects.put(`documents/${t.doc_id}/original.${ext}`, bytes);
     const display_name = displayName(finalUrl, ext, t.n);
     const file = { doc_id: t.doc_id, display_name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, analyzed_at };
+    ctx.container.resolve(Metrics).ocrPages.inc(analysis.pages.length);
     ctx.log.info({ code: 'DOCUMENT_READ', docId: t.doc_id, type: analysis.document_type, documents: analysis.documents?.length ?? 1, pages: analysis.pages.length, ms: analysis.timings_ms }, 'document read');
     if (!analysis.documents) {
       const json_path = await ctx.objects.put(`documents/${t.doc_id}/extraction.json`, JSON.stringify({ ...file, ...analysis }, null, 1));

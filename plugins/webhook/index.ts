@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import {
-  Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin,
+  Metrics, Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin,
   Entries, Outbox, TOKENS, deleteInBatches, type Retention,
 } from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
@@ -96,6 +96,7 @@ export class WebhookPlugin implements EnginePlugin {
     private readonly orgs: Organizations,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
+    metrics: Metrics,
   ) {
     this.log = log.child({ plugin: 'webhook' });
     this.options = parseWebhookOptions(config.plugins.webhook);
@@ -107,6 +108,7 @@ export class WebhookPlugin implements EnginePlugin {
     this.profiles = new WebhookProfiles(db, this.guard);
     this.client = new WebhookClient(this.guard, this.options.timeoutMs, this.options.concurrency, 'titled-webhooks/1');
     this.sender = new DeliverySender(db, entries, this.profiles, orgs, this.client, this.options, this.log, this.owner);
+    this.sender.onAttempt = (r) => metrics.webhookAttempts.inc({ outcome: r.outcome });
     this.dispatcher = new OutboxDispatcher(db, this.profiles, this.options, this.log, this.owner, outbox.events, () => this.sender.wake());
   }
 

@@ -116,7 +116,11 @@ export class WebhookProfiles {
     try {
       url = (await this.guard.check(input.url)).url.href;
     } catch (e) {
-      if (e instanceof UrlBlockedError) throw new TitledError('INVALID_INPUT', `webhook URL refused: ${e.message}`);
+      if (e instanceof UrlBlockedError) {
+        const host = hostOf(input.url);
+        throw new TitledError('INVALID_INPUT', `webhook URL refused: ${e.message}`
+          + (host ? ` (to deliver to ${host} anyway, add it to the daemon's allow list: TITLED_ALLOW_HOSTS=${host} or config allowHosts, then restart the daemon)` : ''));
+      }
       throw e;
     }
     let events: string[];
@@ -202,5 +206,14 @@ export class WebhookProfiles {
   private async find(m: EntityManager | undefined, sql: string, params: unknown[]): Promise<WebhookProfile | null> {
     const rows = await this.db.query<Record<string, unknown>>(sql, params, m);
     return rows[0] ? toProfile(rows[0]) : null;
+  }
+}
+
+/** The host of a URL, or null when it is not one. */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
   }
 }

@@ -40,6 +40,8 @@ export interface AttemptResult {
 }
 
 export class DeliverySender {
+  /** Called after each attempt is recorded (metrics). */
+  onAttempt?: (a: { outcome: string }) => void;
   private running = false;
   private inFlight = 0;
   private timer?: NodeJS.Timeout;
@@ -203,6 +205,7 @@ export class DeliverySender {
            "deliveredAt" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = 'delivering'`,
         [status, attempts, nextAttemptAt ?? now, a.statusCode, a.error, a.outcome === 'delivered' ? now : null, now, d.id, this.owner], m);
     });
+    this.onAttempt?.({ outcome: a.outcome });
     if (nextAttemptAt !== null && this.running) setTimeout(() => this.wake(), nextAttemptAt - now + 5).unref();
     return { deliveryId: d.id, attempt: a.attempt, outcome: a.outcome, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, nextAttemptAt };
   }

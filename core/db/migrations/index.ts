@@ -8,6 +8,10 @@ import { Sessions1795620000000 as PostgresSessions } from './postgres/1795620000
 import { PiiKeysIdempotency1795623780483 as SqlitePiiKeys } from './sqlite/1795623780483-PiiKeysIdempotency.js';
 import { PiiKeysIdempotency1795623780483 as PostgresPiiKeys } from './postgres/1795623780483-PiiKeysIdempotency.js';
 import { RateLimits1795623790000 as PostgresRateLimits } from './postgres/1795623790000-RateLimits.js';
+import { KeyRoles1795700000000 as SqliteKeyRoles } from './sqlite/1795700000000-KeyRoles.js';
+import { KeyRoles1795700000000 as PostgresKeyRoles } from './postgres/1795700000000-KeyRoles.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions, SqlitePiiKeys];
-export const POSTGRES_MIGRATIONS: Function[] = [PostgresInit, PostgresAccountSources, PostgresSessions, PostgresPiiKeys, PostgresRateLimits];
+export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions, SqlitePiiKeys, SqliteKeyRoles];
+export const POSTGRES_MIGRATIONS: Function[] = [
+  PostgresInit, PostgresAccountSources, PostgresSessions, PostgresPiiKeys, PostgresRateLimits, PostgresKeyRoles,
+];

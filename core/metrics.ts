@@ -1,0 +1,104 @@
+/**
+ * Prometheus metrics (prom-client), one registry per engine (an embedding
+ * process may run several engines; prom-client's global registry would mix
+ * them). Served at GET /metrics (docs/operations.md lists every metric).
+ *
+ * Counters and histograms are recorded where things happen (HTTP middleware,
+ * the pipeline runner, the webhook sender, the ocr stage); gauges that
+ * describe the database (jobs by status, queue depth, entries by job_status)
+ * are read at scrape time, so every daemon sharing a database reports the same.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from './db/database.js';
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const STAGE_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly stageDuration: Histogram<'stage' | 'outcome'>;
+  readonly webhookAttempts: Counter<'outcome'>;
+  readonly ocrPages: Counter<never>;
+  readonly importRows: Counter<'result'>;
+
+  constructor(db?: Database, o: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    this.httpDuration = new Histogram({
+      name: 'titled_http_request_duration_seconds',
+      help: 'HTTP request duration by route pattern (not the raw path)',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.stageDuration = new Histogram({
+      name: 'titled_stage_duration_seconds',
+      help: 'Pipeline stage run time, by stage and outcome (ok, error)',
+      labelNames: ['stage', 'outcome'],
+      buckets: STAGE_SECONDS,
+      registers,
+    });
+    this.webhookAttempts = new Counter({
+      name: 'titled_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retry, failed, canceled)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.ocrPages = new Counter({
+      name: 'titled_ocr_pages_total',
+      help: 'Document pages read by the ocr stage',
+      registers,
+    });
+    this.importRows = new Counter({
+      name: 'titled_import_rows_total',
+      help: 'Rows of batch imports by result (created, exists, error)',
+      labelNames: ['result'],
+      registers,
+    });
+    if (db) this.databaseGauges(db);
+    if (o.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'titled_' });
+  }
+
+  /** Gauges read from the database at scrape time. */
+  private databaseGauges(db: Database): void {
+    const registers = [this.registry];
+    const count = async (sql: string) =>
+      (await db.query<{ k: string; n: unknown }>(sql)).map((r) => [String(r.k), Number(r.n)] as const);
+    new Gauge({
+      name: 'titled_jobs',
+      help: 'Jobs in the durable queue by status (queued, running, failed; finished jobs are removed)',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [k, n] of await count('SELECT status AS k, COUNT(*) AS n FROM jobs GROUP BY status'))
+          this.set({ status: k }, n);
+      },
+    });
+    new Gauge({
+      name: 'titled_queue_depth',
+      help: 'Jobs waiting to run (queued)',
+      registers,
+      async collect() {
+        const [r] = await count("SELECT 'queued' AS k, COUNT(*) AS n FROM jobs WHERE status = 'queued'");
+        this.set(r ? r[1] : 0);
+      },
+    });
+    new Gauge({
+      name: 'titled_entries',
+      help: 'Title entries by job_status',
+      labelNames: ['job_status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [k, n] of await count('SELECT "jobStatus" AS k, COUNT(*) AS n FROM entries GROUP BY "jobStatus"'))
+          this.set({ job_status: k }, n);
+      },
+    });
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
