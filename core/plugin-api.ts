@@ -67,7 +67,10 @@ export type { Principal } from './auth/authenticator.js';
 export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';
 export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
 export { packageRoot } from './paths.js';
-export { ref as openApiRef, type OpenApiContribution, type PathItem } from './http/openapi.js';
+export {
+  ref as openApiRef, json as openApiJson, op as openApiOperation, pathParam as openApiPathParam, idParam as openApiEntryIdParam,
+  type OpenApiContribution, type PathItem, type Op as OpenApiOp,
+} from './http/openapi.js';
 export { Metrics } from './metrics.js';
 export {
   COLLABORATORS, type TitleCollectionService, type TitleCollectionView, type SigningService, type SignedDocument, type SubmissionService,

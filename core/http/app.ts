@@ -81,7 +81,15 @@ export function createApp(d: HttpDeps): Koa {
   useGuards(app, d, authenticate, cookieName);
   const router = baseRoutes(d, cookieName);
   const title = titleRoutes(d, authenticate, body);
-  for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate, readJson: body });
+  // plugin routes: a viewer credential may only read there too (as on /title)
+  const pluginAuth: Authenticate = async (ctx) => {
+    const p = await authenticate(ctx);
+    if (p.role === 'viewer' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new TitledError('FORBIDDEN', 'this credential has the viewer role: it may only read');
+    }
+    return p;
+  };
+  for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate: pluginAuth, readJson: body });
   app.use(router.routes()).use(router.allowedMethods({ throw: false }));
   app.use(title.routes()).use(title.allowedMethods({ throw: false }));
   if (d.lateRoutes?.length) {

@@ -29,7 +29,7 @@ export interface OpenApiContribution {
 
 /** A `$ref` to a component schema. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+export const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
 /** Error responses by status, each listing the error codes (core/errors.ts) that answer it. */
@@ -48,7 +48,7 @@ function errorResponses(): Record<string, unknown> {
 const errs = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/Error${s}` }]));
 
-interface Op {
+export interface Op {
   summary: string;
   tags: string[];
   body?: unknown;
@@ -59,7 +59,8 @@ interface Op {
   params?: unknown[];
   description?: string;
 }
-function op(o: Op): Record<string, unknown> {
+/** One operation: summary, tags, JSON body, the OK answer and the error answers by status (the shared error bodies). */
+export function op(o: Op): Record<string, unknown> {
   return {
     summary: o.summary,
     tags: o.tags,
@@ -70,14 +71,14 @@ function op(o: Op): Record<string, unknown> {
     responses: { [String(o.okStatus ?? 200)]: o.ok ?? { description: 'OK' }, ...errs(...(o.errors ?? [])) },
   };
 }
-const pathParam = (name: string, description: string) => ({
+export const pathParam = (name: string, description: string) => ({
   name,
   in: 'path',
   required: true,
   schema: { type: 'string' },
   description,
 });
-const idParam = pathParam('id', 'the entryId (a duplicate pointer resolves to its canonical entry)');
+export const idParam = pathParam('id', 'the entryId (a duplicate pointer resolves to its canonical entry)');
 const query = (name: string, schema: unknown, description: string) => ({
   name,
   in: 'query',

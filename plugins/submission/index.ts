@@ -29,6 +29,8 @@ import {
   type RouteHelpers,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import { submissionOpenApi } from './openapi.js';
+import type { OpenApiContribution } from '../../core/plugin-api.js';
 import { FakePortal } from './fake-portal/server.js';
 import { Lifecycle } from './lifecycle.js';
 import { parseSubmissionOptions, SubmissionOptionsSchema, type SubmissionOptions } from './options.js';
@@ -154,6 +156,10 @@ export class SubmissionPlugin implements EnginePlugin {
     if (!this.options.operatorOrgs.includes(p.org.name))
       throw new TitledError('FORBIDDEN', "operator routes need an operator organization's credentials");
     return `${p.org.name}:${p.userId}`;
+  }
+
+  openapi(): OpenApiContribution {
+    return submissionOpenApi();
   }
 
   routes(router: Router, h: RouteHelpers): void {

@@ -32,7 +32,7 @@ import { buildPacket, filingOffice, generatedForms, signedForms, type Enclosure 
 import type { FilingData, PortalDocument, PortalDriver } from './portal/driver.js';
 import type { WorkerHost } from './portal/worker.js';
 
-const SubmitBody = z
+export const SubmitBody = z
   .object({
     method: z.enum(['MAIL', 'ONLINE_PORTAL']).optional(),
     intakeMode: z.enum(['MANAGED']).optional(),
@@ -41,7 +41,7 @@ const SubmitBody = z
   })
   .strict();
 
-const DocumentsBody = z
+export const DocumentsBody = z
   .object({
     documents: z
       .array(z.object({ url: z.string().url().max(4096), filename: z.string().min(1).max(200).optional() }).strict())

@@ -28,6 +28,8 @@ import {
   type TitleEntry,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import { titleCollectionOpenApi } from './openapi.js';
+import type { OpenApiContribution } from '../../core/plugin-api.js';
 import { titleReturnNeed } from '../../states/title-return.js';
 import type { CarrierProvider, TrackingEvent, TrackingStatus } from './carrier.js';
 import { HttpCarrier } from './http-carrier.js';
@@ -79,6 +81,10 @@ export class TitleCollectionPlugin implements EnginePlugin {
     this.options = parseOptions(config.plugins['title-collection']);
     this.service = new CollectionService(db, entries, orgs, objects, makeCarrier(this.options), this.options, this.log);
     container.registerInstance(COLLABORATORS.titleCollection, this.service);
+  }
+
+  openapi(): OpenApiContribution {
+    return titleCollectionOpenApi();
   }
 
   routes(router: Router, helpers: RouteHelpers): void {
