@@ -192,6 +192,7 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const container = rootContainer.createChildContainer();
   container.registerInstance(TOKENS.Config, config);
   container.registerInstance(TOKENS.Logger, log);
+  container.registerInstance(TOKENS.Container, container);
   container.registerInstance(Database, db);
   container.registerInstance(ObjectStore as unknown as new () => ObjectStore, objects);
   container.registerInstance(EntryStore, store);

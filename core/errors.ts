@@ -20,6 +20,7 @@ export const ERROR_CATALOG = {
   CONFLICT: { status: 409, message: 'conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'request body must be application/json' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'too many requests; try again later' },
   NOT_IMPLEMENTED: { status: 501, message: 'not implemented by the enabled stages' },
   INTERNAL: { status: 500, message: 'internal error' },
   UNAVAILABLE: { status: 503, message: 'service unavailable' },
@@ -74,6 +75,13 @@ export const LOG_CODES = {
   WEBHOOK_REPLAY: 'an operator replayed a delivery',
   WEBHOOK_PROFILE_SET: 'a webhook profile was created or changed',
   WEBHOOK_PROFILE_REMOVED: 'a webhook profile was removed',
+  SIGNING_STARTED: 'the signing plugin started (reminders and expiry loop)',
+  SIGNING_SENT: 'a signature request was sent to its signers',
+  SIGNING_SIGNED: 'a signer signed',
+  SIGNING_COMPLETED: 'every signer signed; the signed copies were sealed',
+  SIGNING_FINALIZE_FAILED: 'sealing a completed request failed (the background loop retries)',
+  SIGNING_NOTIFY_FAILED: 'an email or SMS to a signer could not be sent',
+  SIGNING_TICK_FAILED: 'a pass of the reminder and expiry loop failed (the next pass tries again)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

@@ -40,6 +40,10 @@ export {
   JOB_STATUSES, ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, FOUND_STATUSES, FOUND_STATUS_FIELDS, FORMS_STATUSES,
   type JobStatus, type AccountStatus, type PhysicalTitleStatus, type FoundStatus, type FoundStatusField, type FormsStatus,
 } from './status.js';
+export {
+  SIGNATURE_REQUEST_STATUSES, SIGNATURE_REQUEST_STATUS_MOVES, isOpenSignatureStatus, assertSignatureRequestMove,
+  type SignatureRequestStatus,
+} from './status.js';
 export type { StatusField } from './store/entry-store.js';
 
 // --- errors -------------------------------------------------------------------------

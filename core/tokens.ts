@@ -7,4 +7,6 @@
 export const TOKENS = {
   Config: Symbol.for('titled.Config'),
   Logger: Symbol.for('titled.Logger'),
+  /** The engine's dependency container itself (a plugin that registers a collaborator service, e.g. COLLABORATORS.signing). */
+  Container: Symbol.for('titled.Container'),
 } as const;

@@ -6,7 +6,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Organization } from '../auth/organizations.js';
 import type { TitleEntry } from '../model/entry.js';
-import type { EntryStore, StoredEntry } from '../store/entry-store.js';
+import type { EntryStore, StatusField, StoredEntry } from '../store/entry-store.js';
 
 /** How the engine presents an entry to clients (presigned URLs, plugins' `present` hooks). */
 export type EntryPresenter = (entry: TitleEntry, ttlSeconds?: number, org?: Readonly<Organization>) => TitleEntry;
@@ -27,6 +27,15 @@ export class Entries {
   /** Writes the entry; with `expectedVersion`, CONFLICT when someone else wrote it since. Returns the new version. */
   save(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<number> {
     return this.store.save(m, orgId, entry, expectedVersion);
+  }
+
+  /**
+   * Moves a status field of `entry` through its state machine (core/status.ts)
+   * and appends `title.<field>.<status>` to the outbox in the transaction `m`;
+   * the caller saves the entry. No move, no event.
+   */
+  setStatus(m: EntityManager, orgId: string, entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): Promise<void> {
+    return this.store.setStatus(m, orgId, entry, field, to, payload);
   }
 
   /** The entry as GET /title/{id} shows it (object keys presigned for `ttlSeconds`, plugins' `present` hooks applied). */

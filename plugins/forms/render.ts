@@ -8,7 +8,7 @@ import type { FormKind, FormValues, StatePlugin } from '../../states/types.js';
 import { FORM_CATALOG, type Signer } from './layouts/index.js';
 import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
-import { layout, type DrawnForm } from './pdf/draw.js';
+import { layout, type DrawnForm, type SignatureBox } from './pdf/draw.js';
 import { appendForm, attachPrefix } from './pdf/append.js';
 import { save } from './pdf/document.js';
 import { compressPage, writePdf } from './pdf/writer.js';
@@ -35,6 +35,8 @@ export interface RenderedFile {
   pages: number;
   /** What the packet takes: the drawn pages, or the flattened template's pages. */
   packet: PacketSource;
+  /** Where each signature goes (drawn forms; the signing plugin places signatures there). */
+  signatures?: SignatureBox[];
 }
 
 export interface RenderResult {
@@ -50,11 +52,12 @@ export function drawnForm(ctx: LayoutContext): DrawnForm {
 }
 
 /** Draws a form from the shared layout: its PDF and its compressed pages (for the packet). */
-export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffer[]; title: string } {
+export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffer[]; title: string; signatures: SignatureBox[] } {
   const form = drawnForm(ctx);
-  const pages = layout(form).pages.map(compressPage);
+  const laid = layout(form);
+  const pages = laid.pages.map(compressPage);
   const pdf = writePdf(pages, { title: form.title, subject: `${ctx.kind} (${ctx.generic ? 'generic' : ctx.state.code})` });
-  return { pdf, pages, title: form.title };
+  return { pdf, pages, title: form.title, signatures: laid.signatures };
 }
 
 
@@ -88,12 +91,15 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
   }
   const ctx: LayoutContext = { kind, values, state, spec: state.drawn[kind] ?? {}, generic: false, packet };
   const d = renderDrawn(ctx);
-  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, ...(templateError ? { templateError } : {}) };
+  return {
+    kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures,
+    ...(templateError ? { templateError } : {}),
+  };
 }
 
 function renderGeneric(kind: FormKind, state: StatePlugin, values: FormValues): Omit<RenderedFile, 'variant' | 'signer'> {
   const d = renderDrawn({ kind, values, state, spec: {}, generic: true });
-  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages } };
+  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures };
 }
 
 const signerRef = (s: Signer, index: number) => ({ index, id: s.person.id || `signer-${index + 1}`, name: s.person.name, role: s.role });
