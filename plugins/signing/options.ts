@@ -3,7 +3,7 @@ import { EngineConfigError } from '../../core/plugin-api.js';
 
 const ReminderSchema = z.object({
   /** Hours after sending before the first reminder, then between reminders. */
-  everyHours: z.number().min(0.0001).default(48),
+  everyHours: z.number().min(0.000001).default(48),
   /** Reminders at most (0: none). */
   max: z.number().int().min(0).max(50).default(3),
 }).strict();
@@ -14,10 +14,10 @@ const ReminderSchema = z.object({
  */
 export const SigningOptionsSchema = z.object({
   /** Days a request (and its signers' links) stays open after it is sent; then EXPIRED. */
-  expiryDays: z.number().min(0.0001).default(30),
+  expiryDays: z.number().min(0.000001).default(30),
   reminders: ReminderSchema.default({ everyHours: 48, max: 3 }),
   organizations: z.record(z.string(), z.object({
-    expiryDays: z.number().min(0.0001).optional(),
+    expiryDays: z.number().min(0.000001).optional(),
     reminders: ReminderSchema.partial().optional(),
   }).strict()).default({}),
   /** Least time between two `?Action=BUMP` re-sends of one request. */
