@@ -10,6 +10,7 @@ import { keys } from './keys.js';
 import { migrate } from './migrate.js';
 import { orgs } from './orgs.js';
 import { serve } from './serve.js';
+import { sign } from './sign.js';
 import { templates } from './templates.js';
 import { webhooks } from './webhooks.js';
 
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   orgs,
   keys,
   webhooks, entries,
+  sign,
   fees,
   extract,
   templates,

@@ -75,10 +75,11 @@ export interface SigningTestEngine extends TestEngine {
   wh: WebhookPlugin;
 }
 
-export async function startSigningEngine(o: { dialect?: Dialect; signing?: Record<string, unknown>; options?: EngineOptions; stages?: string[] } = {}):
-Promise<SigningTestEngine> {
+export async function startSigningEngine(o: {
+  dialect?: Dialect; signing?: Record<string, unknown>; options?: EngineOptions; stages?: string[]; dataDir?: string;
+} = {}): Promise<SigningTestEngine> {
   const t = await startTestEngine({
-    dialect: o.dialect, options: o.options,
+    dialect: o.dialect, options: o.options, dataDir: o.dataDir,
     config: {
       stages: o.stages ?? ['intake', 'forms', 'signing', 'webhook'], allowHosts: ['127.0.0.1'],
       plugins: { webhook: FAST_WEBHOOKS, signing: { pollIntervalMs: 50, ...o.signing } },
