@@ -17,7 +17,7 @@ const OWNER_FORMS = ['form_title_application', 'form_odometer_disclosure', 'form
   'form_duplicate_title', 'form_ohv_declaration', 'form_low_speed_affidavit', 'form_vin_verification'];
 
 interface SignerFormItem { signer_name: string; signer_id: string; form: string }
-interface MetaFile { key?: string; variant?: string; signer_id?: string; signature_boxes?: { page: number; x: number; y: number; width: number; height: number; name: string }[] }
+interface MetaFile { key?: string; variant?: string; signer_id?: string; signature_boxes?: (Omit<Box, 'signer_id'> & { name: string })[] }
 
 /** Every person of the account data, to find a signer's contact details. */
 function people(entry: TitleEntry): Record<string, unknown>[] {
@@ -48,7 +48,9 @@ async function metaFiles(entry: TitleEntry, objects: EntryObjects, key: string):
 
 const toBoxes = (f: MetaFile | undefined, signer: PlannedSigner): Box[] => (f?.signature_boxes ?? [])
   .filter((b) => namesMatch(b.name, signer.name))
-  .map((b) => ({ page: b.page, x: b.x, y: b.y, width: b.width, height: b.height, signer_id: signer.signerId }));
+  .map((b) => ({
+    page: b.page, x: b.x, y: b.y, width: b.width, height: b.height, signer_id: signer.signerId, ...(b.date ? { date: b.date } : {}),
+  }));
 
 /** The default signers: one per power of attorney the forms plugin made. */
 export function defaultSigners(entry: TitleEntry): PlannedSigner[] {

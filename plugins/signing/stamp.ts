@@ -42,7 +42,14 @@ export async function placeSignatures(pdf: Uint8Array, boxes: Box[], signers: Si
   for (const s of signers) {
     if (!s.signature) continue;
     const mine = boxes.filter((b) => b.signer_id === s.signerId && pages[b.page]);
-    for (const b of mine) await drawSignature(doc, pages[b.page]!, b, s, script, small);
+    for (const b of mine) {
+      await drawSignature(doc, pages[b.page]!, b, s, script, small);
+      if (b.date) {
+        const d = new Date(s.signedAt ?? Date.now());
+        const text = `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
+        pages[b.page]!.drawText(text, { x: b.date.x, y: b.y + 3, size: 10, font: small });
+      }
+    }
     if (!mine.length) appended.push(s.signerId);
   }
   if (appended.length) {

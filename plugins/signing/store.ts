@@ -37,7 +37,7 @@ export interface SignerRow {
   dlid: Record<string, unknown> | null; lastNotifiedAt: number | null;
 }
 
-export interface Box { page: number; x: number; y: number; width: number; height: number; signer_id: string }
+export interface Box { page: number; x: number; y: number; width: number; height: number; signer_id: string; date?: { x: number; width: number } }
 
 export interface DocumentRow {
   id: string; requestId: string; position: number; name: string; filename: string; sourceKey: string; signerIds: string[];

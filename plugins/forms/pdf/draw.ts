@@ -41,7 +41,11 @@ interface PlacedText { page: number; x: number; y: number; width: number; size: 
  * from the page's bottom-left corner (0-based page). `name` is the printed
  * name under the line, `role` what the signer signs as.
  */
-export interface SignatureBox { page: number; x: number; y: number; width: number; height: number; role: string; name: string }
+export interface SignatureBox {
+  page: number; x: number; y: number; width: number; height: number; role: string; name: string;
+  /** The date line beside it (same baseline): where the signing date goes. */
+  date?: { x: number; width: number };
+}
 
 interface DrawnPages {
   /** Content stream text per page. */
@@ -260,7 +264,8 @@ function signaturesBlock(w: PageWriter, signers: readonly { role: string; name: 
     const base = w.y - 26;
     w.text(PAGE.margin, base + 3, 'X', 'bold', 11, PAGE.margin + 12);
     w.rule(base, 0.7, PAGE.margin + 12, PAGE.margin + sigW);
-    w.signatures.push({ page: w.pages.length - 1, x: PAGE.margin + 14, y: base + 1, width: sigW - 16, height: 22, role: s.role, name: s.name });
+    w.signatures.push({ page: w.pages.length - 1, x: PAGE.margin + 14, y: base + 1, width: sigW - 16, height: 22, role: s.role, name: s.name,
+      date: { x: dateX + 2, width: PAGE.width - PAGE.margin - dateX - 4 } });
     w.rule(base, 0.7, dateX, PAGE.width - PAGE.margin);
     w.text(PAGE.margin + 12, base - 9, `Signature of ${s.role}`, 'regular', 7, PAGE.margin + sigW, true, 0.3);
     w.text(dateX, base - 9, 'Date (MM/DD/YYYY)', 'regular', 7, PAGE.width - PAGE.margin, true, 0.3);
