@@ -20,11 +20,13 @@ import { pluginSchema } from './schema.js';
 import { SigningEngine } from './service.js';
 import { loadLinkKey, loadSealKey, type SealKey } from './seal.js';
 import { Notifier, smsProvider } from './notify.js';
-import { messagePage, signingPage } from './page.js';
+import { ronProvider } from './ron.js';
+import { messagePage, paperPage, signingPage } from './page.js';
 import { pageCount, pagePng } from './preview.js';
 
 export { SigningEngine } from './service.js';
 export { SandboxSms, HttpSms } from './notify.js';
+export { SandboxRon, HttpRon } from './ron.js';
 
 const FORM_LIMIT = 4 * 1024 * 1024;
 
@@ -78,6 +80,7 @@ export class SigningPlugin implements EnginePlugin {
       db, entries, objects, log: this.log, options: this.options, container, linkKey: loadLinkKey(dataDir),
       sealKey: () => (this.sealKey ??= loadSealKey(dataDir, this.options.certificate)), notifier: this.notifier,
       orgName: async (id) => (await orgs.byId(id))?.name ?? '', presignTtlSeconds: config.presignTtlSeconds, publicUrl: config.publicUrl,
+      ron: ronProvider(this.options.ron),
     });
     container.registerInstance(COLLABORATORS.signing, this.service);
   }
@@ -158,6 +161,15 @@ export class SigningPlugin implements EnginePlugin {
     });
     router.get('/sign/:token', async (ctx) => this.showPage(ctx));
     router.post('/sign/:token', async (ctx) => this.submit(ctx));
+    router.get('/sign/:token/packet.pdf', async (ctx) => {
+      this.headers(ctx);
+      const found = await this.service.byToken(ctx.params.token!);
+      const key = found?.r.doc.wet_sign_packet;
+      const entry = found && key ? await this.service.d.entries.load(found.r.orgId, found.r.entryId) : null;
+      if (!found || !key || !entry) throw new TitledError('NOT_FOUND', 'no packet for this link');
+      ctx.type = 'application/pdf';
+      ctx.body = await new EntryObjects(this.objects, entry.entry.storeIndex).get(key);
+    });
     router.get('/sign/:token/doc/:doc.pdf', async (ctx) => {
       const { doc, objects } = await this.docOf(ctx);
       ctx.type = 'application/pdf';
@@ -201,6 +213,15 @@ export class SigningPlugin implements EnginePlugin {
       return;
     }
     await this.service.markViewed(r, s, ctx.ip, ctx.get('user-agent'));
+    if (error && r.type !== 'E_SIGN') ctx.status = 409;
+    if (r.type === 'WET_SIGN') {
+      ctx.body = paperPage(`/sign/${ctx.params.token}`, this.options.returnAddress, r.doc.wet_sign_packet !== undefined);
+      return;
+    }
+    if (r.type === 'RON') {
+      ctx.body = messagePage('Online notarization', 'These documents are signed before a notary by video. The notary service sends you the session link.');
+      return;
+    }
     const entry = await this.service.d.entries.load(r.orgId, r.entryId);
     const objects = new EntryObjects(this.objects, entry!.entry.storeIndex);
     const docs = (await this.service.docs(r)).filter((d) => d.signerIds.includes(s.signerId));

@@ -67,3 +67,12 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${documents}
 export function messagePage(title: string, text: string): string {
   return layout(title, `<div class="card"><h1>${esc(title)}</h1><p>${esc(text)}</p></div>`);
 }
+
+/** WET_SIGN: where to get the packet and where to send it. */
+export function paperPage(base: string, returnAddress: string, ready: boolean): string {
+  const body = `<div class="card"><h1>Sign on paper</h1><p>These documents must be signed in ink.</p>
+${ready ? `<p><a href="${base}/packet.pdf">Download the print-and-sign packet (PDF)</a>: print it, sign each line marked X with your name,
+date it, and mail the originals back.</p>` : '<p>The packet is being prepared; come back to this link shortly.</p>'}
+${returnAddress ? `<p><strong>Return address:</strong> ${esc(returnAddress)}</p>` : ''}</div>`;
+  return layout('Sign on paper', body);
+}

@@ -19,11 +19,13 @@ import type { Notifier } from './notify.js';
 import { finalizeOutputs } from './complete.js';
 import type { SealKey } from './seal.js';
 import { chooseType } from './rules.js';
+import type { RonProvider, RonSession } from './ron.js';
+import { wetSignPacket } from './paper.js';
 
 export interface SigningDeps {
   db: Database; entries: Entries; objects: ObjectStore; log: Logger; options: SigningOptions; container: DependencyContainer;
   linkKey: Buffer; sealKey: () => SealKey; notifier: Notifier; orgName: (orgId: string) => Promise<string>;
-  presignTtlSeconds: number; publicUrl?: string;
+  presignTtlSeconds: number; publicUrl?: string; ron: RonProvider;
 }
 
 /** What a signer submits on the page. */
@@ -224,6 +226,8 @@ export class SigningEngine implements SigningService {
         signer_status: Object.fromEntries(signers.map((s) => [s.signerId, s.status])),
         ...(r.doc.dlid_mismatch?.length ? { dlid_mismatch: r.doc.dlid_mismatch } : {}),
         ...(r.expiresAt ? { expires_at: new Date(r.expiresAt).toISOString() } : {}),
+        ...(r.doc.wet_sign_packet ? { wet_sign_packet: url(r.doc.wet_sign_packet) } : {}),
+        ...(r.doc.ron ? { ron: r.doc.ron } : {}),
       },
       ...(o.collection ?? r.doc.title_collection ? { title_collection: o.collection ?? r.doc.title_collection } : {}),
     };
@@ -263,8 +267,93 @@ export class SigningEngine implements SigningService {
       return r;
     });
     this.d.log.info({ code: 'SIGNING_SENT', entryId: r.entryId, signatureRequest: r.id }, 'signature request sent');
+    if (r.type === 'WET_SIGN') await this.preparePaper(r);
     await this.notifyAll(r, false);
-    return r;
+    if (r.type === 'RON') return this.startRon(r);
+    return (await this.store.request(r.id))!;
+  }
+
+  /** WET_SIGN: the print-and-sign packet, and the outbound/return shipment when the title-collection plugin offers one. */
+  private async preparePaper(r: RequestRow): Promise<void> {
+    const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
+    const objects = new EntryObjects(this.d.objects, entry.storeIndex);
+    const [docs, signers] = await Promise.all([this.store.documents(r.id), this.store.signers(r.id)]);
+    const parts = await Promise.all(docs.map(async (doc) => ({ doc, pdf: (await objects.get(doc.sourceKey))! })));
+    const packet = await wetSignPacket(r.id, parts, signers, this.d.options.returnAddress, r.doc.instructions);
+    const key = await objects.put(`signing/${r.id}/wet-sign-packet.pdf`, Buffer.from(packet));
+    let tracking: Record<string, unknown> | undefined;
+    if (this.d.container.isRegistered(COLLABORATORS.titleCollection, true)) {
+      const svc = this.d.container.resolve<TitleCollectionService>(COLLABORATORS.titleCollection);
+      tracking = await svc.wetSignShipment?.(r.orgId, r.entryId, r.id);
+    }
+    await this.d.db.tx(async (m) => {
+      const cur = (await this.store.request(r.id, m))!;
+      cur.doc.wet_sign_packet = key;
+      if (tracking) cur.doc.physical_tracking = tracking;
+      await this.store.updateRequest(m, cur);
+      await this.store.append(m, r.id, 'wet_sign_packet', 'system', { pages: parts.length });
+      await this.syncEntry(m, cur);
+    });
+  }
+
+  /** RON: opens a session with the provider; a session that is already complete completes the request. */
+  private async startRon(r: RequestRow): Promise<RequestRow> {
+    const [docs, signers] = await Promise.all([this.store.documents(r.id), this.store.signers(r.id)]);
+    const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
+    const session = await this.d.ron.start({
+      request_id: r.id, state: entry.state,
+      signers: signers.map((s) => ({ id: s.signerId, name: s.name, ...(typeof s.person.contact_email === 'string' ? { email: s.person.contact_email } : {}) })),
+      documents: docs.map((d) => ({ filename: d.filename, sha256: d.sha256Before })),
+    });
+    await this.recordRon(r.id, session);
+    return session.status === 'completed' ? this.completeRon(r.id, session) : (await this.store.request(r.id))!;
+  }
+
+  private async recordRon(requestId: string, session: RonSession): Promise<void> {
+    await this.d.db.tx(async (m) => {
+      const cur = (await this.store.request(requestId, m))!;
+      cur.doc.ron = { provider: this.d.ron.name, ...session };
+      await this.store.updateRequest(m, cur);
+      await this.store.append(m, requestId, `ron.${session.status}`, `ron:${this.d.ron.name}`, {
+        session: session.session_id, journal_entry: session.journal_entry?.id ?? '', recording_ref: session.recording_ref ?? '',
+      });
+      await this.syncEntry(m, cur);
+    });
+  }
+
+  /** A completed RON session: every signer signed before the notary; the documents get the notarial certificate. */
+  private async completeRon(requestId: string, session: RonSession): Promise<RequestRow> {
+    await this.d.db.tx(async (m) => {
+      const r = (await this.store.request(requestId, m))!;
+      if (!isOpenSignatureStatus(r.status)) return;
+      for (const s of await this.store.signers(r.id, m)) {
+        if (s.status === 'signed') continue;
+        s.status = 'signed';
+        s.signedAt = Date.now();
+        s.signature = { kind: 'typed', text: `${s.name} (remote online notarization)` };
+        await this.store.updateSigner(m, s);
+        await this.store.append(m, r.id, 'signed', `ron:${session.session_id}`, { signer: s.signerId, method: 'ron' });
+      }
+      await this.move(m, r, 'PARTIALLY_SIGNED', `ron:${this.d.ron.name}`);
+    });
+    return this.finalize(requestId, `ron:${this.d.ron.name}`);
+  }
+
+  /** Polls the RON provider for the open RON requests' sessions. */
+  async pollRon(): Promise<number> {
+    let done = 0;
+    for (const r of await this.store.openOfType('RON')) {
+      const id = r.doc.ron?.session_id;
+      if (typeof id !== 'string' || r.doc.ron?.status !== 'pending') continue;
+      const session = await this.d.ron.get(id);
+      if (session.status === 'pending') continue;
+      await this.recordRon(r.id, session);
+      if (session.status === 'completed') {
+        await this.completeRon(r.id, session);
+        done++;
+      }
+    }
+    return done;
   }
 
   /** ?Action=BUMP: re-sends the link to every signer who has not signed (at most once per bumpMinIntervalSeconds). */
@@ -341,6 +430,9 @@ export class SigningEngine implements SigningService {
     if (!found) throw new TitledError('NOT_FOUND', 'unknown signing link');
     const problem = this.linkProblem(found.r, found.s);
     if (problem) throw new TitledError('CONFLICT', `this link cannot be used: ${problem}`);
+    if (found.r.type !== 'E_SIGN' && !sub.decline) {
+      throw new TitledError('CONFLICT', found.r.type === 'RON' ? 'this request is signed before a notary online' : 'this request is signed in ink on paper');
+    }
     if (!sub.decline) {
       if (!sub.consent) throw new TitledError('INVALID_INPUT', 'consent to sign electronically is required');
       if (!sub.drawnPng && !sub.typed?.trim()) throw new TitledError('INVALID_INPUT', 'type your name or draw your signature');
@@ -452,6 +544,7 @@ export class SigningEngine implements SigningService {
 
   /** One pass of the background loop: reminders due, expiries, and completions whose sealing failed before. */
   async tick(now = Date.now()): Promise<{ reminded: number; expired: number }> {
+    await this.pollRon();
     let reminded = 0;
     let expired = 0;
     for (const r of await this.store.due(now)) {

@@ -26,7 +26,7 @@ export interface RequestDoc {
   /** Signers whose license did not match the owner (ids). */
   dlid_mismatch?: string[];
   wet_sign_packet?: string;
-  ron?: Record<string, unknown>;
+  ron?: Record<string, unknown> & { session_id?: string; status?: string };
 }
 
 export interface SignerRow {
@@ -126,6 +126,12 @@ export class SigningStore {
     const rows = await this.db.query<Record<string, unknown>>(
       'SELECT * FROM signing_requests WHERE "openKey" IS NOT NULL AND (("nextReminderAt" IS NOT NULL AND "nextReminderAt" <= ?) ' +
       'OR ("expiresAt" IS NOT NULL AND "expiresAt" <= ?)) ORDER BY "updatedAt" LIMIT ?', [now, now, limit]);
+    return rows.map(toRequest);
+  }
+
+  async openOfType(type: string): Promise<RequestRow[]> {
+    const rows = await this.db.query<Record<string, unknown>>(
+      'SELECT * FROM signing_requests WHERE "openKey" IS NOT NULL AND type = ? ORDER BY "updatedAt" LIMIT 100', [type]);
     return rows.map(toRequest);
   }
 
