@@ -66,4 +66,5 @@ export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
 export { packageRoot } from './paths.js';
 export {
   COLLABORATORS, type TitleCollectionService, type TitleCollectionView, type SigningService, type SignedDocument, type SubmissionService,
+  type DocumentExtractionService, type ExtractedDocument,
 } from './service/collaborators.js';

@@ -3,8 +3,9 @@ import PQueue from 'p-queue';
 import { inject, injectable } from 'tsyringe';
 import {
   type TitledConfig, type JobInput, type DocumentUpload, type TitleEntry, type AccountData, UrlGuard, type StageContext, type StagePlugin,
-  Entries, TOKENS, checkVin,
+  Entries, TOKENS, checkVin, COLLABORATORS, type DocumentExtractionService,
 } from '../../core/plugin-api.js';
+import type { DependencyContainer } from 'tsyringe';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
 import { DocumentFetcher, FetchRejected } from './fetch.js';
 import { OcrOptionsSchema, parseOcrOptions, type OcrOptions } from './options.js';
@@ -99,8 +100,21 @@ export class OcrStage implements StagePlugin {
   private readonly options: OcrOptions;
   private readonly fetcher: DocumentFetcher;
 
-  constructor(@inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries) {
+  constructor(
+    @inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries, @inject(TOKENS.Container) container: DependencyContainer,
+  ) {
     this.options = parseOcrOptions(config.plugins.ocr);
+    // other plugins read documents the same way (signing: a signer's license photo)
+    const o = this.options;
+    const extraction: DocumentExtractionService = {
+      extract: async (bytes, x = {}) => {
+        const a = await analyzeDocument(bytes, {
+          maxPages: o.maxPages, ocrTimeoutMs: o.ocrTimeoutMs, toolTimeoutMs: o.ocrTimeoutMs, ocrConcurrency: o.ocrConcurrency, signal: x.signal,
+        });
+        return { document_type: a.document_type, confidence: a.confidence, fields: a.fields, account_data: a.account_data as Record<string, unknown> };
+      },
+    };
+    container.registerInstance(COLLABORATORS.extraction, extraction);
     this.timeoutMs = this.options.stageTimeoutMs;
     this.fetcher = new DocumentFetcher(new UrlGuard(config.allowHosts), {
       maxBytes: this.options.maxDocumentBytes, timeoutMs: this.options.fetchTimeoutMs, maxRedirects: this.options.maxRedirects,

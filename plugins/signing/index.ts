@@ -23,25 +23,11 @@ import { Notifier, smsProvider } from './notify.js';
 import { ronProvider } from './ron.js';
 import { messagePage, paperPage, signingPage } from './page.js';
 import { pageCount, pagePng } from './preview.js';
+import { readSigningForm } from './multipart.js';
 
 export { SigningEngine } from './service.js';
 export { SandboxSms, HttpSms } from './notify.js';
 export { SandboxRon, HttpRon } from './ron.js';
-
-const FORM_LIMIT = 4 * 1024 * 1024;
-
-async function readForm(ctx: Context): Promise<URLSearchParams> {
-  const type = ctx.get('content-type');
-  if (!/^application\/x-www-form-urlencoded/i.test(type)) throw new TitledError('UNSUPPORTED_MEDIA_TYPE', 'post the signing form as application/x-www-form-urlencoded');
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of ctx.req as AsyncIterable<Buffer>) {
-    n += c.length;
-    if (n > FORM_LIMIT) throw new TitledError('PAYLOAD_TOO_LARGE', 'the signing form is too large');
-    chunks.push(c);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
 
 const PROBLEMS: Record<string, string> = {
   signed: 'You have signed. Thank you: nothing more is needed from you.',
@@ -231,13 +217,15 @@ export class SigningPlugin implements EnginePlugin {
   }
 
   private async submit(ctx: Context): Promise<void> {
-    const form = await readForm(ctx);
+    const input = await readSigningForm(ctx);
+    const form = input.fields;
     const drawn = form.get('drawn') ?? '';
     const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(drawn);
     try {
       const { r } = await this.service.sign(ctx.params.token!, {
         consent: form.get('consent') === 'yes' || form.get('consent') === 'on', typed: form.get('typed_name') ?? '',
         drawnPng: m ? m[1] : undefined, decline: form.get('action') === 'decline', ip: ctx.ip, userAgent: ctx.get('user-agent'),
+        ...(input.file ? { dlPhoto: { data: input.file.data, type: input.file.type } } : {}),
       });
       this.headers(ctx);
       const redirect = r.doc.redirect_url;

@@ -51,7 +51,7 @@ export function signingPage(base: string, r: RequestRow, s: SignerRow, docs: Pag
   const body = `<h1>Documents to sign</h1><p>Hello ${esc(s.name)}. Please review the documents below and sign.</p>
 ${r.doc.instructions ? `<div class="card">${esc(r.doc.instructions)}</div>` : ''}
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${documents}
-<form class="card" method="post" action="${base}" enctype="application/x-www-form-urlencoded">
+<form class="card" method="post" action="${base}" enctype="multipart/form-data">
 <h2>Sign</h2><p class="small">${esc(DISCLOSURE)}</p>
 <label class="consent"><input type="checkbox" name="consent" value="yes" required> I agree to sign electronically.</label>
 <label for="typed">Type your full name as your signature</label>
@@ -59,6 +59,9 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${documents}
 <div id="drawbox" hidden><label>Or draw your signature</label><canvas id="pad"></canvas>
 <button type="button" class="secondary" id="clear">Clear drawing</button></div>
 <input type="hidden" id="drawn" name="drawn" value="">
+<label for="dl">Photo of your driver license (optional)</label>
+<input type="file" id="dl" name="dl_photo" accept="image/png,image/jpeg,application/pdf">
+<p class="small">It is read to check that the license matches the owner on the title.</p>
 <button type="submit" name="action" value="sign">Sign the documents</button>
 <button type="submit" name="action" value="decline" class="secondary" formnovalidate>Decline to sign</button></form>`;
   return layout('Sign your documents', body, true);

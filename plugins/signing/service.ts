@@ -21,6 +21,8 @@ import type { SealKey } from './seal.js';
 import { chooseType } from './rules.js';
 import type { RonProvider, RonSession } from './ron.js';
 import { wetSignPacket } from './paper.js';
+import { checkLicense } from './dlid.js';
+import type { DocumentExtractionService } from '../../core/plugin-api.js';
 
 export interface SigningDeps {
   db: Database; entries: Entries; objects: ObjectStore; log: Logger; options: SigningOptions; container: DependencyContainer;
@@ -31,7 +33,8 @@ export interface SigningDeps {
 /** What a signer submits on the page. */
 export interface SignSubmission {
   consent: boolean; typed?: string; drawnPng?: string; decline?: boolean; ip: string; userAgent: string;
-  dlid?: Record<string, unknown>;
+  /** An optional photo of the signer's driver license. */
+  dlPhoto?: { data: Buffer; type: string };
 }
 
 export class SigningEngine implements SigningService {
@@ -437,6 +440,7 @@ export class SigningEngine implements SigningService {
       if (!sub.consent) throw new TitledError('INVALID_INPUT', 'consent to sign electronically is required');
       if (!sub.drawnPng && !sub.typed?.trim()) throw new TitledError('INVALID_INPUT', 'type your name or draw your signature');
     }
+    const dlid = sub.dlPhoto && !sub.decline ? await this.readLicense(found.r, found.s, sub.dlPhoto) : undefined;
     const { r, all } = await this.d.db.tx(async (m) => {
       const r = (await this.store.request(found.r.id, m))!;
       const signers = await this.store.signers(r.id, m);
@@ -458,21 +462,49 @@ export class SigningEngine implements SigningService {
       s.signedAt = now;
       s.status = 'signed';
       s.signature = sub.drawnPng ? { kind: 'drawn', png: sub.drawnPng } : { kind: 'typed', text: sub.typed!.trim().slice(0, 200) };
-      if (sub.dlid) s.dlid = sub.dlid;
+      if (dlid) s.dlid = dlid;
       await this.store.updateSigner(m, s);
       await this.store.append(m, r.id, 'consented', `signer:${s.signerId}`, { disclosure: 'E-SIGN/UETA v1' });
       await this.store.append(m, r.id, 'signed', `signer:${s.signerId}`, { kind: s.signature.kind, ip: s.ip, user_agent: s.userAgent });
-      if (sub.dlid && (sub.dlid.match as { ok?: boolean } | undefined)?.ok === false) {
-        r.doc.dlid_mismatch = [...new Set([...(r.doc.dlid_mismatch ?? []), s.signerId])];
-        await this.store.append(m, r.id, 'dlid_mismatch', 'system', { signer: s.signerId });
+      if (dlid) {
+        const ok = (dlid.match as { ok?: boolean | null }).ok;
+        await this.store.append(m, r.id, ok ? 'dlid_matched' : 'dlid_mismatch', 'system', { signer: s.signerId });
+        if (!ok) r.doc.dlid_mismatch = [...new Set([...(r.doc.dlid_mismatch ?? []), s.signerId])];
+        r.doc.collected_dlid = `${dlid.photo as string}`.replace(/\/[^/]+$/, '/collected-dlid.json');
       }
       await this.move(m, r, 'PARTIALLY_SIGNED', `signer:${s.signerId}`);
       await this.syncEntry(m, r);
       return { r, all: signers.every((x) => x.status === 'signed') };
     });
+    if (dlid) await this.writeCollected(r, await this.store.signers(r.id));
     this.d.log.info({ code: 'SIGNING_SIGNED', entryId: r.entryId, signatureRequest: r.id }, 'signer signed');
     if (all) await this.finalize(r.id);
     return { r: (await this.store.request(r.id))!, s: found.s };
+  }
+
+  /** Stores the photo and reads it through the document extraction (when the ocr plugin offers it). */
+  private async readLicense(r: RequestRow, s: SignerRow, photo: { data: Buffer; type: string }): Promise<Record<string, unknown>> {
+    const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
+    const objects = new EntryObjects(this.d.objects, entry.storeIndex);
+    const ext = /png/i.test(photo.type) ? 'png' : /pdf/i.test(photo.type) ? 'pdf' : 'jpg';
+    const key = await objects.put(`signing/${r.id}/dlid-${s.signerId.replace(/[^A-Za-z0-9_-]/g, '-')}.${ext}`, photo.data);
+    let read = null;
+    if (this.d.container.isRegistered(COLLABORATORS.extraction, true)) {
+      try {
+        read = await this.d.container.resolve<DocumentExtractionService>(COLLABORATORS.extraction).extract(photo.data);
+      } catch {
+        read = null; // unreadable: recorded as not read (a mismatch)
+      }
+    }
+    const check = checkLicense(read, s.person);
+    return { photo: key, extraction: read ? 'ocr' : this.d.container.isRegistered(COLLABORATORS.extraction, true) ? 'failed' : 'unavailable', ...check };
+  }
+
+  /** The request's collected licenses, one JSON file (what `collected_dlid` points at). */
+  private async writeCollected(r: RequestRow, signers: SignerRow[]): Promise<void> {
+    const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
+    const body = Object.fromEntries(signers.filter((x) => x.dlid).map((x) => [x.signerId, x.dlid]));
+    await new EntryObjects(this.d.objects, entry.storeIndex).put(`signing/${r.id}/collected-dlid.json`, JSON.stringify(body, null, 2));
   }
 
   /** Every signer signed: signed copies, seals, certificate, export; then COMPLETED and poa_signed. Idempotent. */
