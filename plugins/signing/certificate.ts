@@ -65,7 +65,7 @@ export async function certificateOfCompletion(r: RequestRow, docs: DocumentRow[]
   for (const d of docs) {
     w.line(`${d.filename} (${d.name})`, { bold: true, indent: 8 });
     w.line(`SHA-256 before signing: ${d.sha256Before}`, { indent: 16 });
-    w.line(`SHA-256 after signing (signed copy before its seal): ${d.sha256After ?? '-'}`, { indent: 16 });
+    w.line(`SHA-256 after signing (the sealed signed copy): ${d.sha256After ?? '-'}`, { indent: 16 });
   }
   w.gap(10);
   w.line('Signers', { size: 11, bold: true });

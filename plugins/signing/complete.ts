@@ -7,8 +7,8 @@ import yazl from 'yazl';
 import type { EntryObjects } from '../../core/plugin-api.js';
 import { certificateOfCompletion } from './certificate.js';
 import { seal, type SealKey } from './seal.js';
-import { placeSignatures } from './stamp.js';
-import { appendNotarialCertificate } from './paper.js';
+import { placeInto } from './stamp.js';
+import { notarialPageInto } from './paper.js';
 import type { RonSession } from './ron.js';
 import { sha256, type DocumentRow, type RequestRow } from './store.js';
 import type { SigningEngine } from './service.js';
@@ -35,11 +35,12 @@ export async function finalizeOutputs(svc: SigningEngine, r: RequestRow, objects
     const src = await objects.get(d.sourceKey);
     if (!src) throw new Error(`document ${d.name} is missing from storage`);
     const mine = signers.filter((s) => d.signerIds.includes(s.signerId));
-    const placed = await placeSignatures(src, d.boxes, mine, d.filename);
     const ron = r.doc.ron as (RonSession & { provider?: string }) | undefined;
-    const final = ron?.status === 'completed' ? await appendNotarialCertificate(placed.pdf, ron, d.filename, mine.map((s) => s.name)) : placed.pdf;
-    d.sha256After = sha256(final);
-    const sealed = await seal(final, key, { reason: `Signed by ${mine.map((s) => s.name).join(', ')} (request ${r.id})`, name: 'titled' });
+    const sealed = await seal(src, key, { reason: `Signed by ${mine.map((s) => s.name).join(', ')} (request ${r.id})`, name: 'titled' }, async (doc) => {
+      await placeInto(doc, d.boxes, mine, d.filename);
+      if (ron?.status === 'completed') await notarialPageInto(doc, ron, d.filename, mine.map((s) => s.name));
+    });
+    d.sha256After = sha256(sealed);
     d.signedKey = await objects.put(`${dir}/${d.position + 1}-${d.filename}`, sealed);
     files.push({ name: d.filename, data: sealed });
   }

@@ -58,9 +58,8 @@ export async function wetSignPacket(
   return out.save({ useObjectStreams: false });
 }
 
-/** Appends the RON notarial certificate page to a document. */
-export async function appendNotarialCertificate(pdf: Uint8Array, s: RonSession, docName: string, signers: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+/** Adds the notarial certificate page to a loaded document. */
+export async function notarialPageInto(doc: PDFDocument, s: RonSession, docName: string, signers: string[]): Promise<void> {
   const page = doc.addPage([612, 792]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -74,5 +73,4 @@ export async function appendNotarialCertificate(pdf: Uint8Array, s: RonSession, 
     [`Journal entry: ${s.journal_entry?.id ?? '-'}   Method: ${s.journal_entry?.method ?? '-'}`],
     [`Recording reference: ${s.recording_ref ?? '-'}   Session: ${s.session_id}`],
   ]);
-  return doc.save({ useObjectStreams: false });
 }

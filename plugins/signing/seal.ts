@@ -74,9 +74,16 @@ export function loadLinkKey(dataDir: string): Buffer {
 
 const signer = new SignPdf();
 
-/** Seals `pdf`: adds a signature placeholder (pdf-lib) and signs the byte range (PAdES). */
-export async function seal(pdf: Uint8Array, key: SealKey, o: { reason: string; name: string; location?: string }): Promise<Buffer> {
+/**
+ * Seals `pdf`: adds a signature placeholder (pdf-lib) and signs the byte
+ * range (PAdES). `edit` changes the loaded document first (signatures
+ * placed), so a signed copy is loaded and saved once.
+ */
+export async function seal(
+  pdf: Uint8Array, key: SealKey, o: { reason: string; name: string; location?: string }, edit?: (doc: PDFDocument) => Promise<void>,
+): Promise<Buffer> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  if (edit) await edit(doc);
   pdflibAddPlaceholder({
     pdfDoc: doc, reason: o.reason, contactInfo: '', name: o.name, location: o.location ?? 'US',
     subFilter: SUBFILTER_ETSI_CADES_DETACHED, signatureLength: 16_384, appName: 'titled',

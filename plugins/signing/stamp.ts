@@ -32,9 +32,15 @@ async function drawSignature(doc: PDFDocument, page: PDFPage, box: Omit<Box, 'si
   page.drawText(note, { x: box.x, y: box.y + box.height + 1, size: fitSize(small, note, box.width, 5.5), font: small, color: rgb(0.3, 0.3, 0.3) });
 }
 
-/** The PDF with every signer's signature placed; `missing` lists signers who had no line and got the appended page. */
+/** The PDF with every signer's signature placed; `appended` lists signers who had no line and got the appended page. */
 export async function placeSignatures(pdf: Uint8Array, boxes: Box[], signers: SignerRow[], title: string): Promise<{ pdf: Uint8Array; appended: string[] }> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const appended = await placeInto(doc, boxes, signers, title);
+  return { pdf: await doc.save({ useObjectStreams: false }), appended };
+}
+
+/** Places every signer's signature into a loaded document (one load and save for placement and seal). */
+export async function placeInto(doc: PDFDocument, boxes: Box[], signers: SignerRow[], title: string): Promise<string[]> {
   const script = await doc.embedFont(StandardFonts.TimesRomanBoldItalic);
   const small = await doc.embedFont(StandardFonts.Helvetica);
   const pages = doc.getPages();
@@ -66,5 +72,5 @@ export async function placeSignatures(pdf: Uint8Array, boxes: Box[], signers: Si
       y -= 70;
     }
   }
-  return { pdf: await doc.save({ useObjectStreams: false }), appended };
+  return appended;
 }

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,13 +127,15 @@ for (const dialect of DIALECTS) {
         expect(out, out).to.contain('Total document signed');
       }
       const poa = join(dir, 'poa.pdf');
-      writeFileSync(poa, Buffer.from(await (await fetch(sr.documents_to_sign[0].signed_copy)).arrayBuffer()));
+      const poaBytes = Buffer.from(await (await fetch(sr.documents_to_sign[0].signed_copy)).arrayBuffer());
+      writeFileSync(poa, poaBytes);
       expect(execFileSync('pdftotext', [poa, '-'], { encoding: 'utf8' })).to.contain('Signed electronically by Jane Q Borrower');
       const cert = join(dir, 'cert.pdf');
       writeFileSync(cert, Buffer.from(await (await fetch(sr.sign_cert)).arrayBuffer()));
       const text = execFileSync('pdftotext', [cert, '-'], { encoding: 'utf8' });
       expect(text).to.contain(sr.id).and.contain('Jane Q Borrower').and.contain('Robert T Coowner').and.contain('SHA-256 before signing');
       expect(text).to.contain('curl/8.5').and.contain('Consent to electronic signature');
+      expect(text.replace(/\s+/g, '')).to.contain(createHash('sha256').update(poaBytes).digest('hex'));
       const names = await zipNames(Buffer.from(await (await fetch(sr.full_export)).arrayBuffer()));
       expect(names).to.include('certificate-of-completion.pdf');
       expect(names.length).to.equal(sr.documents_to_sign.length + 1);
