@@ -4,10 +4,11 @@ import { fees } from './fees.js';
 import { foundation } from './foundation.js';
 import { forms } from './forms.js';
 import { ocr } from './ocr.js';
+import { signing } from './signing.js';
 import { webhooks } from './webhooks.js';
 
 /**
  * Every suite, run in this order by `npm run bench` (`--only a,b` picks some).
  * A new suite is one file in this folder exporting a `Suite`, listed here.
  */
-export const SUITES: Suite[] = [foundation, fees, enrichment, webhooks, forms, ocr];
+export const SUITES: Suite[] = [foundation, fees, enrichment, webhooks, forms, ocr, signing];

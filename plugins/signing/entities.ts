@@ -87,6 +87,8 @@ class SigningDocumentRecord {
   /** JSON array of signature boxes {page, x, y, width, height, signer_id} (PDF points, bottom-left origin). */
   @Column('text') boxes!: string;
   @Column('varchar', { length: 64 }) sha256Before!: string;
+  /** Pages of the document as sent (the signing page shows each). */
+  @Column('integer', { default: 0 }) pages!: number;
   @Column('varchar', { length: 1024, nullable: true }) signedKey!: string | null;
   @Column('varchar', { length: 64, nullable: true }) sha256After!: string | null;
 }

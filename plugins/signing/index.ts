@@ -22,7 +22,7 @@ import { loadLinkKey, loadSealKey, type SealKey } from './seal.js';
 import { Notifier, smsProvider } from './notify.js';
 import { ronProvider } from './ron.js';
 import { messagePage, paperPage, signingPage } from './page.js';
-import { pageCount, pagePng } from './preview.js';
+import { pagePng } from './preview.js';
 import { readSigningForm } from './multipart.js';
 
 export { SigningEngine } from './service.js';
@@ -208,10 +208,8 @@ export class SigningPlugin implements EnginePlugin {
       ctx.body = messagePage('Online notarization', 'These documents are signed before a notary by video. The notary service sends you the session link.');
       return;
     }
-    const entry = await this.service.d.entries.load(r.orgId, r.entryId);
-    const objects = new EntryObjects(this.objects, entry!.entry.storeIndex);
     const docs = (await this.service.docs(r)).filter((d) => d.signerIds.includes(s.signerId));
-    const pages = await Promise.all(docs.map(async (doc) => ({ doc, pages: await pageCount(doc.id, () => objects.get(doc.sourceKey)) })));
+    const pages = docs.map((doc) => ({ doc, pages: doc.pages }));
     if (error) ctx.status = 400;
     ctx.body = signingPage(`/sign/${ctx.params.token}`, r, s, pages, error);
   }

@@ -6,8 +6,8 @@
  */
 import type { PluginSchema } from '../../core/plugin-api.js';
 import { SIGNING_ENTITIES } from './entities.js';
-import { Signing1795623675792 as PostgresSigning } from './migrations/postgres/1795623675792-Signing.js';
-import { Signing1795623675792 as SqliteSigning } from './migrations/sqlite/1795623675792-Signing.js';
+import { Signing1795626421748 as PostgresSigning } from './migrations/postgres/1795626421748-Signing.js';
+import { Signing1795626421748 as SqliteSigning } from './migrations/sqlite/1795626421748-Signing.js';
 
 export const pluginSchema: PluginSchema = {
   entities: SIGNING_ENTITIES,

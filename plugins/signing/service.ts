@@ -4,6 +4,7 @@
  * export), account_status moves, reminders and expiry. docs/signing.md.
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import type { EntityManager } from 'typeorm';
 import type { DependencyContainer } from 'tsyringe';
 import {
@@ -122,7 +123,13 @@ export class SigningEngine implements SigningService {
     const hashes = await Promise.all(docs.map(async (d) => {
       const bytes = await objects.get(d.key);
       if (!bytes) throw new TitledError('CONFLICT', `document ${d.name} is missing from storage; regenerate the forms`);
-      return sha256(bytes);
+      let pages = 0;
+      try {
+        pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+      } catch {
+        throw new TitledError('INVALID_INPUT', `document ${d.name} is not a readable PDF`);
+      }
+      return { sha: sha256(bytes), pages };
     }));
     const now = Date.now();
     const sched = scheduleFor(this.d.options, org.name);
@@ -154,7 +161,7 @@ export class SigningEngine implements SigningService {
         for (const [i, d] of docs.entries()) {
           await this.store.insertDocument(m, {
             id: randomUUID(), requestId: r.id, position: i, name: d.name, filename: d.filename, sourceKey: d.key, signerIds: d.signerIds,
-            boxes: d.boxes, sha256Before: hashes[i]!, signedKey: null, sha256After: null,
+            boxes: d.boxes, sha256Before: hashes[i]!.sha, pages: hashes[i]!.pages, signedKey: null, sha256After: null,
           });
         }
         await this.store.append(m, r.id, 'created', 'api', { type: r.type, signers: signers.length, documents: docs.length });

@@ -41,7 +41,7 @@ export interface Box { page: number; x: number; y: number; width: number; height
 
 export interface DocumentRow {
   id: string; requestId: string; position: number; name: string; filename: string; sourceKey: string; signerIds: string[];
-  boxes: Box[]; sha256Before: string; signedKey: string | null; sha256After: string | null;
+  boxes: Box[]; sha256Before: string; signedKey: string | null; sha256After: string | null; pages: number;
 }
 
 export interface AuditEvent { seq: number; at: number; type: string; actor: string; data: Record<string, unknown>; prevHash: string; hash: string }
@@ -74,6 +74,7 @@ function toDocument(r: Record<string, unknown>): DocumentRow {
     id: String(r.id), requestId: String(r.requestId), position: Number(r.position), name: String(r.name), filename: String(r.filename),
     sourceKey: String(r.sourceKey), signerIds: json(r.signerIds, []), boxes: json(r.boxes, []), sha256Before: String(r.sha256Before),
     signedKey: r.signedKey === null ? null : String(r.signedKey), sha256After: r.sha256After === null ? null : String(r.sha256After),
+    pages: Number(r.pages ?? 0),
   };
 }
 
@@ -163,9 +164,10 @@ export class SigningStore {
 
   async insertDocument(m: EntityManager, d: DocumentRow): Promise<void> {
     await this.db.exec(
-      'INSERT INTO signing_documents (id, "requestId", position, name, filename, "sourceKey", "signerIds", boxes, "sha256Before") ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [d.id, d.requestId, d.position, d.name, d.filename, d.sourceKey, JSON.stringify(d.signerIds), JSON.stringify(d.boxes), d.sha256Before], m);
+      'INSERT INTO signing_documents (id, "requestId", position, name, filename, "sourceKey", "signerIds", boxes, "sha256Before", pages) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [d.id, d.requestId, d.position, d.name, d.filename, d.sourceKey, JSON.stringify(d.signerIds), JSON.stringify(d.boxes), d.sha256Before,
+        d.pages], m);
   }
 
   async updateDocument(m: EntityManager, d: DocumentRow): Promise<void> {
