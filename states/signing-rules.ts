@@ -25,7 +25,7 @@ export interface SigningRules {
   sources: readonly RuleSource[];
 }
 
-const UNSOURCED: RuleSource = { unsourced: true, note: 'default: not yet checked against the state\'s publication' };
+const UNSOURCED: RuleSource = { unsourced: true, note: "default: not yet checked against the state's publication" };
 
 /** States whose rules differ from the default (none verified yet: each row carries its source or is marked unsourced). */
 const OVERRIDES: Record<string, Partial<SigningRules>> = {};
@@ -36,7 +36,11 @@ export function signingRulesFor(state: string | undefined | null): SigningRules 
   const plugin = STATE_PLUGINS.find((p) => p.code === code);
   if (!plugin) return null;
   const base: SigningRules = {
-    notary: plugin.rules.poaNotarized ? ['forms_poa'] : [], wetInk: [], eSign: true, ron: false, sources: [UNSOURCED],
+    notary: plugin.rules.poaNotarized ? ['forms_poa'] : [],
+    wetInk: [],
+    eSign: true,
+    ron: false,
+    sources: [UNSOURCED],
   };
   return { ...base, ...OVERRIDES[code] };
 }

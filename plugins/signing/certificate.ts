@@ -12,7 +12,11 @@ const iso = (t: number | null) => (t ? new Date(t).toISOString() : '-');
 class Writer {
   page!: PDFPage;
   y = 0;
-  constructor(private readonly doc: PDFDocument, private readonly font: PDFFont, private readonly bold: PDFFont) {
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
     this.newPage();
   }
 
@@ -50,11 +54,20 @@ class Writer {
   }
 }
 
-export async function certificateOfCompletion(r: RequestRow, docs: DocumentRow[], signers: SignerRow[], events: AuditEvent[]): Promise<Uint8Array> {
+export async function certificateOfCompletion(
+  r: RequestRow,
+  docs: DocumentRow[],
+  signers: SignerRow[],
+  events: AuditEvent[],
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Certificate of completion ${r.id}`);
   doc.setProducer('titled');
-  const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  const w = new Writer(
+    doc,
+    await doc.embedFont(StandardFonts.Helvetica),
+    await doc.embedFont(StandardFonts.HelveticaBold),
+  );
   w.line('Certificate of Completion', { size: 16, bold: true });
   w.gap();
   w.line(`Signature request: ${r.id}`, { bold: true });
@@ -75,14 +88,23 @@ export async function certificateOfCompletion(r: RequestRow, docs: DocumentRow[]
     w.line(`${s.name} (signer id ${s.signerId})`, { bold: true, indent: 8 });
     w.line(`Contact: ${[p.contact_email, p.contact_phone].filter(Boolean).join(', ') || '-'}`, { indent: 16 });
     w.line(`Consent to electronic signature (E-SIGN/UETA): ${iso(s.consentAt)}`, { indent: 16 });
-    w.line(`Viewed: ${iso(s.viewedAt)}   Signed: ${iso(s.signedAt)}   Signature: ${s.signature?.kind ?? '-'}`, { indent: 16 });
+    w.line(`Viewed: ${iso(s.viewedAt)}   Signed: ${iso(s.signedAt)}   Signature: ${s.signature?.kind ?? '-'}`, {
+      indent: 16,
+    });
     w.line(`IP address: ${s.ip ?? '-'}   User agent: ${s.userAgent ?? '-'}`, { indent: 16 });
-    w.line(`Driver license check: ${match ? (match.ok ? 'matched the owner' : `MISMATCH (${(match.reasons ?? []).join('; ')})`) : 'no license provided'}`, { indent: 16 });
+    const mismatch = `MISMATCH (${(match?.reasons ?? []).join('; ')})`;
+    w.line(
+      `Driver license check: ${match ? (match.ok ? 'matched the owner' : mismatch) : 'no license provided'}`,
+      { indent: 16 },
+    );
   }
   w.gap(10);
   w.line('Event timeline (hash-chained audit log)', { size: 11, bold: true });
   for (const e of events) {
-    const detail = Object.entries(e.data).filter(([, v]) => typeof v !== 'object').map(([k, v]) => `${k}=${String(v)}`).join(' ');
+    const detail = Object.entries(e.data)
+      .filter(([, v]) => typeof v !== 'object')
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ');
     w.line(`#${e.seq} ${iso(e.at)} ${e.type} by ${e.actor}${detail ? ` (${detail})` : ''}`, { indent: 8 });
     w.line(`hash ${e.hash}`, { indent: 20, size: 6.5 });
   }

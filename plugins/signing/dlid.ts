@@ -14,18 +14,43 @@ export interface LicenseCheck {
   match: { ok: boolean | null; name: boolean | null; address: boolean | null; reasons: string[] };
 }
 
-const norm = (s: unknown) => String(s ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+const norm = (s: unknown) =>
+  String(s ?? '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
 /** USPS street suffixes (Publication 28, appendix C1), the common ones: written out -> abbreviation. */
 const SUFFIX: Record<string, string> = {
-  STREET: 'ST', ROAD: 'RD', AVENUE: 'AVE', DRIVE: 'DR', LANE: 'LN', BOULEVARD: 'BLVD', COURT: 'CT', PLACE: 'PL', TERRACE: 'TER',
-  CIRCLE: 'CIR', PARKWAY: 'PKWY', HIGHWAY: 'HWY', NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W',
+  STREET: 'ST',
+  ROAD: 'RD',
+  AVENUE: 'AVE',
+  DRIVE: 'DR',
+  LANE: 'LN',
+  BOULEVARD: 'BLVD',
+  COURT: 'CT',
+  PLACE: 'PL',
+  TERRACE: 'TER',
+  CIRCLE: 'CIR',
+  PARKWAY: 'PKWY',
+  HIGHWAY: 'HWY',
+  NORTH: 'N',
+  SOUTH: 'S',
+  EAST: 'E',
+  WEST: 'W',
 };
-const street = (s: unknown) => norm(String(s ?? '').toUpperCase().replace(/[A-Z]+/g, (w) => SUFFIX[w] ?? w));
+const street = (s: unknown) =>
+  norm(
+    String(s ?? '')
+      .toUpperCase()
+      .replace(/[A-Z]+/g, (w) => SUFFIX[w] ?? w),
+  );
 
 /** Compares what the license says with the signer's person record. */
 export function checkLicense(x: ExtractedDocument | null, person: Record<string, unknown>): LicenseCheck {
   if (!x || !/DRIVER_LICENSE/.test(x.document_type)) {
-    return { read: false, match: { ok: false, name: null, address: null, reasons: ['the photo was not read as a driver license'] } };
+    return {
+      read: false,
+      match: { ok: false, name: null, address: null, reasons: ['the photo was not read as a driver license'] },
+    };
   }
   const f = x.fields;
   const name = [f.name_first, f.name_middle, f.name_last].filter(Boolean).join(' ');
@@ -40,7 +65,10 @@ export function checkLicense(x: ExtractedDocument | null, person: Record<string,
   }
   const number = String(f.license_number ?? '');
   return {
-    read: true, document_type: x.document_type, name, ...(number ? { number_last4: number.slice(-4) } : {}),
+    read: true,
+    document_type: x.document_type,
+    name,
+    ...(number ? { number_last4: number.slice(-4) } : {}),
     ...(f.license_state ? { state: String(f.license_state) } : {}),
     match: { ok: nameOk && addressOk !== false, name: nameOk, address: addressOk, reasons },
   };

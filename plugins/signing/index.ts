@@ -12,8 +12,18 @@ import type Router from '@koa/router';
 import type { DependencyContainer } from 'tsyringe';
 import { inject, injectable } from 'tsyringe';
 import {
-  COLLABORATORS, Database, Entries, EntryObjects, ObjectStore, Organizations, TitledError, TOKENS,
-  type EnginePlugin, type Logger, type RouteHelpers, type TitledConfig,
+  COLLABORATORS,
+  Database,
+  Entries,
+  EntryObjects,
+  ObjectStore,
+  Organizations,
+  TitledError,
+  TOKENS,
+  type EnginePlugin,
+  type Logger,
+  type RouteHelpers,
+  type TitledConfig,
 } from '../../core/plugin-api.js';
 import { parseSigningOptions, SigningOptionsSchema, type SigningOptions } from './options.js';
 import { pluginSchema } from './schema.js';
@@ -53,8 +63,12 @@ export class SigningPlugin implements EnginePlugin {
   private readonly dataDir: string;
 
   constructor(
-    db: Database, entries: Entries, private readonly objects: ObjectStore, orgs: Organizations,
-    @inject(TOKENS.Config) config: Readonly<TitledConfig>, @inject(TOKENS.Logger) log: Logger,
+    db: Database,
+    entries: Entries,
+    private readonly objects: ObjectStore,
+    orgs: Organizations,
+    @inject(TOKENS.Config) config: Readonly<TitledConfig>,
+    @inject(TOKENS.Logger) log: Logger,
     @inject(TOKENS.Container) container: DependencyContainer,
   ) {
     this.log = log.child({ plugin: 'signing' });
@@ -63,9 +77,18 @@ export class SigningPlugin implements EnginePlugin {
     const dataDir = config.dataDir;
     this.dataDir = dataDir;
     this.service = new SigningEngine({
-      db, entries, objects, log: this.log, options: this.options, container, linkKey: loadLinkKey(dataDir),
-      sealKey: () => (this.sealKey ??= loadSealKey(dataDir, this.options.certificate)), notifier: this.notifier,
-      orgName: async (id) => (await orgs.byId(id))?.name ?? '', presignTtlSeconds: config.presignTtlSeconds, publicUrl: config.publicUrl,
+      db,
+      entries,
+      objects,
+      log: this.log,
+      options: this.options,
+      container,
+      linkKey: loadLinkKey(dataDir),
+      sealKey: () => (this.sealKey ??= loadSealKey(dataDir, this.options.certificate)),
+      notifier: this.notifier,
+      orgName: async (id) => (await orgs.byId(id))?.name ?? '',
+      presignTtlSeconds: config.presignTtlSeconds,
+      publicUrl: config.publicUrl,
       ron: ronProvider(this.options.ron),
     });
     container.registerInstance(COLLABORATORS.signing, this.service);
@@ -109,18 +132,19 @@ export class SigningPlugin implements EnginePlugin {
     });
     router.get('/title/:id/sign', async (ctx) => {
       const p = await h.authenticate(ctx);
-      const entry = await this.service.d.entries.load(p.org.id, ctx.params.id!);
-      if (!entry) throw new TitledError('ENTRY_NOT_FOUND', `entry ${ctx.params.id} not found`);
-      ctx.body = { items: await this.service.list(p.org.id, entry.entry.entryId) };
+      const entry = await this.service.mustEntry(p, ctx.params.id!);
+      ctx.body = { items: await this.service.list(p.org.id, entry.entryId) };
     });
     router.post('/title/:id/sign/mark-signed', async (ctx) => {
       const p = await h.authenticate(ctx);
-      const r = await this.service.markSigned(p.org.id, ctx.params.id!, `operator:${p.userId}`);
+      const entry = await this.service.mustEntry(p, ctx.params.id!);
+      const r = await this.service.markSigned(p.org.id, entry.entryId, `operator:${p.userId}`);
       ctx.body = await this.service.view(r, { links: false });
     });
     router.post('/title/:id/sign/cancel', async (ctx) => {
       const p = await h.authenticate(ctx);
-      const r = await this.service.cancel(p.org.id, ctx.params.id!, `operator:${p.userId}`);
+      const entry = await this.service.mustEntry(p, ctx.params.id!);
+      const r = await this.service.cancel(p.org.id, entry.entryId, `operator:${p.userId}`);
       ctx.body = await this.service.view(r, { links: false });
     });
     this.pageRoutes(router);
@@ -143,7 +167,10 @@ export class SigningPlugin implements EnginePlugin {
         return;
       }
       const signers = await this.service.store.signers(r.id);
-      ctx.body = messagePage('Signature request', `Status: ${r.status}. ${signers.filter((s) => s.status === 'signed').length} of ${signers.length} signed.`);
+      ctx.body = messagePage(
+        'Signature request',
+        `Status: ${r.status}. ${signers.filter((s) => s.status === 'signed').length} of ${signers.length} signed.`,
+      );
     });
     router.get('/sign/:token', async (ctx) => this.showPage(ctx));
     router.post('/sign/:token', async (ctx) => this.submit(ctx));
@@ -163,7 +190,9 @@ export class SigningPlugin implements EnginePlugin {
     });
     router.get('/sign/:token/doc/:doc/page/:n.png', async (ctx) => {
       const { doc, objects } = await this.docOf(ctx);
-      const png = await pagePng(doc.id, Number(ctx.params.n) || 1, this.options.previewDpi, () => objects.get(doc.sourceKey));
+      const png = await pagePng(doc.id, Number(ctx.params.n) || 1, this.options.previewDpi, () =>
+        objects.get(doc.sourceKey),
+      );
       if (!png) throw new TitledError('NOT_FOUND', 'no such page');
       ctx.type = 'image/png';
       ctx.body = png;
@@ -174,7 +203,9 @@ export class SigningPlugin implements EnginePlugin {
     this.headers(ctx);
     const found = await this.service.byToken(ctx.params.token!);
     if (!found) throw new TitledError('NOT_FOUND', 'unknown signing link');
-    const doc = (await this.service.docs(found.r)).find((d) => d.id === ctx.params.doc && d.signerIds.includes(found.s.signerId));
+    const doc = (await this.service.docs(found.r)).find(
+      (d) => d.id === ctx.params.doc && d.signerIds.includes(found.s.signerId),
+    );
     if (!doc) throw new TitledError('NOT_FOUND', 'no such document');
     const entry = await this.service.d.entries.load(found.r.orgId, found.r.entryId);
     if (!entry) throw new TitledError('NOT_FOUND', 'no such document');
@@ -194,18 +225,28 @@ export class SigningPlugin implements EnginePlugin {
     const problem = this.service.linkProblem(r, s);
     if (problem) {
       ctx.status = error ? 409 : problem === 'signed' || problem === 'completed' ? 200 : 410;
-      const msg = problem === 'signed' && r.doc.redirect_url?.message ? r.doc.redirect_url.message : PROBLEMS[problem] ?? 'This link cannot be used.';
+      const msg =
+        problem === 'signed' && r.doc.redirect_url?.message
+          ? r.doc.redirect_url.message
+          : (PROBLEMS[problem] ?? 'This link cannot be used.');
       ctx.body = messagePage(problem === 'signed' ? 'Signed' : 'Link not usable', msg);
       return;
     }
     await this.service.markViewed(r, s, ctx.ip, ctx.get('user-agent'));
     if (error && r.type !== 'E_SIGN') ctx.status = 409;
     if (r.type === 'WET_SIGN') {
-      ctx.body = paperPage(`/sign/${ctx.params.token}`, this.options.returnAddress, r.doc.wet_sign_packet !== undefined);
+      ctx.body = paperPage(
+        `/sign/${ctx.params.token}`,
+        this.options.returnAddress,
+        r.doc.wet_sign_packet !== undefined,
+      );
       return;
     }
     if (r.type === 'RON') {
-      ctx.body = messagePage('Online notarization', 'These documents are signed before a notary by video. The notary service sends you the session link.');
+      ctx.body = messagePage(
+        'Online notarization',
+        'These documents are signed before a notary by video. The notary service sends you the session link.',
+      );
       return;
     }
     const docs = (await this.service.docs(r)).filter((d) => d.signerIds.includes(s.signerId));
@@ -221,8 +262,12 @@ export class SigningPlugin implements EnginePlugin {
     const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(drawn);
     try {
       const { r } = await this.service.sign(ctx.params.token!, {
-        consent: form.get('consent') === 'yes' || form.get('consent') === 'on', typed: form.get('typed_name') ?? '',
-        drawnPng: m ? m[1] : undefined, decline: form.get('action') === 'decline', ip: ctx.ip, userAgent: ctx.get('user-agent'),
+        consent: form.get('consent') === 'yes' || form.get('consent') === 'on',
+        typed: form.get('typed_name') ?? '',
+        drawnPng: m ? m[1] : undefined,
+        decline: form.get('action') === 'decline',
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent'),
         ...(input.file ? { dlPhoto: { data: input.file.data, type: input.file.type } } : {}),
       });
       this.headers(ctx);
@@ -237,7 +282,8 @@ export class SigningPlugin implements EnginePlugin {
       ctx.status = 303;
       ctx.redirect(to);
     } catch (e) {
-      if (e instanceof TitledError && (e.code === 'INVALID_INPUT' || e.code === 'CONFLICT')) return this.showPage(ctx, e.message);
+      if (e instanceof TitledError && (e.code === 'INVALID_INPUT' || e.code === 'CONFLICT'))
+        return this.showPage(ctx, e.message);
       throw e;
     }
   }

@@ -6,7 +6,10 @@
 import type { Context } from 'koa';
 import { TitledError } from '../../core/plugin-api.js';
 
-export interface FormInput { fields: URLSearchParams; file?: { name: string; filename: string; type: string; data: Buffer } }
+export interface FormInput {
+  fields: URLSearchParams;
+  file?: { name: string; filename: string; type: string; data: Buffer };
+}
 
 const LIMIT = 12 * 1024 * 1024;
 
@@ -38,7 +41,13 @@ function parseMultipart(body: Buffer, boundary: string): FormInput {
       const name = /name="([^"]*)"/i.exec(head)?.[1] ?? '';
       const filename = /filename="([^"]*)"/i.exec(head)?.[1];
       if (filename !== undefined) {
-        if (data.length && !out.file) out.file = { name, filename, type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '', data: Buffer.from(data) };
+        if (data.length && !out.file)
+          out.file = {
+            name,
+            filename,
+            type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '',
+            data: Buffer.from(data),
+          };
       } else {
         out.fields.append(name, data.toString('utf8'));
       }
@@ -50,8 +59,12 @@ function parseMultipart(body: Buffer, boundary: string): FormInput {
 
 export async function readSigningForm(ctx: Context): Promise<FormInput> {
   const type = ctx.get('content-type');
-  if (/^application\/x-www-form-urlencoded/i.test(type)) return { fields: new URLSearchParams((await readAll(ctx)).toString('utf8')) };
+  if (/^application\/x-www-form-urlencoded/i.test(type))
+    return { fields: new URLSearchParams((await readAll(ctx)).toString('utf8')) };
   const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (boundary) return parseMultipart(await readAll(ctx), boundary);
-  throw new TitledError('UNSUPPORTED_MEDIA_TYPE', 'post the signing form as application/x-www-form-urlencoded or multipart/form-data');
+  throw new TitledError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'post the signing form as application/x-www-form-urlencoded or multipart/form-data',
+  );
 }

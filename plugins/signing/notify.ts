@@ -6,7 +6,11 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SigningOptions } from './options.js';
 
-export interface Message { to: string; subject: string; text: string }
+export interface Message {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 export interface SmsProvider {
   readonly name: string;
@@ -24,7 +28,10 @@ export class SandboxSms implements SmsProvider {
 
 export class HttpSms implements SmsProvider {
   readonly name = 'http';
-  constructor(private readonly url: string, private readonly token?: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly token?: string,
+  ) {}
   async send(to: string, text: string): Promise<void> {
     const res = await fetch(this.url, {
       method: 'POST',
@@ -47,26 +54,43 @@ export function smsProvider(o: SigningOptions['sms']): SmsProvider | null {
 
 export class Notifier {
   private readonly mail?: Transporter;
-  constructor(private readonly o: SigningOptions, readonly sms: SmsProvider | null) {
+  constructor(
+    private readonly o: SigningOptions,
+    readonly sms: SmsProvider | null,
+  ) {
     if (o.smtp) {
       this.mail = nodemailer.createTransport({
-        host: o.smtp.host, port: o.smtp.port, secure: o.smtp.secure, ignoreTLS: !o.smtp.secure && o.smtp.host === '127.0.0.1',
+        host: o.smtp.host,
+        port: o.smtp.port,
+        secure: o.smtp.secure,
+        ignoreTLS: !o.smtp.secure && o.smtp.host === '127.0.0.1',
         ...(o.smtp.user ? { auth: { user: o.smtp.user, pass: o.smtp.password ?? '' } } : {}),
       });
     }
   }
 
   /** Sends the signer his link by email and SMS (what is configured and what he has); returns the channels used. */
-  async toSigner(person: Record<string, unknown>, link: string, o: { reminder: boolean; instructions?: string; name: string }): Promise<string[]> {
+  async toSigner(
+    person: Record<string, unknown>,
+    link: string,
+    o: { reminder: boolean; instructions?: string; name: string },
+  ): Promise<string[]> {
     const used: string[] = [];
     const email = typeof person.contact_email === 'string' ? person.contact_email : '';
     const phone = typeof person.contact_phone === 'string' ? person.contact_phone : '';
-    const subject = o.reminder ? 'Reminder: documents are waiting for your signature' : 'Documents to sign for your vehicle title';
+    const subject = o.reminder
+      ? 'Reminder: documents are waiting for your signature'
+      : 'Documents to sign for your vehicle title';
     const text = [
-      `Hello ${o.name},`, '',
-      o.reminder ? 'This is a reminder: your vehicle title documents still need your signature.' : 'Your vehicle title documents are ready for your signature.',
-      ...(o.instructions ? ['', o.instructions] : []), '',
-      `Open your personal signing link (do not share it): ${link}`, '',
+      `Hello ${o.name},`,
+      '',
+      o.reminder
+        ? 'This is a reminder: your vehicle title documents still need your signature.'
+        : 'Your vehicle title documents are ready for your signature.',
+      ...(o.instructions ? ['', o.instructions] : []),
+      '',
+      `Open your personal signing link (do not share it): ${link}`,
+      '',
     ].join('\n');
     if (this.mail && email) {
       await this.mail.sendMail({ from: this.o.smtp!.from, to: email, subject, text });

@@ -7,7 +7,8 @@ import type { DocumentRow, RequestRow, SignerRow } from './store.js';
 
 export const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export const DISCLOSURE = 'Consent to use electronic records and signatures (E-SIGN Act, 15 U.S.C. 7001 et seq., and the Uniform ' +
+export const DISCLOSURE =
+  'Consent to use electronic records and signatures (E-SIGN Act, 15 U.S.C. 7001 et seq., and the Uniform ' +
   'Electronic Transactions Act as adopted by your state). By checking the box you agree to sign these documents electronically ' +
   'and that your electronic signature has the same effect as your handwritten one. You may instead ask the requester for paper ' +
   'copies to sign in ink, at no charge, and you may withdraw this consent before you sign by closing this page or declining. ' +
@@ -39,15 +40,23 @@ function layout(title: string, body: string, script = false): string {
 ${script ? `<script>${SCRIPT}</script>` : ''}</body></html>`;
 }
 
-export interface PageDoc { doc: DocumentRow; pages: number }
+export interface PageDoc {
+  doc: DocumentRow;
+  pages: number;
+}
 
 export function signingPage(base: string, r: RequestRow, s: SignerRow, docs: PageDoc[], error?: string): string {
-  const documents = docs.map(({ doc, pages }) => {
-    const imgs = Array.from({ length: pages }, (_, i) =>
-      `<img loading="lazy" alt="${esc(doc.filename)} page ${i + 1}" src="${base}/doc/${doc.id}/page/${i + 1}.png">`).join('');
-    return `<section class="card"><h2>${esc(doc.filename)}</h2><p class="small">${pages} page(s) ·
+  const documents = docs
+    .map(({ doc, pages }) => {
+      const imgs = Array.from(
+        { length: pages },
+        (_, i) =>
+          `<img loading="lazy" alt="${esc(doc.filename)} page ${i + 1}" src="${base}/doc/${doc.id}/page/${i + 1}.png">`,
+      ).join('');
+      return `<section class="card"><h2>${esc(doc.filename)}</h2><p class="small">${pages} page(s) ·
 <a href="${base}/doc/${doc.id}.pdf">open the PDF</a></p><div class="pages">${imgs}</div></section>`;
-  }).join('');
+    })
+    .join('');
   const body = `<h1>Documents to sign</h1><p>Hello ${esc(s.name)}. Please review the documents below and sign.</p>
 ${r.doc.instructions ? `<div class="card">${esc(r.doc.instructions)}</div>` : ''}
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${documents}
@@ -74,8 +83,12 @@ export function messagePage(title: string, text: string): string {
 /** WET_SIGN: where to get the packet and where to send it. */
 export function paperPage(base: string, returnAddress: string, ready: boolean): string {
   const body = `<div class="card"><h1>Sign on paper</h1><p>These documents must be signed in ink.</p>
-${ready ? `<p><a href="${base}/packet.pdf">Download the print-and-sign packet (PDF)</a>: print it, sign each line marked X with your name,
-date it, and mail the originals back.</p>` : '<p>The packet is being prepared; come back to this link shortly.</p>'}
+${
+  ready
+    ? `<p><a href="${base}/packet.pdf">Download the print-and-sign packet (PDF)</a>: print it, sign each line marked X with your name,
+date it, and mail the originals back.</p>`
+    : '<p>The packet is being prepared; come back to this link shortly.</p>'
+}
 ${returnAddress ? `<p><strong>Return address:</strong> ${esc(returnAddress)}</p>` : ''}</div>`;
   return layout('Sign on paper', body);
 }

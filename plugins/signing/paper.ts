@@ -30,7 +30,11 @@ function lines(page: PDFPage, font: PDFFont, bold: PDFFont, items: [string, bool
 }
 
 export async function wetSignPacket(
-  requestId: string, docs: { doc: DocumentRow; pdf: Uint8Array }[], signers: SignerRow[], returnAddress: string, instructions?: string,
+  requestId: string,
+  docs: { doc: DocumentRow; pdf: Uint8Array }[],
+  signers: SignerRow[],
+  returnAddress: string,
+  instructions?: string,
 ): Promise<Uint8Array> {
   const out = await PDFDocument.create();
   out.setTitle(`Print-and-sign packet ${requestId}`);
@@ -41,14 +45,26 @@ export async function wetSignPacket(
     ['Print, sign in ink and mail back', true, 16],
     [`Signature request ${requestId}`],
     ['1. Print every page of this packet on plain letter paper.'],
-    ['2. Each person named below signs, in blue or black ink, every line marked X that carries his or her name, and dates it.'],
+    [
+      '2. Each person named below signs, in blue or black ink, every line marked X that carries his or her name, and dates it.',
+    ],
     ['3. Do not use correction fluid or tape; an altered form may be refused by the titling agency.'],
     ['4. Mail the signed originals (not copies) to the return address below.'],
     ...(instructions ? [[instructions] as [string]] : []),
     ['Return address', true, 12],
-    ...(returnAddress ? returnAddress.split(/\n|;/).map((l) => [l.trim()] as [string]) : [['(the requester will tell you where to send the originals)'] as [string]]),
+    ...(returnAddress
+      ? returnAddress.split(/\n|;/).map((l) => [l.trim()] as [string])
+      : [['(the requester will tell you where to send the originals)'] as [string]]),
     ['Documents and signers', true, 12],
-    ...docs.map(({ doc }) => [`${doc.filename}: signed by ${signers.filter((s) => doc.signerIds.includes(s.signerId)).map((s) => s.name).join(', ')}`] as [string]),
+    ...docs.map(
+      ({ doc }) =>
+        [
+          `${doc.filename}: signed by ${signers
+            .filter((s) => doc.signerIds.includes(s.signerId))
+            .map((s) => s.name)
+            .join(', ')}`,
+        ] as [string],
+    ),
   ];
   lines(cover, font, bold, items);
   for (const { pdf } of docs) {
@@ -59,7 +75,12 @@ export async function wetSignPacket(
 }
 
 /** Adds the notarial certificate page to a loaded document. */
-export async function notarialPageInto(doc: PDFDocument, s: RonSession, docName: string, signers: string[]): Promise<void> {
+export async function notarialPageInto(
+  doc: PDFDocument,
+  s: RonSession,
+  docName: string,
+  signers: string[],
+): Promise<void> {
   const page = doc.addPage([612, 792]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -67,8 +88,10 @@ export async function notarialPageInto(doc: PDFDocument, s: RonSession, docName:
     ['Notarial Certificate (remote online notarization)', true, 15],
     [`Document: ${docName}`],
     [`State of ${s.notary?.state ?? '-'}`],
-    [`On ${s.completed_at ?? '-'}, ${signers.join(' and ')} appeared before me by audio-video communication, proved to me on the basis of `
-      + 'satisfactory evidence to be the person(s) whose name(s) are signed on the document above, and acknowledged signing it.'],
+    [
+      `On ${s.completed_at ?? '-'}, ${signers.join(' and ')} appeared before me by audio-video communication, proved to me on the basis of ` +
+        'satisfactory evidence to be the person(s) whose name(s) are signed on the document above, and acknowledged signing it.',
+    ],
     [`Notary: ${s.notary?.name ?? '-'}   Commission: ${s.notary?.commission ?? '-'}`],
     [`Journal entry: ${s.journal_entry?.id ?? '-'}   Method: ${s.journal_entry?.method ?? '-'}`],
     [`Recording reference: ${s.recording_ref ?? '-'}   Session: ${s.session_id}`],

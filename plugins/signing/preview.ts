@@ -10,14 +10,23 @@ function remember(k: string, v: Buffer): Buffer {
   return v;
 }
 
-export async function pagePng(id: string, page: number, dpi: number, pdf: () => Promise<Buffer | null>): Promise<Buffer | null> {
+export async function pagePng(
+  id: string,
+  page: number,
+  dpi: number,
+  pdf: () => Promise<Buffer | null>,
+): Promise<Buffer | null> {
   const k = `p:${id}:${page}:${dpi}`;
   const hit = cache.get(k);
   if (hit) return hit;
   const bytes = await pdf();
   if (!bytes) return null;
   const png = await new Promise<Buffer>((resolve, reject) => {
-    const p = spawn('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(
+      'pdftoppm',
+      ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', '-'],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     const out: Buffer[] = [];
     p.stdout.on('data', (c: Buffer) => out.push(c));
     p.on('error', reject);

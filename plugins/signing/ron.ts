@@ -36,13 +36,22 @@ export class SandboxRon implements RonProvider {
   async start(input: RonStart): Promise<RonSession> {
     const h = createHash('sha256').update(input.request_id).digest('hex');
     const session: RonSession = {
-      session_id: `ron-sbx-${h.slice(0, 12)}`, status: 'completed',
-      notary: { name: 'Sandbox Notary (not a real notary)', commission: `SBX-${h.slice(12, 20).toUpperCase()}`, state: input.state || 'TX' },
-      journal_entry: {
-        id: `J-${h.slice(20, 28).toUpperCase()}`, at: new Date().toISOString(), method: 'audio-video (sandbox)',
-        signers: input.signers.map((s) => s.name), documents: input.documents.map((d) => d.filename),
+      session_id: `ron-sbx-${h.slice(0, 12)}`,
+      status: 'completed',
+      notary: {
+        name: 'Sandbox Notary (not a real notary)',
+        commission: `SBX-${h.slice(12, 20).toUpperCase()}`,
+        state: input.state || 'TX',
       },
-      recording_ref: `sandbox://ron-recordings/${h.slice(0, 24)}`, completed_at: new Date().toISOString(),
+      journal_entry: {
+        id: `J-${h.slice(20, 28).toUpperCase()}`,
+        at: new Date().toISOString(),
+        method: 'audio-video (sandbox)',
+        signers: input.signers.map((s) => s.name),
+        documents: input.documents.map((d) => d.filename),
+      },
+      recording_ref: `sandbox://ron-recordings/${h.slice(0, 24)}`,
+      completed_at: new Date().toISOString(),
     };
     this.sessions.set(session.session_id, session);
     return session;
@@ -61,12 +70,17 @@ export class HttpRon implements RonProvider {
     const res = await fetch(`${this.url.replace(/\/$/, '')}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`RON provider answered ${res.status}`);
     const s = (await res.json()) as RonSession;
-    if (typeof s.session_id !== 'string' || !['pending', 'completed', 'failed'].includes(s.status)) throw new Error('RON provider answered an unknown shape');
+    if (typeof s.session_id !== 'string' || !['pending', 'completed', 'failed'].includes(s.status))
+      throw new Error('RON provider answered an unknown shape');
     return s;
   }
 
   start(input: RonStart): Promise<RonSession> {
-    return this.call('/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    return this.call('/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
   }
 
   get(sessionId: string): Promise<RonSession> {

@@ -14,7 +14,11 @@ import { P12Signer } from '@signpdf/signer-p12';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 
-export interface SealKey { p12: Buffer; passphrase: string; commonName: string }
+export interface SealKey {
+  p12: Buffer;
+  passphrase: string;
+  commonName: string;
+}
 
 /** Writes a file whole, once: two processes starting on a new folder agree on one. */
 function writeOnce(file: string, data: Buffer | string): void {
@@ -37,7 +41,10 @@ export function selfSignedP12(name: string, passphrase: string, years = 10): Buf
   cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + years * 365 * 86_400_000);
-  const attrs = [{ name: 'commonName', value: name }, { name: 'organizationName', value: 'titled' }];
+  const attrs = [
+    { name: 'commonName', value: name },
+    { name: 'organizationName', value: 'titled' },
+  ];
   cert.setSubject(attrs);
   cert.setIssuer(attrs);
   cert.setExtensions([
@@ -51,7 +58,12 @@ export function selfSignedP12(name: string, passphrase: string, years = 10): Buf
 
 /** The sealing key: the configured PKCS#12, else the one under dataDir (generated on first use). */
 export function loadSealKey(dataDir: string, configured?: { p12File: string; passphrase: string }): SealKey {
-  if (configured) return { p12: readFileSync(resolve(configured.p12File)), passphrase: configured.passphrase, commonName: 'configured' };
+  if (configured)
+    return {
+      p12: readFileSync(resolve(configured.p12File)),
+      passphrase: configured.passphrase,
+      commonName: 'configured',
+    };
   const dir = join(resolve(dataDir), 'signing');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, 'seal.p12');
@@ -80,13 +92,22 @@ const signer = new SignPdf();
  * placed), so a signed copy is loaded and saved once.
  */
 export async function seal(
-  pdf: Uint8Array, key: SealKey, o: { reason: string; name: string; location?: string }, edit?: (doc: PDFDocument) => Promise<void>,
+  pdf: Uint8Array,
+  key: SealKey,
+  o: { reason: string; name: string; location?: string },
+  edit?: (doc: PDFDocument) => Promise<void>,
 ): Promise<Buffer> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   if (edit) await edit(doc);
   pdflibAddPlaceholder({
-    pdfDoc: doc, reason: o.reason, contactInfo: '', name: o.name, location: o.location ?? 'US',
-    subFilter: SUBFILTER_ETSI_CADES_DETACHED, signatureLength: 16_384, appName: 'titled',
+    pdfDoc: doc,
+    reason: o.reason,
+    contactInfo: '',
+    name: o.name,
+    location: o.location ?? 'US',
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    signatureLength: 16_384,
+    appName: 'titled',
   });
   const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
   return signer.sign(bytes, new P12Signer(key.p12, { passphrase: key.passphrase }));

@@ -8,9 +8,24 @@ import { PDFDocument } from 'pdf-lib';
 import type { EntityManager } from 'typeorm';
 import type { DependencyContainer } from 'tsyringe';
 import {
-  COLLABORATORS, EntryObjects, TitledError, assertSignatureRequestMove, isOpenSignatureStatus, isUniqueViolation, isTitledError,
-  type Database, type Entries, type Logger, type ObjectStore, type Organization, type Principal, type SignedDocument,
-  type SignatureRequestStatus, type SigningService, type TitleCollectionService, type TitleEntry,
+  COLLABORATORS,
+  EntryObjects,
+  TitledError,
+  assertSignatureRequestMove,
+  isOpenSignatureStatus,
+  isUniqueViolation,
+  isTitledError,
+  type Database,
+  type Entries,
+  type Logger,
+  type ObjectStore,
+  type Organization,
+  type Principal,
+  type SignedDocument,
+  type SignatureRequestStatus,
+  type SigningService,
+  type TitleCollectionService,
+  type TitleEntry,
 } from '../../core/plugin-api.js';
 import { parseSignBody, type SignBody } from './body.js';
 import { defaultDocuments, defaultSigners, type PlannedDocument, type PlannedSigner } from './defaults.js';
@@ -26,14 +41,29 @@ import { checkLicense } from './dlid.js';
 import type { DocumentExtractionService } from '../../core/plugin-api.js';
 
 export interface SigningDeps {
-  db: Database; entries: Entries; objects: ObjectStore; log: Logger; options: SigningOptions; container: DependencyContainer;
-  linkKey: Buffer; sealKey: () => SealKey; notifier: Notifier; orgName: (orgId: string) => Promise<string>;
-  presignTtlSeconds: number; publicUrl?: string; ron: RonProvider;
+  db: Database;
+  entries: Entries;
+  objects: ObjectStore;
+  log: Logger;
+  options: SigningOptions;
+  container: DependencyContainer;
+  linkKey: Buffer;
+  sealKey: () => SealKey;
+  notifier: Notifier;
+  orgName: (orgId: string) => Promise<string>;
+  presignTtlSeconds: number;
+  publicUrl?: string;
+  ron: RonProvider;
 }
 
 /** What a signer submits on the page. */
 export interface SignSubmission {
-  consent: boolean; typed?: string; drawnPng?: string; decline?: boolean; ip: string; userAgent: string;
+  consent: boolean;
+  typed?: string;
+  drawnPng?: string;
+  decline?: boolean;
+  ip: string;
+  userAgent: string;
   /** An optional photo of the signer's driver license. */
   dlPhoto?: { data: Buffer; type: string };
 }
@@ -57,16 +87,24 @@ export class SigningEngine implements SigningService {
     return !p.groups || !entry.groupId || p.groups.includes(entry.groupId);
   }
 
-  private async mustEntry(p: Principal, id: string): Promise<TitleEntry> {
+  /** The canonical entry of `id` (a duplicate pointer resolves) as the principal may see it, or ENTRY_NOT_FOUND. */
+  async mustEntry(p: Principal, id: string): Promise<TitleEntry> {
     const found = await this.d.entries.load(p.org.id, id);
     if (!found || !this.visible(p, found.entry)) throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
     return found.entry;
   }
 
   /** POST /title/{id}/sign. `base` is the scheme and host the request came in on (for links when no publicUrl is set). */
-  async request(p: Principal, entryId: string, body: unknown, action?: string, base?: string): Promise<Record<string, unknown>> {
+  async request(
+    p: Principal,
+    entryId: string,
+    body: unknown,
+    action?: string,
+    base?: string,
+  ): Promise<Record<string, unknown>> {
     const act = action?.toUpperCase();
-    if (act && act !== 'ACTIVATE' && act !== 'BUMP') throw new TitledError('INVALID_INPUT', `Action must be ACTIVATE or BUMP, not '${action}'`);
+    if (act && act !== 'ACTIVATE' && act !== 'BUMP')
+      throw new TitledError('INVALID_INPUT', `Action must be ACTIVATE or BUMP, not '${action}'`);
     const input = parseSignBody(body);
     const entry = await this.mustEntry(p, entryId);
     let r = await this.store.openRequest(entry.entryId);
@@ -83,24 +121,43 @@ export class SigningEngine implements SigningService {
     return (await svc.ensure(orgId, entryId)) ?? undefined;
   }
 
-  private async plan(entry: TitleEntry, input: SignBody): Promise<{ signers: PlannedSigner[]; docs: PlannedDocument[] }> {
+  private async plan(
+    entry: TitleEntry,
+    input: SignBody,
+  ): Promise<{ signers: PlannedSigner[]; docs: PlannedDocument[] }> {
     const objects = new EntryObjects(this.d.objects, entry.storeIndex);
     const signers: PlannedSigner[] = input.signers
       ? input.signers.map((s, i) => {
-        const name = s.name || [s.name_first, s.name_middle, s.name_last, s.name_suffix].filter(Boolean).join(' ');
-        return { signerId: s.id || `signer-${i + 1}`, name, person: { type: 'PERSON', ...s, name, id: s.id || `signer-${i + 1}` } };
-      })
+          const name = s.name || [s.name_first, s.name_middle, s.name_last, s.name_suffix].filter(Boolean).join(' ');
+          return {
+            signerId: s.id || `signer-${i + 1}`,
+            name,
+            person: { type: 'PERSON', ...s, name, id: s.id || `signer-${i + 1}` },
+          };
+        })
       : defaultSigners(entry);
     if (!signers.length) {
-      throw new TitledError('CONFLICT', 'the entry has no signers yet: generate its forms (POST /title/{id}/forms) or give `signers`');
+      throw new TitledError(
+        'CONFLICT',
+        'the entry has no signers yet: generate its forms (POST /title/{id}/forms) or give `signers`',
+      );
     }
-    let docs = input.documents_to_sign ? this.givenDocuments(entry, input, signers) : await defaultDocuments(entry, objects, signers);
+    let docs = input.documents_to_sign
+      ? this.givenDocuments(entry, input, signers)
+      : await defaultDocuments(entry, objects, signers);
     if (input.documents_to_sign) {
       // the boxes of a form given by name still come from the forms plugin's metadata
       const known = await defaultDocuments(entry, objects, signers);
-      docs = docs.map((d) => ({ ...d, boxes: known.find((k) => k.key === d.key)?.boxes.filter((b) => d.signerIds.includes(b.signer_id)) ?? [] }));
+      docs = docs.map((d) => ({
+        ...d,
+        boxes: known.find((k) => k.key === d.key)?.boxes.filter((b) => d.signerIds.includes(b.signer_id)) ?? [],
+      }));
     }
-    if (!docs.length) throw new TitledError('CONFLICT', 'the entry has no documents to sign: generate its forms or give `documents_to_sign`');
+    if (!docs.length)
+      throw new TitledError(
+        'CONFLICT',
+        'the entry has no documents to sign: generate its forms or give `documents_to_sign`',
+      );
     return { signers, docs };
   }
 
@@ -109,34 +166,61 @@ export class SigningEngine implements SigningService {
       const m = /^(forms_[a-z_]+)\[(\d+)\]$/.exec(d.id);
       const member = m ? (entry[m[1]!] as { form?: string }[] | undefined)?.[Number(m[2])]?.form : entry[d.id];
       const key = typeof member === 'string' ? member : d.id.startsWith(`${entry.storeIndex}/`) ? d.id : undefined;
-      if (!key) throw new TitledError('INVALID_INPUT', `documents_to_sign[${i}].id: '${d.id}' is no form or object of the entry`);
+      if (!key)
+        throw new TitledError(
+          'INVALID_INPUT',
+          `documents_to_sign[${i}].id: '${d.id}' is no form or object of the entry`,
+        );
       const ids = d.signer_id?.length ? d.signer_id : signers.map((s) => s.signerId);
       const unknown = ids.filter((x) => !signers.some((s) => s.signerId === x));
-      if (unknown.length) throw new TitledError('INVALID_INPUT', `documents_to_sign[${i}].signer_id: unknown signer ${unknown.join(', ')}`);
-      return { name: d.id, filename: d.filename || `${d.id.replace(/[^A-Za-z0-9_-]+/g, '-')}.pdf`, key, signerIds: ids, boxes: [] };
+      if (unknown.length)
+        throw new TitledError(
+          'INVALID_INPUT',
+          `documents_to_sign[${i}].signer_id: unknown signer ${unknown.join(', ')}`,
+        );
+      return {
+        name: d.id,
+        filename: d.filename || `${d.id.replace(/[^A-Za-z0-9_-]+/g, '-')}.pdf`,
+        key,
+        signerIds: ids,
+        boxes: [],
+      };
     });
   }
 
   private async create(org: Organization, entry: TitleEntry, input: SignBody, base?: string): Promise<RequestRow> {
     const { signers, docs } = await this.plan(entry, input);
     const objects = new EntryObjects(this.d.objects, entry.storeIndex);
-    const hashes = await Promise.all(docs.map(async (d) => {
-      const bytes = await objects.get(d.key);
-      if (!bytes) throw new TitledError('CONFLICT', `document ${d.name} is missing from storage; regenerate the forms`);
-      let pages = 0;
-      try {
-        pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
-      } catch {
-        throw new TitledError('INVALID_INPUT', `document ${d.name} is not a readable PDF`);
-      }
-      return { sha: sha256(bytes), pages };
-    }));
+    const hashes = await Promise.all(
+      docs.map(async (d) => {
+        const bytes = await objects.get(d.key);
+        if (!bytes)
+          throw new TitledError('CONFLICT', `document ${d.name} is missing from storage; regenerate the forms`);
+        let pages = 0;
+        try {
+          pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+        } catch {
+          throw new TitledError('INVALID_INPUT', `document ${d.name} is not a readable PDF`);
+        }
+        return { sha: sha256(bytes), pages };
+      }),
+    );
     const now = Date.now();
     const sched = scheduleFor(this.d.options, org.name);
-    const redirect = typeof input.redirect_url === 'string' ? { url: input.redirect_url, message: '' } : input.redirect_url;
+    const redirect =
+      typeof input.redirect_url === 'string' ? { url: input.redirect_url, message: '' } : input.redirect_url;
     const r: RequestRow = {
-      id: randomUUID(), orgId: org.id, entryId: entry.entryId, openKey: entry.entryId, status: 'DRAFT',
-      type: input.type ?? chooseType(entry, docs.map((d) => d.name)),
+      id: randomUUID(),
+      orgId: org.id,
+      entryId: entry.entryId,
+      openKey: entry.entryId,
+      status: 'DRAFT',
+      type:
+        input.type ??
+        chooseType(
+          entry,
+          docs.map((d) => d.name),
+        ),
       doc: {
         ...(redirect ? { redirect_url: { url: redirect.url, message: redirect.message ?? '' } } : {}),
         ...(input.requester_email ? { requester_email: input.requester_email } : {}),
@@ -144,8 +228,14 @@ export class SigningEngine implements SigningService {
         metadata: input.metadata ?? {},
       },
       linkBase: (this.d.options.publicUrl ?? this.d.publicUrl ?? base ?? 'http://localhost').replace(/\/$/, ''),
-      createdAt: now, updatedAt: now, sentAt: null, expiresAt: now + sched.expiryMs, nextReminderAt: null, remindersSent: 0,
-      lastBumpAt: null, completedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      sentAt: null,
+      expiresAt: now + sched.expiryMs,
+      nextReminderAt: null,
+      remindersSent: 0,
+      lastBumpAt: null,
+      completedAt: null,
     };
     try {
       await this.d.db.tx(async (m) => {
@@ -153,18 +243,46 @@ export class SigningEngine implements SigningService {
         for (const [i, s] of signers.entries()) {
           const id = randomUUID();
           await this.store.insertSigner(m, {
-            id, requestId: r.id, position: i, signerId: s.signerId, name: s.name, person: s.person, tokenHash: sha256(this.token(id)),
-            tokenExpiresAt: r.expiresAt!, status: 'pending', viewedAt: null, consentAt: null, signedAt: null, ip: null, userAgent: null,
-            signature: null, dlid: null, lastNotifiedAt: null,
+            id,
+            requestId: r.id,
+            position: i,
+            signerId: s.signerId,
+            name: s.name,
+            person: s.person,
+            tokenHash: sha256(this.token(id)),
+            tokenExpiresAt: r.expiresAt!,
+            status: 'pending',
+            viewedAt: null,
+            consentAt: null,
+            signedAt: null,
+            ip: null,
+            userAgent: null,
+            signature: null,
+            dlid: null,
+            lastNotifiedAt: null,
           });
         }
         for (const [i, d] of docs.entries()) {
           await this.store.insertDocument(m, {
-            id: randomUUID(), requestId: r.id, position: i, name: d.name, filename: d.filename, sourceKey: d.key, signerIds: d.signerIds,
-            boxes: d.boxes, sha256Before: hashes[i]!.sha, pages: hashes[i]!.pages, signedKey: null, sha256After: null,
+            id: randomUUID(),
+            requestId: r.id,
+            position: i,
+            name: d.name,
+            filename: d.filename,
+            sourceKey: d.key,
+            signerIds: d.signerIds,
+            boxes: d.boxes,
+            sha256Before: hashes[i]!.sha,
+            pages: hashes[i]!.pages,
+            signedKey: null,
+            sha256After: null,
           });
         }
-        await this.store.append(m, r.id, 'created', 'api', { type: r.type, signers: signers.length, documents: docs.length });
+        await this.store.append(m, r.id, 'created', 'api', {
+          type: r.type,
+          signers: signers.length,
+          documents: docs.length,
+        });
         await this.syncEntry(m, r);
       });
     } catch (e) {
@@ -197,34 +315,55 @@ export class SigningEngine implements SigningService {
     if (!found) return;
     const entry = found.entry;
     const summary = await this.view(r, { links: false, m });
-    const list = ((entry.signature_requests as Record<string, unknown>[] | undefined) ?? []).filter((x) => x.id !== r.id);
+    const list = ((entry.signature_requests as Record<string, unknown>[] | undefined) ?? []).filter(
+      (x) => x.id !== r.id,
+    );
     entry.signature_requests = [...list, summary];
     if (accountStatus) {
       try {
         await this.d.entries.setStatus(m, r.orgId, entry, 'account_status', accountStatus, { signature_request: r.id });
       } catch (e) {
         if (!isTitledError(e) || e.code !== 'CONFLICT') throw e; // a later account status stays (recorded in the audit log)
-        await this.store.append(m, r.id, 'account_status_kept', 'system', { wanted: accountStatus, status: entry.account_status });
+        await this.store.append(m, r.id, 'account_status_kept', 'system', {
+          wanted: accountStatus,
+          status: entry.account_status,
+        });
       }
     }
     await this.d.entries.save(m, r.orgId, entry);
   }
 
   /** The SignatureRequest as the API shows it. `links`: the signers' own links (only for the requester's POST answer). */
-  async view(r: RequestRow, o: { links: boolean; collection?: Record<string, unknown>; m?: EntityManager }): Promise<Record<string, unknown>> {
+  async view(
+    r: RequestRow,
+    o: { links: boolean; collection?: Record<string, unknown>; m?: EntityManager },
+  ): Promise<Record<string, unknown>> {
     const [signers, docs] = await Promise.all([this.store.signers(r.id, o.m), this.store.documents(r.id, o.m)]);
-    const url = (key: string | null | undefined) => (key && o.links ? this.d.objects.presign(key, this.d.presignTtlSeconds) : key);
+    const url = (key: string | null | undefined) =>
+      key && o.links ? this.d.objects.presign(key, this.d.presignTtlSeconds) : key;
     const out: Record<string, unknown> = {
-      id: r.id, type: r.type, status: r.status, transaction_access_url: `${r.linkBase}/sign/request/${r.id}`,
+      id: r.id,
+      type: r.type,
+      status: r.status,
+      transaction_access_url: `${r.linkBase}/sign/request/${r.id}`,
       ...(r.doc.redirect_url ? { redirect_url: r.doc.redirect_url } : {}),
       ...(r.doc.requester_email ? { requester_email: r.doc.requester_email } : {}),
       documents_to_sign: docs.map((d) => ({
-        filename: d.filename, id: d.id, signer_id: d.signerIds, ...(d.signedKey ? { signed_copy: url(d.signedKey) } : {}),
+        filename: d.filename,
+        id: d.id,
+        signer_id: d.signerIds,
+        ...(d.signedKey ? { signed_copy: url(d.signedKey) } : {}),
       })),
-      created_at: new Date(r.createdAt).toISOString(), updated_at: new Date(r.updatedAt).toISOString(),
+      created_at: new Date(r.createdAt).toISOString(),
+      updated_at: new Date(r.updatedAt).toISOString(),
       signers: signers.map((s) => {
         const { ssn: _ssn, dob: _dob, ...person } = s.person;
-        return { ...person, ...(o.links && isOpenSignatureStatus(r.status) && s.status !== 'signed' ? { transaction_access_url: this.link(r, s) } : {}) };
+        return {
+          ...person,
+          ...(o.links && isOpenSignatureStatus(r.status) && s.status !== 'signed'
+            ? { transaction_access_url: this.link(r, s) }
+            : {}),
+        };
       }),
       ...(r.doc.sign_cert ? { sign_cert: url(r.doc.sign_cert) } : {}),
       ...(r.doc.collected_dlid ? { collected_dlid: url(r.doc.collected_dlid) } : {}),
@@ -239,12 +378,18 @@ export class SigningEngine implements SigningService {
         ...(r.doc.wet_sign_packet ? { wet_sign_packet: url(r.doc.wet_sign_packet) } : {}),
         ...(r.doc.ron ? { ron: r.doc.ron } : {}),
       },
-      ...(o.collection ?? r.doc.title_collection ? { title_collection: o.collection ?? r.doc.title_collection } : {}),
+      ...((o.collection ?? r.doc.title_collection) ? { title_collection: o.collection ?? r.doc.title_collection } : {}),
     };
     return out;
   }
 
-  private async move(m: EntityManager, r: RequestRow, to: SignatureRequestStatus, actor: string, data: Record<string, unknown> = {}) {
+  private async move(
+    m: EntityManager,
+    r: RequestRow,
+    to: SignatureRequestStatus,
+    actor: string,
+    data: Record<string, unknown> = {},
+  ) {
     assertSignatureRequestMove(r.status, to);
     const from = r.status;
     r.status = to;
@@ -311,8 +456,13 @@ export class SigningEngine implements SigningService {
     const [docs, signers] = await Promise.all([this.store.documents(r.id), this.store.signers(r.id)]);
     const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
     const session = await this.d.ron.start({
-      request_id: r.id, state: entry.state,
-      signers: signers.map((s) => ({ id: s.signerId, name: s.name, ...(typeof s.person.contact_email === 'string' ? { email: s.person.contact_email } : {}) })),
+      request_id: r.id,
+      state: entry.state,
+      signers: signers.map((s) => ({
+        id: s.signerId,
+        name: s.name,
+        ...(typeof s.person.contact_email === 'string' ? { email: s.person.contact_email } : {}),
+      })),
       documents: docs.map((d) => ({ filename: d.filename, sha256: d.sha256Before })),
     });
     await this.recordRon(r.id, session);
@@ -325,7 +475,9 @@ export class SigningEngine implements SigningService {
       cur.doc.ron = { provider: this.d.ron.name, ...session };
       await this.store.updateRequest(m, cur);
       await this.store.append(m, requestId, `ron.${session.status}`, `ron:${this.d.ron.name}`, {
-        session: session.session_id, journal_entry: session.journal_entry?.id ?? '', recording_ref: session.recording_ref ?? '',
+        session: session.session_id,
+        journal_entry: session.journal_entry?.id ?? '',
+        recording_ref: session.recording_ref ?? '',
       });
       await this.syncEntry(m, cur);
     });
@@ -368,14 +520,19 @@ export class SigningEngine implements SigningService {
 
   /** ?Action=BUMP: re-sends the link to every signer who has not signed (at most once per bumpMinIntervalSeconds). */
   async bump(r0: RequestRow, actor: string): Promise<RequestRow> {
-    if (r0.status === 'DRAFT') throw new TitledError('CONFLICT', 'the request is a DRAFT: activate it first (?Action=ACTIVATE)');
-    if (!isOpenSignatureStatus(r0.status)) throw new TitledError('CONFLICT', `the request is ${r0.status}; nothing to remind`);
+    if (r0.status === 'DRAFT')
+      throw new TitledError('CONFLICT', 'the request is a DRAFT: activate it first (?Action=ACTIVATE)');
+    if (!isOpenSignatureStatus(r0.status))
+      throw new TitledError('CONFLICT', `the request is ${r0.status}; nothing to remind`);
     const min = this.d.options.bumpMinIntervalSeconds * 1000;
     const r = await this.d.db.tx(async (m) => {
       const r = (await this.store.request(r0.id, m))!;
       const since = Date.now() - (r.lastBumpAt ?? 0);
       if (r.lastBumpAt && since < min) {
-        throw new TitledError('TOO_MANY_REQUESTS', `the signers were reminded ${Math.round(since / 1000)} s ago; wait ${Math.ceil((min - since) / 1000)} s`);
+        throw new TitledError(
+          'TOO_MANY_REQUESTS',
+          `the signers were reminded ${Math.round(since / 1000)} s ago; wait ${Math.ceil((min - since) / 1000)} s`,
+        );
       }
       r.lastBumpAt = Date.now();
       await this.store.updateRequest(m, r);
@@ -391,15 +548,25 @@ export class SigningEngine implements SigningService {
     for (const s of await this.store.signers(r.id)) {
       if (s.status === 'signed' || s.status === 'declined') continue;
       try {
-        const used = await this.d.notifier.toSigner(s.person, this.link(r, s), { reminder, instructions: r.doc.instructions, name: s.name });
+        const used = await this.d.notifier.toSigner(s.person, this.link(r, s), {
+          reminder,
+          instructions: r.doc.instructions,
+          name: s.name,
+        });
         if (used.length) sent++;
         await this.d.db.tx(async (m) => {
           s.lastNotifiedAt = Date.now();
           await this.store.updateSigner(m, s);
-          await this.store.append(m, r.id, reminder ? 'reminded' : 'notified', 'system', { signer: s.signerId, channels: used.join(',') });
+          await this.store.append(m, r.id, reminder ? 'reminded' : 'notified', 'system', {
+            signer: s.signerId,
+            channels: used.join(','),
+          });
         });
       } catch (e) {
-        this.d.log.warn({ code: 'SIGNING_NOTIFY_FAILED', signatureRequest: r.id, err: (e as Error).message }, 'notification failed');
+        this.d.log.warn(
+          { code: 'SIGNING_NOTIFY_FAILED', signatureRequest: r.id, err: (e as Error).message },
+          'notification failed',
+        );
       }
     }
     return sent;
@@ -441,18 +608,25 @@ export class SigningEngine implements SigningService {
     const problem = this.linkProblem(found.r, found.s);
     if (problem) throw new TitledError('CONFLICT', `this link cannot be used: ${problem}`);
     if (found.r.type !== 'E_SIGN' && !sub.decline) {
-      throw new TitledError('CONFLICT', found.r.type === 'RON' ? 'this request is signed before a notary online' : 'this request is signed in ink on paper');
+      throw new TitledError(
+        'CONFLICT',
+        found.r.type === 'RON'
+          ? 'this request is signed before a notary online'
+          : 'this request is signed in ink on paper',
+      );
     }
     if (!sub.decline) {
       if (!sub.consent) throw new TitledError('INVALID_INPUT', 'consent to sign electronically is required');
-      if (!sub.drawnPng && !sub.typed?.trim()) throw new TitledError('INVALID_INPUT', 'type your name or draw your signature');
+      if (!sub.drawnPng && !sub.typed?.trim())
+        throw new TitledError('INVALID_INPUT', 'type your name or draw your signature');
     }
     const dlid = sub.dlPhoto && !sub.decline ? await this.readLicense(found.r, found.s, sub.dlPhoto) : undefined;
     const { r, all } = await this.d.db.tx(async (m) => {
       const r = (await this.store.request(found.r.id, m))!;
       const signers = await this.store.signers(r.id, m);
       const s = signers.find((x) => x.id === found.s.id)!;
-      if (this.linkProblem(r, s)) throw new TitledError('CONFLICT', `this link cannot be used: ${this.linkProblem(r, s)}`);
+      if (this.linkProblem(r, s))
+        throw new TitledError('CONFLICT', `this link cannot be used: ${this.linkProblem(r, s)}`);
       const now = Date.now();
       s.ip = sub.ip.slice(0, 64);
       s.userAgent = sub.userAgent.slice(0, 500);
@@ -468,11 +642,17 @@ export class SigningEngine implements SigningService {
       s.consentAt = now;
       s.signedAt = now;
       s.status = 'signed';
-      s.signature = sub.drawnPng ? { kind: 'drawn', png: sub.drawnPng } : { kind: 'typed', text: sub.typed!.trim().slice(0, 200) };
+      s.signature = sub.drawnPng
+        ? { kind: 'drawn', png: sub.drawnPng }
+        : { kind: 'typed', text: sub.typed!.trim().slice(0, 200) };
       if (dlid) s.dlid = dlid;
       await this.store.updateSigner(m, s);
       await this.store.append(m, r.id, 'consented', `signer:${s.signerId}`, { disclosure: 'E-SIGN/UETA v1' });
-      await this.store.append(m, r.id, 'signed', `signer:${s.signerId}`, { kind: s.signature.kind, ip: s.ip, user_agent: s.userAgent });
+      await this.store.append(m, r.id, 'signed', `signer:${s.signerId}`, {
+        kind: s.signature.kind,
+        ip: s.ip,
+        user_agent: s.userAgent,
+      });
       if (dlid) {
         const ok = (dlid.match as { ok?: boolean | null }).ok;
         await this.store.append(m, r.id, ok ? 'dlid_matched' : 'dlid_mismatch', 'system', { signer: s.signerId });
@@ -490,11 +670,18 @@ export class SigningEngine implements SigningService {
   }
 
   /** Stores the photo and reads it through the document extraction (when the ocr plugin offers it). */
-  private async readLicense(r: RequestRow, s: SignerRow, photo: { data: Buffer; type: string }): Promise<Record<string, unknown>> {
+  private async readLicense(
+    r: RequestRow,
+    s: SignerRow,
+    photo: { data: Buffer; type: string },
+  ): Promise<Record<string, unknown>> {
     const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
     const objects = new EntryObjects(this.d.objects, entry.storeIndex);
     const ext = /png/i.test(photo.type) ? 'png' : /pdf/i.test(photo.type) ? 'pdf' : 'jpg';
-    const key = await objects.put(`signing/${r.id}/dlid-${s.signerId.replace(/[^A-Za-z0-9_-]/g, '-')}.${ext}`, photo.data);
+    const key = await objects.put(
+      `signing/${r.id}/dlid-${s.signerId.replace(/[^A-Za-z0-9_-]/g, '-')}.${ext}`,
+      photo.data,
+    );
     let read = null;
     if (this.d.container.isRegistered(COLLABORATORS.extraction, true)) {
       try {
@@ -504,14 +691,25 @@ export class SigningEngine implements SigningService {
       }
     }
     const check = checkLicense(read, s.person);
-    return { photo: key, extraction: read ? 'ocr' : this.d.container.isRegistered(COLLABORATORS.extraction, true) ? 'failed' : 'unavailable', ...check };
+    return {
+      photo: key,
+      extraction: read
+        ? 'ocr'
+        : this.d.container.isRegistered(COLLABORATORS.extraction, true)
+          ? 'failed'
+          : 'unavailable',
+      ...check,
+    };
   }
 
   /** The request's collected licenses, one JSON file (what `collected_dlid` points at). */
   private async writeCollected(r: RequestRow, signers: SignerRow[]): Promise<void> {
     const entry = (await this.d.entries.load(r.orgId, r.entryId))!.entry;
     const body = Object.fromEntries(signers.filter((x) => x.dlid).map((x) => [x.signerId, x.dlid]));
-    await new EntryObjects(this.d.objects, entry.storeIndex).put(`signing/${r.id}/collected-dlid.json`, JSON.stringify(body, null, 2));
+    await new EntryObjects(this.d.objects, entry.storeIndex).put(
+      `signing/${r.id}/collected-dlid.json`,
+      JSON.stringify(body, null, 2),
+    );
   }
 
   /** Every signer signed: signed copies, seals, certificate, export; then COMPLETED and poa_signed. Idempotent. */
@@ -533,7 +731,10 @@ export class SigningEngine implements SigningService {
         await this.syncEntry(m, r, 'poa_signed');
         return r;
       });
-      this.d.log.info({ code: 'SIGNING_COMPLETED', entryId: r.entryId, signatureRequest: r.id }, 'signature request completed');
+      this.d.log.info(
+        { code: 'SIGNING_COMPLETED', entryId: r.entryId, signatureRequest: r.id },
+        'signature request completed',
+      );
       return r;
     } catch (e) {
       this.d.log.error({ code: 'SIGNING_FINALIZE_FAILED', signatureRequest: requestId, err: e }, 'sealing failed');
@@ -545,14 +746,16 @@ export class SigningEngine implements SigningService {
     const done = (await this.store.requestsOf(orgId, entryId)).filter((r) => r.status === 'COMPLETED');
     const last = done[done.length - 1];
     if (!last) return [];
-    return (await this.store.documents(last.id)).filter((d) => d.signedKey)
+    return (await this.store.documents(last.id))
+      .filter((d) => d.signedKey)
       .map((d) => ({ name: d.name, filename: d.filename, key: d.signedKey!, sha256: d.sha256After ?? '' }));
   }
 
   /** Operator: cancel the entry's open request. */
   async cancel(orgId: string, entryId: string, actor: string, reason = ''): Promise<RequestRow> {
     const open = await this.store.openRequest(entryId);
-    if (!open || open.orgId !== orgId) throw new TitledError('NOT_FOUND', `entry ${entryId} has no open signature request`);
+    if (!open || open.orgId !== orgId)
+      throw new TitledError('NOT_FOUND', `entry ${entryId} has no open signature request`);
     return this.d.db.tx(async (m) => {
       const r = (await this.store.request(open.id, m))!;
       await this.move(m, r, 'CANCELED', actor, reason ? { reason } : {});
@@ -564,7 +767,8 @@ export class SigningEngine implements SigningService {
   /** Operator: the originals came back signed in ink (WET_SIGN), or a signer signed on paper: records every signer as signed. */
   async markSigned(orgId: string, entryId: string, actor: string, note = ''): Promise<RequestRow> {
     const open = await this.store.openRequest(entryId);
-    if (!open || open.orgId !== orgId) throw new TitledError('NOT_FOUND', `entry ${entryId} has no open signature request`);
+    if (!open || open.orgId !== orgId)
+      throw new TitledError('NOT_FOUND', `entry ${entryId} has no open signature request`);
     if (open.status === 'DRAFT') await this.activate(open, actor);
     await this.d.db.tx(async (m) => {
       const r = (await this.store.request(open.id, m))!;

@@ -17,7 +17,14 @@ function fitSize(font: PDFFont, text: string, width: number, max: number): numbe
   return size;
 }
 
-async function drawSignature(doc: PDFDocument, page: PDFPage, box: Omit<Box, 'signer_id' | 'page'>, s: SignerRow, script: PDFFont, small: PDFFont) {
+async function drawSignature(
+  doc: PDFDocument,
+  page: PDFPage,
+  box: Omit<Box, 'signer_id' | 'page'>,
+  s: SignerRow,
+  script: PDFFont,
+  small: PDFFont,
+) {
   const sig = s.signature!;
   if (sig.kind === 'drawn' && sig.png) {
     const img = await doc.embedPng(Buffer.from(sig.png, 'base64'));
@@ -25,22 +32,44 @@ async function drawSignature(doc: PDFDocument, page: PDFPage, box: Omit<Box, 'si
     page.drawImage(img, { x: box.x, y: box.y + 1, width: img.width * scale, height: img.height * scale });
   } else {
     const text = safe(sig.text || s.name);
-    page.drawText(text, { x: box.x, y: box.y + 4, size: fitSize(script, text, box.width, 16), font: script, color: rgb(0.05, 0.1, 0.45) });
+    page.drawText(text, {
+      x: box.x,
+      y: box.y + 4,
+      size: fitSize(script, text, box.width, 16),
+      font: script,
+      color: rgb(0.05, 0.1, 0.45),
+    });
   }
   const when = new Date(s.signedAt ?? Date.now()).toISOString().slice(0, 10);
   const note = safe(`Signed electronically by ${s.name} on ${when} (titled e-signature)`);
-  page.drawText(note, { x: box.x, y: box.y + box.height + 1, size: fitSize(small, note, box.width, 5.5), font: small, color: rgb(0.3, 0.3, 0.3) });
+  page.drawText(note, {
+    x: box.x,
+    y: box.y + box.height + 1,
+    size: fitSize(small, note, box.width, 5.5),
+    font: small,
+    color: rgb(0.3, 0.3, 0.3),
+  });
 }
 
 /** The PDF with every signer's signature placed; `appended` lists signers who had no line and got the appended page. */
-export async function placeSignatures(pdf: Uint8Array, boxes: Box[], signers: SignerRow[], title: string): Promise<{ pdf: Uint8Array; appended: string[] }> {
+export async function placeSignatures(
+  pdf: Uint8Array,
+  boxes: Box[],
+  signers: SignerRow[],
+  title: string,
+): Promise<{ pdf: Uint8Array; appended: string[] }> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const appended = await placeInto(doc, boxes, signers, title);
   return { pdf: await doc.save({ useObjectStreams: false }), appended };
 }
 
 /** Places every signer's signature into a loaded document (one load and save for placement and seal). */
-export async function placeInto(doc: PDFDocument, boxes: Box[], signers: SignerRow[], title: string): Promise<string[]> {
+export async function placeInto(
+  doc: PDFDocument,
+  boxes: Box[],
+  signers: SignerRow[],
+  title: string,
+): Promise<string[]> {
   const script = await doc.embedFont(StandardFonts.TimesRomanBoldItalic);
   const small = await doc.embedFont(StandardFonts.Helvetica);
   const pages = doc.getPages();
@@ -60,8 +89,18 @@ export async function placeInto(doc: PDFDocument, boxes: Box[], signers: SignerR
   }
   if (appended.length) {
     const page = doc.addPage([612, 792]);
-    page.drawText(safe(`Signature page: ${title}`), { x: 40, y: 740, size: 14, font: await doc.embedFont(StandardFonts.HelveticaBold) });
-    page.drawText('The persons below signed the document above electronically (E-SIGN Act, 15 U.S.C. 7001; UETA).', { x: 40, y: 720, size: 9, font: small });
+    page.drawText(safe(`Signature page: ${title}`), {
+      x: 40,
+      y: 740,
+      size: 14,
+      font: await doc.embedFont(StandardFonts.HelveticaBold),
+    });
+    page.drawText('The persons below signed the document above electronically (E-SIGN Act, 15 U.S.C. 7001; UETA).', {
+      x: 40,
+      y: 720,
+      size: 9,
+      font: small,
+    });
     let y = 680;
     for (const id of appended) {
       const s = signers.find((x) => x.signerId === id)!;

@@ -7,7 +7,13 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { inject, injectable } from 'tsyringe';
 import type { DependencyContainer } from 'tsyringe';
-import { COLLABORATORS, TOKENS, type EnginePlugin, type TitleCollectionService, type TitleCollectionView } from '../../core/plugin-api.js';
+import {
+  COLLABORATORS,
+  TOKENS,
+  type EnginePlugin,
+  type TitleCollectionService,
+  type TitleCollectionView,
+} from '../../core/plugin-api.js';
 import { DIALECTS } from '../helpers/engine.js';
 import { expectError } from '../http/support.js';
 import { signWithoutJs, startSigningEngine, txEntry, type SigningTestEngine } from './support.js';
@@ -25,9 +31,18 @@ class FakeCollectionPlugin implements EnginePlugin {
         calls.push(entryId);
         if (!this.made.has(entryId)) {
           this.made.set(entryId, {
-            collection_id: `col-${this.made.size + 1}`, mode: 'STUB', carrier: 'sandbox', service: 'ground', return_address: { city: 'Austin' },
-            instructions: ['enclose the title'], created_at: new Date(0).toISOString(), tracking_number: null, label_url: null, qr_verified: false,
-            assets_expires_at: new Date(0).toISOString(), orgId,
+            collection_id: `col-${this.made.size + 1}`,
+            mode: 'STUB',
+            carrier: 'sandbox',
+            service: 'ground',
+            return_address: { city: 'Austin' },
+            instructions: ['enclose the title'],
+            created_at: new Date(0).toISOString(),
+            tracking_number: null,
+            label_url: null,
+            qr_verified: false,
+            assets_expires_at: new Date(0).toISOString(),
+            orgId,
           });
         }
         return this.made.get(entryId);
@@ -46,8 +61,10 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       t = await startSigningEngine({
-        dialect, stages: ['intake', 'forms', 'fake-collection', 'signing', 'webhook'],
-        options: { stages: { 'fake-collection': FakeCollectionPlugin } }, signing: { bumpMinIntervalSeconds: 3600 },
+        dialect,
+        stages: ['intake', 'forms', 'fake-collection', 'signing', 'webhook'],
+        options: { stages: { 'fake-collection': FakeCollectionPlugin } },
+        signing: { bumpMinIntervalSeconds: 3600 },
       });
       ({ id } = await txEntry(t));
     });
@@ -57,7 +74,10 @@ for (const dialect of DIALECTS) {
       expectError(await t.request('POST', `/title/${id}/sign`, { body: { nope: 1 } }), 400);
       expectError(await t.request('POST', `/title/${id}/sign?Action=FLY`), 400);
       expectError(await t.request('POST', `/title/${id}/sign`, { body: { redirect_url: 'not a url' } }), 400);
-      expectError(await t.request('POST', `/title/${id}/sign`, { body: { documents_to_sign: [{ id: 'form_nope' }] } }), 400);
+      expectError(
+        await t.request('POST', `/title/${id}/sign`, { body: { documents_to_sign: [{ id: 'form_nope' }] } }),
+        400,
+      );
       expectError(await t.request('POST', '/title/00000000-0000-0000-0000-000000000000/sign'), 404);
       expectError(await t.request('POST', `/title/${id}/sign`, { key: null }), 403);
       const other = await t.newOrg();
@@ -85,10 +105,19 @@ for (const dialect of DIALECTS) {
     it('a signer who does not consent is asked again (400); one who declines ends the request (DECLINED)', async () => {
       const r = (await t.request('POST', `/title/${id}/sign`)).body;
       const link = r.signers[0].transaction_access_url;
-      const noConsent = await fetch(link, { method: 'POST', body: new URLSearchParams({ typed_name: 'Jane' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const noConsent = await fetch(link, {
+        method: 'POST',
+        body: new URLSearchParams({ typed_name: 'Jane' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(noConsent.status).to.equal(400);
       expect(await noConsent.text()).to.contain('consent');
-      const decline = await fetch(link, { method: 'POST', body: new URLSearchParams({ action: 'decline' }), headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+      const decline = await fetch(link, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'decline' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        redirect: 'manual',
+      });
       expect(decline.status).to.equal(303);
       const entry = (await t.request('GET', `/title/${id}`)).body;
       expect(entry.signature_requests.find((x: any) => x.id === r.id).status).to.equal('DECLINED');
@@ -103,7 +132,10 @@ for (const dialect of DIALECTS) {
       expect(r.status).to.equal('DRAFT');
       await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`);
       expect((await t.signing.service.store.verifyChain(r.id)).ok).to.equal(true);
-      await t.engine.db.exec('UPDATE signing_events SET actor = ? WHERE "requestId" = ? AND seq = 1', ['someone-else', r.id]);
+      await t.engine.db.exec('UPDATE signing_events SET actor = ? WHERE "requestId" = ? AND seq = 1', [
+        'someone-else',
+        r.id,
+      ]);
       expect(await t.signing.service.store.verifyChain(r.id)).to.deep.include({ ok: false, brokenAt: 1 });
     });
 

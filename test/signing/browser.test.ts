@@ -15,7 +15,10 @@ import { startSigningEngine, txEntry, type SigningTestEngine } from './support.j
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(packageRoot, 'test-artifacts', 'signing');
-const SIZES = [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1280, height: 800 }] as const;
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+] as const;
 
 describe('signing page in headless Chromium (phone and desktop)', function () {
   this.timeout(180_000);
@@ -31,7 +34,14 @@ describe('signing page in headless Chromium (phone and desktop)', function () {
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     landing = await receiver();
     t = await startSigningEngine();
@@ -61,7 +71,8 @@ describe('signing page in headless Chromium (phone and desktop)', function () {
       const box = (await page.locator('#pad').boundingBox())!;
       await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
       await page.mouse.down();
-      for (let k = 1; k <= 12; k++) await page.mouse.move(box.x + 20 + k * (box.width - 40) / 12, box.y + box.height * (k % 2 ? 0.3 : 0.7));
+      for (let k = 1; k <= 12; k++)
+        await page.mouse.move(box.x + 20 + (k * (box.width - 40)) / 12, box.y + box.height * (k % 2 ? 0.3 : 0.7));
       await page.mouse.up();
       expect(await page.inputValue('#drawn')).to.match(/^data:image\/png;base64,/);
       await page.check('input[name=consent]');
@@ -78,6 +89,17 @@ describe('signing page in headless Chromium (phone and desktop)', function () {
     const file = join(ARTIFACTS, 'signed-poa.pdf');
     writeFileSync(file, Buffer.from(await (await fetch(sr.documents_to_sign[0].signed_copy)).arrayBuffer()));
     expect(execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).split('\n').length).to.be.greaterThan(3);
-    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', file, join(ARTIFACTS, 'signed-poa-page1')]);
+    execFileSync('pdftoppm', [
+      '-png',
+      '-r',
+      '60',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      file,
+      join(ARTIFACTS, 'signed-poa-page1'),
+    ]);
   });
 });

@@ -22,11 +22,18 @@ describe('titled sign (CLI)', function () {
     const env = { ...process.env };
     for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
     return new Promise((res, rej) => {
-      const c = spawn(process.execPath, [CLI, ...args], { env: { ...env, TITLED_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [CLI, ...args], {
+        env: { ...env, TITLED_DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
-      c.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-      c.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      c.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      c.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
       c.once('error', rej);
       c.once('close', (code) => res({ code, stdout, stderr }));
     });
@@ -53,7 +60,16 @@ describe('titled sign (CLI)', function () {
     const again = await run(['sign', 'remind', '--org', t.org.name, '--entry', id]);
     expect(again.code).to.equal(1);
     expect(again.stderr).to.contain('wait');
-    const marked = await run(['sign', 'mark-signed', '--org', t.org.name, '--entry', id, '--note', 'originals received']);
+    const marked = await run([
+      'sign',
+      'mark-signed',
+      '--org',
+      t.org.name,
+      '--entry',
+      id,
+      '--note',
+      'originals received',
+    ]);
     expect(marked.code, marked.stderr).to.equal(0);
     expect(marked.stdout).to.contain(`${r.id} COMPLETED`);
     const entry = (await t.request('GET', `/title/${id}`)).body;

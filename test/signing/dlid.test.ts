@@ -30,14 +30,14 @@ describe('signing: driver license photo read and matched against the owner', fun
   });
   after(async () => t?.stop());
 
-  it('another person\'s license is flagged as a mismatch on the request (not silently accepted)', async () => {
+  it("another person's license is flagged as a mismatch on the request (not silently accepted)", async () => {
     await t.request('POST', `/title/${id}/sign`);
     const r = (await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`)).body;
     const res = await signWithPhoto(r.signers[0].transaction_access_url, 'Jane Q Borrower');
     expect(res.status).to.equal(303);
     const sr = (await t.request('GET', `/title/${id}`)).body.signature_requests.find((x: any) => x.id === r.id);
     expect(sr.metadata.dlid_mismatch).to.deep.equal(['owner-1']);
-    const collected = await (await fetch(sr.collected_dlid)).json() as Record<string, any>;
+    const collected = (await (await fetch(sr.collected_dlid)).json()) as Record<string, any>;
     expect(collected['owner-1'].name).to.equal('KENNETH GRACE JACKSON');
     expect(collected['owner-1'].match).to.deep.include({ ok: false, name: false, address: false });
     expect(JSON.stringify(collected)).to.not.contain('LM682711');
@@ -46,20 +46,25 @@ describe('signing: driver license photo read and matched against the owner', fun
     await t.request('POST', `/title/${id}/sign/cancel`);
   });
 
-  it('the owner\'s own license matches (name and address)', async () => {
+  it("the owner's own license matches (name and address)", async () => {
     const kenneth = {
-      type: 'PERSON', name: 'Kenneth G Jackson', id: 'kj', contact_email: 'kj@example.com',
+      type: 'PERSON',
+      name: 'Kenneth G Jackson',
+      id: 'kj',
+      contact_email: 'kj@example.com',
       addr: { street1: '5257 River Road', city: 'Dayton', state: 'OH', zip: '45402' },
     };
-    const r = (await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`, {
-      body: { signers: [kenneth], documents_to_sign: [{ id: 'form_title_application', signer_id: ['kj'] }] },
-    })).body;
+    const r = (
+      await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`, {
+        body: { signers: [kenneth], documents_to_sign: [{ id: 'form_title_application', signer_id: ['kj'] }] },
+      })
+    ).body;
     expect(r.status, JSON.stringify(r)).to.equal('SENT');
     expect((await signWithPhoto(r.signers[0].transaction_access_url, 'Kenneth G Jackson')).status).to.equal(303);
     const sr = (await t.request('GET', `/title/${id}`)).body.signature_requests.find((x: any) => x.id === r.id);
     expect(sr.status).to.equal('COMPLETED');
     expect(sr.metadata.dlid_mismatch).to.equal(undefined);
-    const collected = await (await fetch(sr.collected_dlid)).json() as Record<string, any>;
+    const collected = (await (await fetch(sr.collected_dlid)).json()) as Record<string, any>;
     expect(collected.kj.match).to.deep.include({ ok: true, name: true, address: true });
   });
 });

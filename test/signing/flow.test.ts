@@ -25,13 +25,18 @@ function pdfsig(file: string): string {
 }
 
 function zipNames(buf: Buffer): Promise<string[]> {
-  return new Promise((res, rej) => yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => {
-    if (err || !z) return rej(err);
-    const names: string[] = [];
-    z.on('entry', (e: { fileName: string }) => { names.push(e.fileName); z.readEntry(); });
-    z.on('end', () => res(names));
-    z.readEntry();
-  }));
+  return new Promise((res, rej) =>
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => {
+      if (err || !z) return rej(err);
+      const names: string[] = [];
+      z.on('entry', (e: { fileName: string }) => {
+        names.push(e.fileName);
+        z.readEntry();
+      });
+      z.on('end', () => res(names));
+      z.readEntry();
+    }),
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -48,8 +53,15 @@ for (const dialect of DIALECTS) {
       dir = mkdtempSync(join(tmpdir(), 'titled-signing-'));
       smtp = await new SmtpCatcher().listen();
       hooks = await receiver();
-      t = await startSigningEngine({ dialect, signing: { smtp: { host: '127.0.0.1', port: smtp.port, from: 'titled <sign@example.com>' } } });
-      await t.wh.setProfile(t.org.name, { url: `${hooks.url}/hook`, events: ['title.account_status.*'], auth: { scheme: 'none' } });
+      t = await startSigningEngine({
+        dialect,
+        signing: { smtp: { host: '127.0.0.1', port: smtp.port, from: 'titled <sign@example.com>' } },
+      });
+      await t.wh.setProfile(t.org.name, {
+        url: `${hooks.url}/hook`,
+        events: ['title.account_status.*'],
+        auth: { scheme: 'none' },
+      });
       ({ id } = await txEntry(t));
     });
     after(async () => {
@@ -60,14 +72,18 @@ for (const dialect of DIALECTS) {
     });
 
     it('POST /title/{id}/sign makes a DRAFT request: both AND owners sign, each his own POA; retries and concurrent calls give one', async () => {
-      const body = { redirect_url: { url: 'https://lender.example/done', message: 'Thanks, all set' }, requester_email: 'ops@lender.example' };
+      const body = {
+        redirect_url: { url: 'https://lender.example/done', message: 'Thanks, all set' },
+        requester_email: 'ops@lender.example',
+      };
       const res = await t.request('POST', `/title/${id}/sign`, { body });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       first = res.body;
       expect(first.status).to.equal('DRAFT');
       expect(first.type).to.equal('E_SIGN');
       expect(first.signers.map((s: any) => s.name)).to.deep.equal(['Jane Q Borrower', 'Robert T Coowner']);
-      for (const s of first.signers) expect(s.transaction_access_url).to.match(/^http:\/\/.+\/sign\/[A-Za-z0-9_-]{40,}$/);
+      for (const s of first.signers)
+        expect(s.transaction_access_url).to.match(/^http:\/\/.+\/sign\/[A-Za-z0-9_-]{40,}$/);
       expect(first.signers[0].transaction_access_url).to.not.equal(first.signers[1].transaction_access_url);
       const poas = first.documents_to_sign.filter((d: any) => d.filename.startsWith('forms_poa'));
       expect(poas.map((d: any) => d.signer_id)).to.deep.equal([['owner-1'], ['owner-2']]);
@@ -109,7 +125,10 @@ for (const dialect of DIALECTS) {
         const to = new URL(res.headers.get('location')!);
         expect(to.origin + to.pathname).to.equal('https://lender.example/done');
         expect(to.searchParams.get('message')).to.equal('Thanks, all set');
-        if (i === 0) expect((await t.request('GET', `/title/${id}`)).body.signature_requests[0].status).to.equal('PARTIALLY_SIGNED');
+        if (i === 0)
+          expect((await t.request('GET', `/title/${id}`)).body.signature_requests[0].status).to.equal(
+            'PARTIALLY_SIGNED',
+          );
       }
     });
 
@@ -129,11 +148,17 @@ for (const dialect of DIALECTS) {
       const poa = join(dir, 'poa.pdf');
       const poaBytes = Buffer.from(await (await fetch(sr.documents_to_sign[0].signed_copy)).arrayBuffer());
       writeFileSync(poa, poaBytes);
-      expect(execFileSync('pdftotext', [poa, '-'], { encoding: 'utf8' })).to.contain('Signed electronically by Jane Q Borrower');
+      expect(execFileSync('pdftotext', [poa, '-'], { encoding: 'utf8' })).to.contain(
+        'Signed electronically by Jane Q Borrower',
+      );
       const cert = join(dir, 'cert.pdf');
       writeFileSync(cert, Buffer.from(await (await fetch(sr.sign_cert)).arrayBuffer()));
       const text = execFileSync('pdftotext', [cert, '-'], { encoding: 'utf8' });
-      expect(text).to.contain(sr.id).and.contain('Jane Q Borrower').and.contain('Robert T Coowner').and.contain('SHA-256 before signing');
+      expect(text)
+        .to.contain(sr.id)
+        .and.contain('Jane Q Borrower')
+        .and.contain('Robert T Coowner')
+        .and.contain('SHA-256 before signing');
       expect(text).to.contain('curl/8.5').and.contain('Consent to electronic signature');
       expect(text.replace(/\s+/g, '')).to.contain(createHash('sha256').update(poaBytes).digest('hex'));
       const names = await zipNames(Buffer.from(await (await fetch(sr.full_export)).arrayBuffer()));

@@ -21,8 +21,10 @@ describe('signing: email and SMS notifications, reminders and expiry (background
     sms = await receiver();
     t = await startSigningEngine({
       signing: {
-        smtp: { host: '127.0.0.1', port: smtp.port }, sms: { provider: 'http', url: `${sms.url}/sms`, token: 'sms-token' },
-        reminders: { everyHours: 0.5 / 3600, max: 2 }, expiryDays: 30,
+        smtp: { host: '127.0.0.1', port: smtp.port },
+        sms: { provider: 'http', url: `${sms.url}/sms`, token: 'sms-token' },
+        reminders: { everyHours: 0.5 / 3600, max: 2 },
+        expiryDays: 30,
         organizations: { 'quick-expiry': { expiryDays: 1.5 / 86_400, reminders: { max: 0 } } },
       },
     });
@@ -39,7 +41,10 @@ describe('signing: email and SMS notifications, reminders and expiry (background
     const r = (await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`)).body;
     expect(r.status).to.equal('SENT');
     const jane = r.signers[0].transaction_access_url;
-    await eventually(async () => smtp.mails.filter((m) => m.to === 'jane@example.com').length >= 3, { what: 'link + 2 reminders', tries: 800 });
+    await eventually(async () => smtp.mails.filter((m) => m.to === 'jane@example.com').length >= 3, {
+      what: 'link + 2 reminders',
+      tries: 800,
+    });
     const janes = smtp.mails.filter((m) => m.to === 'jane@example.com');
     expect(janes[0]!.raw).to.contain('ready for your signature');
     expect(janes[1]!.raw).to.contain('Reminder');
@@ -54,14 +59,17 @@ describe('signing: email and SMS notifications, reminders and expiry (background
     expect(events.filter((e) => e.type === 'reminded').length).to.equal(4);
   });
 
-  it('expires an organization\'s request after its own expiry; the link then shows it expired', async () => {
+  it("expires an organization's request after its own expiry; the link then shows it expired", async () => {
     const org = await t.newOrg('quick-expiry');
     const id = await createEntry(t, txTwoOwners(), org.key);
     await waitForStatus(t, id, 'complete', org.key);
     const r = (await t.request('POST', `/title/${id}/sign?Action=ACTIVATE`, { key: org.key })).body;
     expect(r.status).to.equal('SENT');
-    await eventually(async () => (await t.request('GET', `/title/${id}`, { key: org.key })).body.signature_requests[0].status === 'EXPIRED',
-      { what: 'expired', tries: 800 });
+    await eventually(
+      async () =>
+        (await t.request('GET', `/title/${id}`, { key: org.key })).body.signature_requests[0].status === 'EXPIRED',
+      { what: 'expired', tries: 800 },
+    );
     const page = await fetch(r.signers[0].transaction_access_url);
     expect(page.status).to.equal(410);
     expect(await page.text()).to.contain('expired');

@@ -11,7 +11,11 @@ import { startTestEngine, type Dialect, type TestEngine } from '../helpers/engin
 import { createEntry, waitForStatus } from '../http/support.js';
 import { FAST_WEBHOOKS } from '../webhook/support.js';
 
-export interface Mail { to: string; raw: string; link?: string }
+export interface Mail {
+  to: string;
+  raw: string;
+  link?: string;
+}
 
 /** A local SMTP server that keeps every message (what the plugin's nodemailer sends). */
 export class SmtpCatcher {
@@ -21,14 +25,23 @@ export class SmtpCatcher {
 
   async listen(): Promise<this> {
     this.server = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
       onData: (stream, session, cb) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+          const raw = Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/g, '=');
           const link = /(https?:\/\/\S+\/sign\/[A-Za-z0-9_-]+)/.exec(raw)?.[1];
-          this.mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw, ...(link ? { link } : {}) });
+          this.mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(','),
+            raw,
+            ...(link ? { link } : {}),
+          });
           cb();
         });
       },
@@ -48,22 +61,50 @@ const addr = (street1: string, city: string, state: string, zip: string) => ({ s
 /** A TX title with two AND owners (both borrowers), a new lien, contacts for both. */
 export function txTwoOwners(): Record<string, unknown> {
   const jane = {
-    type: 'PERSON', name: 'Jane Q Borrower', id: 'owner-1', contact_email: 'jane@example.com', contact_phone: '5125550100',
-    addr: addr('1 Main St', 'Austin', 'TX', '78701'), dlid: { number: 'D1234567', state: 'TX' },
+    type: 'PERSON',
+    name: 'Jane Q Borrower',
+    id: 'owner-1',
+    contact_email: 'jane@example.com',
+    contact_phone: '5125550100',
+    addr: addr('1 Main St', 'Austin', 'TX', '78701'),
+    dlid: { number: 'D1234567', state: 'TX' },
   };
   const robert = {
-    type: 'PERSON', name: 'Robert T Coowner', id: 'owner-2', contact_email: 'robert@example.com', contact_phone: '5125550101',
-    addr: addr('1 Main St', 'Austin', 'TX', '78701'), dlid: { number: 'C7654321', state: 'TX' },
+    type: 'PERSON',
+    name: 'Robert T Coowner',
+    id: 'owner-2',
+    contact_email: 'robert@example.com',
+    contact_phone: '5125550101',
+    addr: addr('1 Main St', 'Austin', 'TX', '78701'),
+    dlid: { number: 'C7654321', state: 'TX' },
   };
   return {
     account_data: {
       vehicle: {
-        vin: '1HGCM82633A004352', year: 2019, make: 'Honda', model: 'Accord', type: 'AUTO',
-        title: { number: 'T-100200', issuing_state: 'TX', conjunction: 'AND', is_and: true, owners: [jane, robert], odometer_reading: '45210' },
+        vin: '1HGCM82633A004352',
+        year: 2019,
+        make: 'Honda',
+        model: 'Accord',
+        type: 'AUTO',
+        title: {
+          number: 'T-100200',
+          issuing_state: 'TX',
+          conjunction: 'AND',
+          is_and: true,
+          owners: [jane, robert],
+          odometer_reading: '45210',
+        },
       },
       loan: {
-        loan_id: 'LN-0001', borrower: [jane, robert], security_agreement_sign_date: '2026-11-01', loan_amount: 18000,
-        new_lienholder: { type: 'LIENHOLDER', name: 'Acme Auto Finance LLC', addr: addr('500 Lender Way', 'Dallas', 'TX', '75201') },
+        loan_id: 'LN-0001',
+        borrower: [jane, robert],
+        security_agreement_sign_date: '2026-11-01',
+        loan_amount: 18000,
+        new_lienholder: {
+          type: 'LIENHOLDER',
+          name: 'Acme Auto Finance LLC',
+          addr: addr('500 Lender Way', 'Dallas', 'TX', '75201'),
+        },
       },
       sale: { state: 'TX' },
     },
@@ -75,13 +116,22 @@ export interface SigningTestEngine extends TestEngine {
   wh: WebhookPlugin;
 }
 
-export async function startSigningEngine(o: {
-  dialect?: Dialect; signing?: Record<string, unknown>; options?: EngineOptions; stages?: string[]; dataDir?: string;
-} = {}): Promise<SigningTestEngine> {
+export async function startSigningEngine(
+  o: {
+    dialect?: Dialect;
+    signing?: Record<string, unknown>;
+    options?: EngineOptions;
+    stages?: string[];
+    dataDir?: string;
+  } = {},
+): Promise<SigningTestEngine> {
   const t = await startTestEngine({
-    dialect: o.dialect, options: o.options, dataDir: o.dataDir,
+    dialect: o.dialect,
+    options: o.options,
+    dataDir: o.dataDir,
     config: {
-      stages: o.stages ?? ['intake', 'forms', 'signing', 'webhook'], allowHosts: ['127.0.0.1'],
+      stages: o.stages ?? ['intake', 'forms', 'signing', 'webhook'],
+      allowHosts: ['127.0.0.1'],
       plugins: { webhook: FAST_WEBHOOKS, signing: { pollIntervalMs: 50, ...o.signing } },
     },
   });
@@ -99,7 +149,16 @@ export async function txEntry(t: TestEngine): Promise<{ id: string; entry: any }
 }
 
 /** Signs through the page without JavaScript: a plain form post (what curl does). */
-export async function signWithoutJs(link: string, typed: string, extra: Record<string, string> = {}): Promise<Response> {
+export async function signWithoutJs(
+  link: string,
+  typed: string,
+  extra: Record<string, string> = {},
+): Promise<Response> {
   const body = new URLSearchParams({ consent: 'yes', typed_name: typed, action: 'sign', ...extra });
-  return fetch(link, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.5' }, redirect: 'manual' });
+  return fetch(link, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.5' },
+    redirect: 'manual',
+  });
 }
