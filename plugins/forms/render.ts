@@ -4,7 +4,7 @@
  * final packet. Pure (no storage, no entry changes): the stage stores the
  * results, and the tester and the bench call this directly.
  */
-import type { FormKind, FormValues, StatePlugin } from '../../states/types.js';
+import type { FormKind, FormValues, StatePlugin, TemplateSpec } from '../../states/types.js';
 import { FORM_CATALOG, type Signer } from './layouts/index.js';
 import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
@@ -61,6 +61,18 @@ export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffe
 }
 
 
+/** The signature boxes an official template declares, for the people the form's values name (PDF points, bottom-left origin). */
+function templateSignatures(spec: TemplateSpec, values: FormValues, height: (page: number) => number, pages: number): SignatureBox[] | undefined {
+  if (!spec.signatures) return undefined;
+  return spec.signatures.filter((s) => s.page < pages && values[s.signer]?.name).map((s) => {
+    const [left, top, right, bottom] = s.box;
+    return {
+      page: s.page, x: left, y: height(s.page) - bottom, width: right - left, height: bottom - top, role: s.role, name: values[s.signer].name,
+      ...(s.date ? { date: { x: s.date[0], width: s.date[1] - s.date[0] } } : {}),
+    };
+  });
+}
+
 async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues, templates: TemplateStore | null, packet?: LayoutContext['packet']): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
   const spec = state.templates[kind];
   let templateError: string | undefined;
@@ -79,10 +91,12 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
         }
         const pdf = await save(doc);
         const pages = doc.getPageCount();
+        const signatures = templateSignatures(spec, values, (i) => doc.getPage(i).getHeight(), pages);
         flattenForm(doc);
         return {
           kind, source: 'template', template: { file: spec.file, name: spec.name, path: found.path }, report, title: spec.name, pdf, pages,
           packet: { doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },
+          ...(signatures ? { signatures } : {}),
         };
       }
     } catch (e) {

@@ -35,8 +35,8 @@ export const DocumentInputSchema = z
 
 export const SignBodySchema = z
   .object({
-    signers: z.array(SignerInputSchema).min(1).max(20).optional(),
-    documents_to_sign: z.array(DocumentInputSchema).min(1).max(50).optional(),
+    signers: z.array(SignerInputSchema).max(20).optional(),
+    documents_to_sign: z.array(DocumentInputSchema).max(50).optional(),
     redirect_url: z
       .union([z.string().url().max(2000), z.object({ url: z.string().url().max(2000), message: str.optional() })])
       .optional(),

@@ -105,8 +105,10 @@ export class SigningEngine implements SigningService {
     const act = action?.toUpperCase();
     if (act && act !== 'ACTIVATE' && act !== 'BUMP')
       throw new TitledError('INVALID_INPUT', `Action must be ACTIVATE or BUMP, not '${action}'`);
-    const input = parseSignBody(body);
     const entry = await this.mustEntry(p, entryId);
+    const input = parseSignBody(body);
+    if (!input.signers?.length) delete input.signers; // empty: the default signers (spec: all current owners)
+    if (!input.documents_to_sign?.length) delete input.documents_to_sign;
     let r = await this.store.openRequest(entry.entryId);
     if (!r) r = await this.create(p.org, entry, input, base);
     if (act === 'ACTIVATE') r = await this.activate(r, `api:${p.userId}`);

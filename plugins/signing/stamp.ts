@@ -26,16 +26,18 @@ async function drawSignature(
   small: PDFFont,
 ) {
   const sig = s.signature!;
+  // the note takes the box's top 5 points; the signature the rest (the box is the blank above the line)
+  const room = Math.max(6, box.height - 6);
   if (sig.kind === 'drawn' && sig.png) {
     const img = await doc.embedPng(Buffer.from(sig.png, 'base64'));
-    const scale = Math.min(box.width / img.width, (box.height - 2) / img.height);
+    const scale = Math.min(box.width / img.width, (room - 1) / img.height);
     page.drawImage(img, { x: box.x, y: box.y + 1, width: img.width * scale, height: img.height * scale });
   } else {
     const text = safe(sig.text || s.name);
     page.drawText(text, {
       x: box.x,
-      y: box.y + 4,
-      size: fitSize(script, text, box.width, 16),
+      y: box.y + 3,
+      size: fitSize(script, text, box.width, Math.min(16, room - 1)),
       font: script,
       color: rgb(0.05, 0.1, 0.45),
     });
@@ -44,8 +46,8 @@ async function drawSignature(
   const note = safe(`Signed electronically by ${s.name} on ${when} (titled e-signature)`);
   page.drawText(note, {
     x: box.x,
-    y: box.y + box.height + 1,
-    size: fitSize(small, note, box.width, 5.5),
+    y: box.y + box.height - 4.5,
+    size: fitSize(small, note, box.width, 4.5),
     font: small,
     color: rgb(0.3, 0.3, 0.3),
   });

@@ -151,6 +151,13 @@ for (const dialect of DIALECTS) {
       expect(execFileSync('pdftotext', [poa, '-'], { encoding: 'utf8' })).to.contain(
         'Signed electronically by Jane Q Borrower',
       );
+      // the title application: the official 130-U when the template folder has it (signed on its own lines), else drawn
+      const app = sr.documents_to_sign.find((d: any) => d.filename === 'form_title_application.pdf');
+      const appFile = join(dir, 'app.pdf');
+      writeFileSync(appFile, Buffer.from(await (await fetch(app.signed_copy)).arrayBuffer()));
+      const appText = execFileSync('pdftotext', [appFile, '-'], { encoding: 'utf8' });
+      expect(appText).to.contain('Signed electronically by Jane Q Borrower').and.contain('Signed electronically by Robert T Coowner');
+      expect(appText).to.not.contain('Signature page:');
       const cert = join(dir, 'cert.pdf');
       writeFileSync(cert, Buffer.from(await (await fetch(sr.sign_cert)).arrayBuffer()));
       const text = execFileSync('pdftotext', [cert, '-'], { encoding: 'utf8' });
