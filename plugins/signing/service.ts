@@ -312,7 +312,7 @@ export class SigningEngine implements SigningService {
    * Writes the request's summary into the entry's `signature_requests` (no
    * signer links; object keys, presigned on reads) and moves account_status.
    */
-  async syncEntry(m: EntityManager, r: RequestRow, accountStatus?: 'poa_sent' | 'poa_signed'): Promise<void> {
+  async syncEntry(m: EntityManager, r: RequestRow, accountStatus?: 'poa_sent' | 'poa_signed' | 'withdrawn'): Promise<void> {
     const found = await this.d.entries.load(r.orgId, r.entryId, m);
     if (!found) return;
     const entry = found.entry;
@@ -321,13 +321,16 @@ export class SigningEngine implements SigningService {
       (x) => x.id !== r.id,
     );
     entry.signature_requests = [...list, summary];
-    if (accountStatus) {
+    // a sent request that ends unsigned withdraws the POA: poa_sent goes back to originated (any other status stays)
+    const withdrawn = entry.account_status === 'poa_sent' ? 'originated' : undefined;
+    const to = accountStatus === 'withdrawn' ? withdrawn : accountStatus;
+    if (to) {
       try {
-        await this.d.entries.setStatus(m, r.orgId, entry, 'account_status', accountStatus, { signature_request: r.id });
+        await this.d.entries.setStatus(m, r.orgId, entry, 'account_status', to, { signature_request: r.id });
       } catch (e) {
         if (!isTitledError(e) || e.code !== 'CONFLICT') throw e; // a later account status stays (recorded in the audit log)
         await this.store.append(m, r.id, 'account_status_kept', 'system', {
-          wanted: accountStatus,
+          wanted: to,
           status: entry.account_status,
         });
       }
@@ -638,7 +641,7 @@ export class SigningEngine implements SigningService {
         await this.store.updateSigner(m, s);
         await this.store.append(m, r.id, 'declined', `signer:${s.signerId}`, { ip: s.ip, user_agent: s.userAgent });
         await this.move(m, r, 'DECLINED', `signer:${s.signerId}`);
-        await this.syncEntry(m, r);
+        await this.syncEntry(m, r, 'withdrawn');
         return { r, all: false };
       }
       s.consentAt = now;
@@ -761,7 +764,7 @@ export class SigningEngine implements SigningService {
     return this.d.db.tx(async (m) => {
       const r = (await this.store.request(open.id, m))!;
       await this.move(m, r, 'CANCELED', actor, reason ? { reason } : {});
-      await this.syncEntry(m, r);
+      await this.syncEntry(m, r, 'withdrawn');
       return r;
     });
   }
@@ -798,7 +801,7 @@ export class SigningEngine implements SigningService {
           const cur = (await this.store.request(r.id, m))!;
           if (!isOpenSignatureStatus(cur.status)) return;
           await this.move(m, cur, 'EXPIRED', 'system');
-          await this.syncEntry(m, cur);
+          await this.syncEntry(m, cur, 'withdrawn');
         });
         expired++;
         continue;

@@ -121,6 +121,7 @@ for (const dialect of DIALECTS) {
       expect(decline.status).to.equal(303);
       const entry = (await t.request('GET', `/title/${id}`)).body;
       expect(entry.signature_requests.find((x: any) => x.id === r.id).status).to.equal('DECLINED');
+      expect(entry.account_status).to.equal('originated'); // the POA was withdrawn: poa_sent goes back
       expect((await fetch(r.signers[1].transaction_access_url)).status).to.equal(410);
       const chain = await t.signing.service.store.verifyChain(r.id);
       expect(chain.ok).to.equal(true);
