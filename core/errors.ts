@@ -25,6 +25,7 @@ export const ERROR_CATALOG = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'request body must be application/json' },
   RATE_LIMITED: { status: 429, message: 'too many requests' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'too many requests; try again later' },
   NOT_IMPLEMENTED: { status: 501, message: 'not implemented by the enabled stages' },
   CARRIER_ERROR: { status: 502, message: 'the carrier failed' },
   INTERNAL: { status: 500, message: 'internal error' },
@@ -98,6 +99,13 @@ export const LOG_CODES = {
   SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
   SUBMISSION_ACCOUNT_STATUS_SKIPPED: 'a submission move could not move account_status (the account status machine refuses it)',
   DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
+  SIGNING_STARTED: 'the signing plugin started (reminders and expiry loop)',
+  SIGNING_SENT: 'a signature request was sent to its signers',
+  SIGNING_SIGNED: 'a signer signed',
+  SIGNING_COMPLETED: 'every signer signed; the signed copies were sealed',
+  SIGNING_FINALIZE_FAILED: 'sealing a completed request failed (the background loop retries)',
+  SIGNING_NOTIFY_FAILED: 'an email or SMS to a signer could not be sent',
+  SIGNING_TICK_FAILED: 'a pass of the reminder and expiry loop failed (the next pass tries again)',
 } as const;
 export type LogCode = keyof typeof LOG_CODES;
 

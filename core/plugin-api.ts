@@ -43,6 +43,8 @@ export {
 export {
   SUBMISSION_STATUSES, SUBMISSION_FINAL_STATUSES, SUBMISSION_STATUS_MOVES, assertSubmissionStatusMove, canMoveAccountStatus,
   type SubmissionStatus,
+  SIGNATURE_REQUEST_STATUSES, SIGNATURE_REQUEST_STATUS_MOVES, isOpenSignatureStatus, assertSignatureRequestMove,
+  type SignatureRequestStatus,
 } from './status.js';
 export type { StatusField } from './store/entry-store.js';
 
@@ -74,4 +76,5 @@ export {
 export { Metrics } from './metrics.js';
 export {
   COLLABORATORS, type TitleCollectionService, type TitleCollectionView, type SigningService, type SignedDocument, type SubmissionService,
+  type DocumentExtractionService, type ExtractedDocument,
 } from './service/collaborators.js';

@@ -161,3 +161,32 @@ export function assertSubmissionStatusMove(from: SubmissionStatus, to: Submissio
 export function canMoveAccountStatus(from: AccountStatus, to: AccountStatus): boolean {
   return ACCOUNT_STATUS_MOVES[from].includes(to);
 }
+
+export const SIGNATURE_REQUEST_STATUSES = ['DRAFT', 'SENT', 'PARTIALLY_SIGNED', 'COMPLETED', 'DECLINED', 'EXPIRED', 'CANCELED'] as const;
+export type SignatureRequestStatus = (typeof SIGNATURE_REQUEST_STATUSES)[number];
+
+/**
+ * Signature request moves (plugins/signing, docs/statuses.md). A request is
+ * created DRAFT; `?Action=ACTIVATE` sends it; the first signature makes it
+ * PARTIALLY_SIGNED (or COMPLETED when it was the only one missing). A signer
+ * may decline, the expiry may pass, an operator may cancel while it is open.
+ * COMPLETED, DECLINED, EXPIRED and CANCELED are final.
+ */
+export const SIGNATURE_REQUEST_STATUS_MOVES: Record<SignatureRequestStatus, readonly SignatureRequestStatus[]> = {
+  DRAFT: ['SENT', 'CANCELED', 'EXPIRED'],
+  SENT: ['PARTIALLY_SIGNED', 'COMPLETED', 'DECLINED', 'EXPIRED', 'CANCELED'],
+  PARTIALLY_SIGNED: ['PARTIALLY_SIGNED', 'COMPLETED', 'DECLINED', 'EXPIRED', 'CANCELED'],
+  COMPLETED: [],
+  DECLINED: [],
+  EXPIRED: [],
+  CANCELED: [],
+};
+
+/** Whether a signature request in this status is open (at most one open request per entry). */
+export function isOpenSignatureStatus(s: SignatureRequestStatus): boolean {
+  return s === 'DRAFT' || s === 'SENT' || s === 'PARTIALLY_SIGNED';
+}
+
+export function assertSignatureRequestMove(from: SignatureRequestStatus, to: SignatureRequestStatus): void {
+  assertMove('signature request status', SIGNATURE_REQUEST_STATUS_MOVES, from, to);
+}

@@ -18,6 +18,7 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   nmvtis: { load: async () => (await import('./enrichment/index.js')).NmvtisStage, providers: ['nmvtis'] },
   ocr: { load: async () => (await import('./ocr/index.js')).OcrStage },
   'private-portal': { load: async () => (await import('./enrichment/index.js')).PrivatePortalStage, providers: ['state', 'portal'] },
+  signing: { load: async () => (await import('./signing/index.js')).SigningPlugin },
   'public-dmv': { load: async () => (await import('./enrichment/index.js')).PublicDmvStage, providers: ['public'] },
   'vin-decode': { load: async () => (await import('./enrichment/index.js')).VinDecodeStage, providers: ['vpic'] },
   'title-collection': { load: async () => (await import('./title-collection/index.js')).TitleCollectionPlugin },

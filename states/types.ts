@@ -391,10 +391,30 @@ export interface TemplateSpec {
    */
   attach?: readonly TemplateSpec[];
   /**
+   * Where people sign the official form: the blank space above each
+   * signature line, measured from the form like overlay boxes (the signing
+   * plugin writes electronic signatures there; docs/signing.md).
+   */
+  signatures?: readonly TemplateSignature[];
+  /**
    * Pages of the template that belong in the packet (0-based); default all.
    * (California's REG 262 is one page; a POA needs only its section 5, but the page is kept whole.)
    */
   pages?: readonly number[];
+}
+
+/** One signature line of an official form. */
+export interface TemplateSignature {
+  /** 0-based page. */
+  page: number;
+  /** `[left, top, right, bottom]` in points from the page's top-left corner (what `pdftotext -bbox` reports). */
+  box: readonly [number, number, number, number];
+  /** `[left, right]` of the date blank on the same line, when the form has one. */
+  date?: readonly [number, number];
+  /** Who signs there: an applicant of the form's values. */
+  signer: 'owner1' | 'owner2' | 'owner3';
+  /** What the form calls the signer (`Applicant/Owner`). */
+  role: string;
 }
 
 // ---------------------------------------------------------------------------

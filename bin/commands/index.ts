@@ -14,6 +14,7 @@ import { orgs } from './orgs.js';
 import { prune } from './prune.js';
 import { serve } from './serve.js';
 import { submissions } from './submissions.js';
+import { sign } from './sign.js';
 import { templates } from './templates.js';
 import { webhooks } from './webhooks.js';
 
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   collections,
   submissions,
   importCommand,
+  sign,
   fees,
   extract,
   templates,

@@ -8,6 +8,7 @@
  *   signing           plugins/signing            (issue 14)
  *   titleCollection   plugins/title-collection   (issue 15)
  *   submission        plugins/submission         (issue 16)
+ *   extraction        plugins/ocr                (document reading, used by signing for license photos)
  */
 import type { Principal } from '../auth/authenticator.js';
 
@@ -15,7 +16,23 @@ export const COLLABORATORS = {
   signing: Symbol.for('titled.SigningService'),
   titleCollection: Symbol.for('titled.TitleCollectionService'),
   submission: Symbol.for('titled.SubmissionService'),
+  extraction: Symbol.for('titled.DocumentExtractionService'),
 } as const;
+
+/** What the document extraction read from one file (plugins/ocr's analysis, reduced). */
+export interface ExtractedDocument {
+  document_type: string;
+  confidence: number;
+  /** Flat extracted fields (docs/ocr.md lists them per type). */
+  fields: Record<string, unknown>;
+  /** What the document contributes to account data. */
+  account_data: Record<string, unknown>;
+}
+
+/** Reads a document (PDF, JPEG, PNG) the way the ocr stage reads an upload. */
+export interface DocumentExtractionService {
+  extract(bytes: Buffer, o?: { signal?: AbortSignal }): Promise<ExtractedDocument>;
+}
 
 /** The spec's TitleCollection, as the title-collection plugin returns it (URLs presigned for the caller). */
 export interface TitleCollectionView {

@@ -93,6 +93,7 @@ export async function applyRender(
         ...(f.template ? { template: { file: f.template.file, name: f.template.name } } : {}),
         ...(f.report?.truncated.length ? { truncated_fields: f.report.truncated } : {}),
         ...(f.templateError ? { template_error: f.templateError } : {}),
+        ...(f.signatures?.length ? { signature_boxes: f.signatures } : {}),
       }));
     const generation = (prev?.generation ?? 0) + 1;
     const pagesOf = ranges.filter((r) => r.key === key || r.key.startsWith(`${key}[`)).map((r) => `${r.key}:${r.first === r.last ? r.first : `${r.first}-${r.last}`}`).join(',');

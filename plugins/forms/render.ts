@@ -4,11 +4,11 @@
  * final packet. Pure (no storage, no entry changes): the stage stores the
  * results, and the tester and the bench call this directly.
  */
-import type { FormKind, FormValues, StatePlugin } from '../../states/types.js';
+import type { FormKind, FormValues, StatePlugin, TemplateSpec } from '../../states/types.js';
 import { FORM_CATALOG, type Signer } from './layouts/index.js';
 import { header, type LayoutContext } from './layouts/common.js';
 import { buildPacket, type PacketPart, type PacketRange, type PacketSource } from './packet.js';
-import { layout, type DrawnForm } from './pdf/draw.js';
+import { layout, type DrawnForm, type SignatureBox } from './pdf/draw.js';
 import { appendForm, attachPrefix } from './pdf/append.js';
 import { freezeStreams, save } from './pdf/document.js';
 import { saveIncremental } from './pdf/incremental.js';
@@ -36,6 +36,8 @@ export interface RenderedFile {
   pages: number;
   /** What the packet takes: the drawn pages, or the flattened template's pages. */
   packet: PacketSource;
+  /** Where each signature goes (drawn forms; the signing plugin places signatures there). */
+  signatures?: SignatureBox[];
 }
 
 export interface RenderResult {
@@ -51,13 +53,26 @@ export function drawnForm(ctx: LayoutContext): DrawnForm {
 }
 
 /** Draws a form from the shared layout: its PDF and its compressed pages (for the packet). */
-export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffer[]; title: string } {
+export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffer[]; title: string; signatures: SignatureBox[] } {
   const form = drawnForm(ctx);
-  const pages = layout(form).pages.map(compressPage);
+  const laid = layout(form);
+  const pages = laid.pages.map(compressPage);
   const pdf = writePdf(pages, { title: form.title, subject: `${ctx.kind} (${ctx.generic ? 'generic' : ctx.state.code})` });
-  return { pdf, pages, title: form.title };
+  return { pdf, pages, title: form.title, signatures: laid.signatures };
 }
 
+
+/** The signature boxes an official template declares, for the people the form's values name (PDF points, bottom-left origin). */
+function templateSignatures(spec: TemplateSpec, values: FormValues, height: (page: number) => number, pages: number): SignatureBox[] | undefined {
+  if (!spec.signatures) return undefined;
+  return spec.signatures.filter((s) => s.page < pages && values[s.signer]?.name).map((s) => {
+    const [left, top, right, bottom] = s.box;
+    return {
+      page: s.page, x: left, y: height(s.page) - bottom, width: right - left, height: bottom - top, role: s.role, name: values[s.signer].name,
+      ...(s.date ? { date: { x: s.date[0], width: s.date[1] - s.date[0] } } : {}),
+    };
+  });
+}
 
 async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues, templates: TemplateStore | null, packet?: LayoutContext['packet']): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
   const spec = state.templates[kind];
@@ -79,11 +94,13 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
         // the prepared template's bytes and an update with what the fill changed (a full save is several times slower)
         const pdf = (await saveIncremental(found.base.doc, found.base.bytes, doc)) ?? (await save(doc));
         const pages = doc.getPageCount();
+        const signatures = templateSignatures(spec, values, (i) => doc.getPage(i).getHeight(), pages);
         flattenForm(doc);
         freezeStreams(doc);
         return {
           kind, source: 'template', template: { file: spec.file, name: spec.name, path: found.path }, report, title: spec.name, pdf, pages,
           packet: { doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },
+          ...(signatures ? { signatures } : {}),
         };
       }
     } catch (e) {
@@ -92,12 +109,15 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
   }
   const ctx: LayoutContext = { kind, values, state, spec: state.drawn[kind] ?? {}, generic: false, packet };
   const d = renderDrawn(ctx);
-  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, ...(templateError ? { templateError } : {}) };
+  return {
+    kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures,
+    ...(templateError ? { templateError } : {}),
+  };
 }
 
 function renderGeneric(kind: FormKind, state: StatePlugin, values: FormValues): Omit<RenderedFile, 'variant' | 'signer'> {
   const d = renderDrawn({ kind, values, state, spec: {}, generic: true });
-  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages } };
+  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures };
 }
 
 const signerRef = (s: Signer, index: number) => ({ index, id: s.person.id || `signer-${index + 1}`, name: s.person.name, role: s.role });

@@ -3,9 +3,10 @@ import PQueue from 'p-queue';
 import { inject, injectable } from 'tsyringe';
 import {
   type TitledConfig, type JobInput, type DocumentUpload, type TitleEntry, type AccountData, UrlGuard, type StageContext, type StagePlugin,
-  Entries, TOKENS, checkVin,
+  Entries, TOKENS, checkVin, COLLABORATORS, type DocumentExtractionService,
   Metrics,
 } from '../../core/plugin-api.js';
+import type { DependencyContainer } from 'tsyringe';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from './analyze.js';
 import { DocumentFetcher, FetchRejected } from './fetch.js';
 import { OcrOptionsSchema, parseOcrOptions, type OcrOptions } from './options.js';
@@ -103,8 +104,21 @@ export class OcrStage implements StagePlugin {
   /** Ends this stage's use of the process's reading pool (the last user stops its worker threads). */
   private readonly releasePool = retainReadingPool();
 
-  constructor(@inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries) {
+  constructor(
+    @inject(TOKENS.Config) config: TitledConfig, private readonly entries: Entries, @inject(TOKENS.Container) container: DependencyContainer,
+  ) {
     this.options = parseOcrOptions(config.plugins.ocr);
+    // other plugins read documents the same way (signing: a signer's license photo)
+    const o = this.options;
+    const extraction: DocumentExtractionService = {
+      extract: async (bytes, x = {}) => {
+        const a = await analyzeDocument(bytes, {
+          maxPages: o.maxPages, ocrTimeoutMs: o.ocrTimeoutMs, toolTimeoutMs: o.ocrTimeoutMs, ocrConcurrency: o.ocrConcurrency, signal: x.signal,
+        });
+        return { document_type: a.document_type, confidence: a.confidence, fields: a.fields, account_data: a.account_data as Record<string, unknown> };
+      },
+    };
+    container.registerInstance(COLLABORATORS.extraction, extraction);
     this.timeoutMs = this.options.stageTimeoutMs;
     this.fetcher = new DocumentFetcher(new UrlGuard(config.allowHosts), {
       maxBytes: this.options.maxDocumentBytes, timeoutMs: this.options.fetchTimeoutMs, maxRedirects: this.options.maxRedirects,

@@ -20,6 +20,12 @@ export default defineState({
       printed: 'Form 130-U',
       sha256: 'a503a90f4c5edb8af442003dabf29ade33340f965d02d2c6f4850765c08fe05b',
       url: 'https://www.txdmv.gov/sites/default/files/form_files/130-U.pdf',
+      // the blanks above "Signature of Applicant/Owner" and "Signature(s) of Additional Applicant(s)/Owner(s)" (page 1)
+      signatures: [
+        { page: 0, box: [24, 718.5, 290, 735], date: [519, 588], signer: 'owner1', role: 'Applicant/Owner' },
+        { page: 0, box: [24, 747.5, 155, 762.5], date: [519, 588], signer: 'owner2', role: 'Additional Applicant/Owner' },
+        { page: 0, box: [158, 747.5, 290, 762.5], signer: 'owner3', role: 'Additional Applicant/Owner' },
+      ],
       fields: [
         { check: 'Title Only', when: 'txn.new_title' },
         { check: 'AddRemove Lien', when: 'txn.lien_only' },

@@ -36,10 +36,23 @@ export interface DrawnForm {
 /** A text drawn on a page, kept for checks (tests and the layout's own bound assertions). */
 interface PlacedText { page: number; x: number; y: number; width: number; size: number; font: FontName; text: string; maxX: number }
 
+/**
+ * Where a signature goes: the space above a signature line, in PDF points
+ * from the page's bottom-left corner (0-based page). `name` is the printed
+ * name under the line, `role` what the signer signs as.
+ */
+export interface SignatureBox {
+  page: number; x: number; y: number; width: number; height: number; role: string; name: string;
+  /** The date line beside it (same baseline): where the signing date goes. */
+  date?: { x: number; width: number };
+}
+
 interface DrawnPages {
   /** Content stream text per page. */
   pages: string[];
   placed: PlacedText[];
+  /** Every signature line's box (not the notary's). */
+  signatures: SignatureBox[];
 }
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
@@ -84,6 +97,7 @@ function fitValue(value: string, w: number, font: FontName = 'regular', sizes: r
 class PageWriter {
   readonly pages: string[][] = [];
   readonly placed: PlacedText[] = [];
+  readonly signatures: SignatureBox[] = [];
   y = 0;
 
   constructor(private readonly form: DrawnForm) {
@@ -250,6 +264,8 @@ function signaturesBlock(w: PageWriter, signers: readonly { role: string; name: 
     const base = w.y - 26;
     w.text(PAGE.margin, base + 3, 'X', 'bold', 11, PAGE.margin + 12);
     w.rule(base, 0.7, PAGE.margin + 12, PAGE.margin + sigW);
+    w.signatures.push({ page: w.pages.length - 1, x: PAGE.margin + 14, y: base + 1, width: sigW - 16, height: 22, role: s.role, name: s.name,
+      date: { x: dateX + 2, width: PAGE.width - PAGE.margin - dateX - 4 } });
     w.rule(base, 0.7, dateX, PAGE.width - PAGE.margin);
     w.text(PAGE.margin + 12, base - 9, `Signature of ${s.role}`, 'regular', 7, PAGE.margin + sigW, true, 0.3);
     w.text(dateX, base - 9, 'Date (MM/DD/YYYY)', 'regular', 7, PAGE.width - PAGE.margin, true, 0.3);
@@ -336,5 +352,5 @@ export function layout(form: DrawnForm): DrawnPages {
     ops.push(`BT 0.3 g /F1 ${size} Tf ${n(x)} 30 Td ${pdfString(sanitize(footer), 'regular')} Tj ET 0 g`);
     w.placed.push({ page: i, x, y: 30, width: fw, size, font: 'regular', text: sanitize(footer), maxX: PAGE.width - PAGE.margin + 0.01 });
   });
-  return { pages: w.pages.map((p) => p.join('\n')), placed: w.placed };
+  return { pages: w.pages.map((p) => p.join('\n')), placed: w.placed, signatures: w.signatures };
 }
