@@ -1108,6 +1108,680 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signer's page: documents, consent, signature (works without JavaScript) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a signer's single-signer token (from signers[].transaction_access_url) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        /** Sign (or decline): a form post, url-encoded or multipart (license photo) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a signer's single-signer token (from signers[].transaction_access_url) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        [key: string]: unknown;
+                    };
+                    "multipart/form-data": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description done */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign/{token}/doc/{doc}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document to sign */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a signer's single-signer token (from signers[].transaction_access_url) */
+                    token: string;
+                    /** @description the document id */
+                    doc: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign/{token}/doc/{doc}/page/{n}.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page preview */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a signer's single-signer token (from signers[].transaction_access_url) */
+                    token: string;
+                    /** @description the document id */
+                    doc: string;
+                    /** @description page number */
+                    n: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign/{token}/packet.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WET_SIGN: the print-and-sign packet */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a signer's single-signer token (from signers[].transaction_access_url) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign/request/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signature request's status page */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the signature request id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the status page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                404: components["responses"]["Error404"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Submissions of every organization (operator organizations only) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: string;
+                    entryId?: string;
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            submissions?: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        /** One submission (operators) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel (operators) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the client for more documents (ACTION_REQUIRED) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        feedbackMessage?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pick the method of a managed submission */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        method?: "MAIL" | "ONLINE_PORTAL";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a managed submission ready (AWAITING_READINESS to PENDING) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        method?: "MAIL" | "ONLINE_PORTAL";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the state's answer */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        status: "SUBMITTED" | "UNDER_REVIEW" | "ACTION_REQUIRED" | "ACCEPTED" | "REJECTED" | "LIEN_PERFECTED";
+                        applicationNumber?: string;
+                        feedbackMessage?: string;
+                        error?: string;
+                        note?: string;
+                        /** @description ACCEPTED: the acceptance perfects the lien */
+                        perfected?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/{sid}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dry run of the portal driver (files nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/title": {
         parameters: {
             query?: never;
@@ -1192,6 +1866,144 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/title-collection/carrier-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Carrier tracking webhook (HMAC-signed in X-Carrier-Signature; no API key) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                413: components["responses"]["Error413"];
+                500: components["responses"]["Error500"];
+                501: components["responses"]["Error501"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title-collection/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization's collection settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            title_collection?: boolean;
+                            physical_title_events?: boolean;
+                            receiving_address?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                403: components["responses"]["Error403"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the collection settings */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title_collection?: boolean;
+                        physical_title_events?: boolean;
+                        receiving_address?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            title_collection?: boolean;
+                            physical_title_events?: boolean;
+                            receiving_address?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                500: components["responses"]["Error500"];
+            };
+        };
         trace?: never;
     };
     "/title/{id}": {
@@ -1299,6 +2111,250 @@ export interface paths {
                 500: components["responses"]["Error500"];
             };
         };
+        trace?: never;
+    };
+    "/title/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** The collection and its tracking events */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        /** Create or return the entry's title collection (once per title) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            title_collection?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/collection/lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The original is lost: unavailable, duplicate-title forms */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/collection/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The receiving facility logged the paper title (matched against VIN and title number) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        vin?: string;
+                        title_number?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            title_collection?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/collection/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox carrier: play a tracking event */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        event: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/title/{id}/data": {
@@ -1457,12 +2513,98 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** The entry's signature requests (no signer links) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                429: components["responses"]["Error429"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        put?: never;
+        /** Create the entry's signature request, or return the open one (?Action=ACTIVATE sends a DRAFT, ?Action=BUMP reminds the signers who have not signed) */
+        post: {
+            parameters: {
+                query?: {
+                    Action?: "ACTIVATE" | "BUMP";
+                };
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SignBody"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                429: components["responses"]["Error429"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/sign/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
         get?: never;
         put?: never;
-        /**
-         * Start the signature process
-         * @description Answers 501 unless a signing plugin is enabled.
-         */
+        /** Cancel the open signature request (operator) */
         post: {
             parameters: {
                 query?: never;
@@ -1473,11 +2615,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SignRequestBody"];
-                };
-            };
+            requestBody?: never;
             responses: {
                 /** @description OK */
                 200: {
@@ -1485,15 +2623,67 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SignatureRequest"];
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 400: components["responses"]["Error400"];
                 403: components["responses"]["Error403"];
                 404: components["responses"]["Error404"];
                 409: components["responses"]["Error409"];
+                429: components["responses"]["Error429"];
                 500: components["responses"]["Error500"];
-                501: components["responses"]["Error501"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/sign/mark-signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WET_SIGN: the signed originals came back (operator) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                429: components["responses"]["Error429"];
+                500: components["responses"]["Error500"];
             };
         };
         delete?: never;
@@ -1514,7 +2704,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the title work to the state */
+        /** File the entry with the state (MAIL, ONLINE_PORTAL, or MANAGED intake) */
         post: {
             parameters: {
                 query?: never;
@@ -1522,6 +2712,62 @@ export interface paths {
                 path: {
                     /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
                     id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubmitBody"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            submissionId?: string;
+                            status?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/submit/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        /** A submission (clients poll until a final status) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                    /** @description the submissionId */
+                    sid: string;
                 };
                 cookie?: never;
             };
@@ -1533,7 +2779,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Submission"];
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 400: components["responses"]["Error400"];
@@ -1541,7 +2789,124 @@ export interface paths {
                 404: components["responses"]["Error404"];
                 409: components["responses"]["Error409"];
                 500: components["responses"]["Error500"];
-                501: components["responses"]["Error501"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/submit/{sid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel before a final status */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/submit/{sid}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A follow-up round: documents answering ACTION_REQUIRED */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubmitDocumentsBody"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
             };
         };
         delete?: never;
@@ -2454,6 +3819,66 @@ export interface components {
             entryId: string;
             statusCode: string;
         };
+        SignBody: {
+            signers?: ({
+                name?: string;
+                addr?: {
+                    [key: string]: unknown;
+                };
+                dob?: string;
+                id?: string;
+                name_first?: string;
+                name_middle?: string;
+                name_last?: string;
+                name_suffix?: string;
+                oats_names?: string[];
+                contact_phone?: string;
+                /** Format: email */
+                contact_email?: string;
+                ssn?: string;
+                insurance?: {
+                    [key: string]: unknown;
+                };
+                is_nonobligor?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[];
+            documents_to_sign?: ({
+                filename?: string;
+                id: string;
+                signer_id?: string[];
+                signed_copy?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            redirect_url?: string | {
+                /** Format: uri */
+                url: string;
+                message?: string;
+            };
+            /** Format: email */
+            requester_email?: string;
+            instructions?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            type?: "E_SIGN" | "WET_SIGN" | "RON";
+        };
+        SubmitBody: {
+            /** @enum {string} */
+            method?: "MAIL" | "ONLINE_PORTAL";
+            /** @enum {string} */
+            intakeMode?: "MANAGED";
+            note?: string;
+        };
+        SubmitDocumentsBody: {
+            documents: {
+                /** Format: uri */
+                url: string;
+                filename?: string;
+            }[];
+        };
     };
     responses: {
         /** @description Error body. Codes: INVALID_JSON (request body is not valid JSON); INVALID_INPUT (invalid input); INVALID_VIN (invalid VIN); NO_SYNC_FLAG (at least one of sync_nmvtis, sync_public, sync_private must be true); ENTRY_NOT_FOUND_FOR_DATA (entry not found); malformed HTTP request */
@@ -2492,7 +3917,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Error body. Codes: NO_ACCOUNT_DATA (entry has no account_data); VIN_CONFLICT (another entry of this organization has that VIN); CONFLICT (conflict) */
+        /** @description Error body. Codes: NO_ACCOUNT_DATA (entry has no account_data); VIN_CONFLICT (another entry of this organization has that VIN); CONFLICT (conflict); TITLE_MISMATCH (the received title does not match the entry); IDEMPOTENCY_KEY_REUSED (this Idempotency-Key was used with a different request); IDEMPOTENCY_IN_PROGRESS (a request with this Idempotency-Key is still running) */
         Error409: {
             headers: {
                 [name: string]: unknown;
@@ -2512,6 +3937,24 @@ export interface components {
         };
         /** @description Error body. Codes: UNSUPPORTED_MEDIA_TYPE (request body must be application/json) */
         Error415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Error body. Codes: PULL_FOUND_NOTHING (the enrichment providers found nothing for this vehicle) */
+        Error422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Error body. Codes: RATE_LIMITED (too many requests); TOO_MANY_REQUESTS (too many requests; try again later) */
+        Error429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2539,6 +3982,15 @@ export interface components {
         };
         /** @description Error body. Codes: NOT_IMPLEMENTED (not implemented by the enabled stages) */
         Error501: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Error body. Codes: CARRIER_ERROR (the carrier failed) */
+        Error502: {
             headers: {
                 [name: string]: unknown;
             };

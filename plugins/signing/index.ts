@@ -25,6 +25,8 @@ import {
   type RouteHelpers,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import type { OpenApiContribution } from '../../core/plugin-api.js';
+import { signingOpenApi } from './openapi.js';
 import { parseSigningOptions, SigningOptionsSchema, type SigningOptions } from './options.js';
 import { pluginSchema } from './schema.js';
 import { SigningEngine } from './service.js';
@@ -121,6 +123,10 @@ export class SigningPlugin implements EnginePlugin {
     if (this.timer) clearInterval(this.timer);
     await this.running;
     this.notifier.close();
+  }
+
+  openapi(): OpenApiContribution {
+    return signingOpenApi();
   }
 
   routes(router: Router, h: RouteHelpers): void {
