@@ -126,10 +126,18 @@ for (const dialect of DIALECTS) describe(`legacy interface (${dialect})`, functi
       expect(owners[0].contact_email).to.equal('owner@example.com');
       expect(e.account_data.loan.new_lienholder.name).to.equal('Acme Auto Finance');
       expect(e.forms_poa).to.have.length(2);
+      // the signature request went out (signing plugin): both owners sign, the request is sent at once
+      expect(r.body.message).to.match(/; signature request [0-9a-f-]{36} sent to owner@example\.com and the co-owner$/);
+      expect(e.signature_requests).to.have.length(1);
+      expect(e.signature_requests[0].status).to.equal('SENT');
+      expect(e.signature_requests[0].signers).to.have.length(2);
+      expect(e.account_status).to.equal('poa_sent');
       // the same VIN again updates the one entry
       const again = await t.request('POST', '/legacy/poa', { body });
       expect(again.status).to.equal(201);
       expect(again.body.message).to.contain(`(entry ${id})`);
+      // a retry returns the open request, never a second one
+      expect(again.body.message).to.contain(`signature request ${e.signature_requests[0].id} sent`);
       const list = await t.request('GET', `/title?vin=${v}`);
       expect(list.body.items.filter((i: { entryId: string }) => i.entryId === id)).to.have.length(1);
     });
