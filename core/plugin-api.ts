@@ -8,7 +8,7 @@ import 'reflect-metadata';
 
 // --- contracts: plugins, stages, routes ---------------------------------------
 export type {
-  EnginePlugin, EnginePluginClass, RouteHelpers, StageAction, StageContext, StagePlugin, StagePluginClass,
+  ConsoleAction, EnginePlugin, EnginePluginClass, RouteHelpers, StageAction, StageContext, StagePlugin, StagePluginClass,
 } from './pipeline/stage.js';
 export { definePluginOptions, type PluginOptionsSchema } from './pipeline/options.js';
 export type { PluginSchema } from './db/database.js';

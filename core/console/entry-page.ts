@@ -7,6 +7,7 @@
  */
 import type { AccountSource } from '../model/account.js';
 import type { TitleEntry } from '../model/entry.js';
+import type { ConsoleAction } from '../pipeline/stage.js';
 import {
   ACCOUNT_STATUS_MOVES,
   PHYSICAL_TITLE_STATUS_MOVES,
@@ -51,6 +52,8 @@ export interface EntryPageData {
   deliveries: DeliveryView[] | null;
   canAct: boolean;
   csrf: string;
+  /** The plugins' actions that apply to this entry (EnginePlugin.consoleActions). */
+  pluginActions?: { plugin: string; action: ConsoleAction }[];
 }
 
 const PULLS = [
@@ -186,7 +189,28 @@ function actions(e: TitleEntry, d: EntryPageData): Html {
   return html`${statusForm}${physicalForm}
     <form method="post" action="/console/entries/${e.entryId}/forms" class="inline">
       <input type="hidden" name="_csrf" value="${d.csrf}" /><button type="submit">Regenerate forms</button>
-    </form>`;
+    </form>
+    ${(d.pluginActions ?? []).map(({ plugin, action }) => pluginActionForm(e, d.csrf, plugin, action))}`;
+}
+
+/** One plugin action: its fields (text, or a select of its options) and its button. */
+function pluginActionForm(e: TitleEntry, csrf: string, plugin: string, a: ConsoleAction): Html {
+  const id = (f: string) => `pa-${plugin}-${a.name}-${f}`;
+  return html`<form method="post" action="/console/entries/${e.entryId}/plugin/${plugin}/${a.name}" class="inline">
+    <input type="hidden" name="_csrf" value="${csrf}" />
+    ${(a.fields ?? []).map(
+      (f) => html`<div class="field">
+        <label for="${id(f.name)}">${f.label}${f.required ? '' : ' (optional)'}</label>
+        ${f.options
+          ? html`<select id="${id(f.name)}" name="${f.name}">
+              ${f.required ? '' : html`<option value=""></option>`}
+              ${f.options.map((o) => html`<option value="${o}">${o}</option>`)}
+            </select>`
+          : html`<input id="${id(f.name)}" name="${f.name}" type="text" maxlength="500" />`}
+      </div>`,
+    )}
+    <button type="submit">${a.label}</button>
+  </form>`;
 }
 
 function account(e: TitleEntry, d: EntryPageData): Html {

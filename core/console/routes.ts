@@ -19,7 +19,7 @@ import { TitledError, isTitledError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { mergeAccountData, type AccountSource } from '../model/account.js';
 import type { TitleEntry } from '../model/entry.js';
-import type { EnginePlugin } from '../pipeline/stage.js';
+import type { ConsoleAction, EnginePlugin } from '../pipeline/stage.js';
 import type { OpenApiContribution } from '../http/openapi.js';
 import type { TitleService } from '../service/title-service.js';
 import { ACCOUNT_STATUSES, JOB_STATUSES } from '../status.js';
@@ -303,6 +303,7 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
           provenance,
           deliveries,
           canAct: v.canAct,
+          pluginActions: pluginActions(d.plugins(), entry),
           csrf: v.csrf,
           timeline: events.map((r) => ({
             name: r.name,
@@ -315,7 +316,7 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
   );
 
   /** An operator's action on an entry: runs `act`, then back to the entry page with its message (a 404 stays a 404 page). */
-  const entryAction = (route: string, act: (v: Viewer, id: string, f: URLSearchParams) => Promise<string>) =>
+  const entryAction = (route: string, act: (v: Viewer, id: string, f: URLSearchParams, ctx: Context) => Promise<string>) =>
     router.post(
       `/console/entries/:id/${route}`,
       page(async (ctx) => {
@@ -324,7 +325,7 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
         const path = `/console/entries/${encodeURIComponent(ctx.params.id!)}`;
         let message: string;
         try {
-          message = await act(v, ctx.params.id!, fields);
+          message = await act(v, ctx.params.id!, fields, ctx);
         } catch (e) {
           if (isTitledError(e) && e.status !== 404) throw back(path, 'error', e.message);
           throw e;
@@ -343,6 +344,25 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
   entryAction('forms', async (v, id) => {
     await d.service.requestForms(v.p, id);
     return 'forms regenerated';
+  });
+  // the plugins' own actions (signing, title collection, submissions): EnginePlugin.consoleActions
+  router.post('/console/entries/:id/plugin/:plugin/:action', async (ctx, next) => {
+    const plugin = ctx.params.plugin!;
+    const action = d.plugins().find((p) => p.name === plugin)?.consoleActions?.().find((a) => a.name === ctx.params.action);
+    if (!action) throw new TitledError('NOT_FOUND', `no console action '${plugin}/${ctx.params.action}'`);
+    ctx.state.consoleAction = action;
+    await next();
+  });
+  entryAction('plugin/:plugin/:action', async (v, id, f, ctx) => {
+    const action = (ctx.state as { consoleAction: ConsoleAction }).consoleAction;
+    const fields: Record<string, string> = {};
+    for (const def of action.fields ?? []) {
+      const value = (f.get(def.name) ?? '').trim();
+      if (def.required && !value) throw new TitledError('INVALID_INPUT', `${def.label} is required`);
+      if (value && def.options && !def.options.includes(value)) throw new TitledError('INVALID_INPUT', `${def.label}: not one of ${def.options.join(', ')}`);
+      if (value) fields[def.name] = value;
+    }
+    return action.run(v.p, id, fields);
   });
 
   router.post(
@@ -784,4 +804,11 @@ export function consoleOpenApi(): OpenApiContribution {
       '/console/import': { ...page('CSV import page'), ...post('Import a CSV of accounts', 'multipart/form-data') },
     },
   };
+}
+
+/** The actions the enabled plugins offer for this entry now. */
+function pluginActions(plugins: readonly EnginePlugin[], entry: TitleEntry): { plugin: string; action: ConsoleAction }[] {
+  const out: { plugin: string; action: ConsoleAction }[] = [];
+  for (const p of plugins) for (const action of p.consoleActions?.() ?? []) if (action.appliesTo(entry)) out.push({ plugin: p.name, action });
+  return out;
 }

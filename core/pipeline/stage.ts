@@ -185,6 +185,26 @@ export interface EnginePlugin {
    * delete at most `retention.batchSize` rows at a time.
    */
   prune?(retention: Readonly<TitledConfig['retention']>, now: number): Promise<Record<string, number>>;
+  /**
+   * Operator actions on one entry the console offers (a small form each on
+   * the entry page, docs/console.md): remind signers, log a received title,
+   * record a state's answer. Read when the entry page is drawn; must be cheap.
+   */
+  consoleActions?(): readonly ConsoleAction[];
+}
+
+/** An operator action a plugin offers on the console's entry page. */
+export interface ConsoleAction {
+  /** Unique within the plugin: the URL segment (`/console/entries/{id}/plugin/<plugin>/<name>`). */
+  readonly name: string;
+  /** The button's text. */
+  readonly label: string;
+  /** The form's fields (text inputs, or a select when `options` is given). */
+  readonly fields?: readonly { name: string; label: string; required?: boolean; options?: readonly string[] }[];
+  /** Whether the action applies to this entry now (the form is shown only then). */
+  appliesTo(entry: Readonly<TitleEntry>): boolean;
+  /** Runs it as the operator `p`; answers the message the entry page shows (a TitledError is shown as an error). */
+  run(p: Principal, entryId: string, fields: Readonly<Record<string, string>>): Promise<string>;
 }
 
 /** Whether a plugin is a pipeline stage (has phase, appliesTo and run). */

@@ -25,6 +25,7 @@ import {
   type RouteHelpers,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import type { ConsoleAction, TitleEntry } from '../../core/plugin-api.js';
 import type { OpenApiContribution } from '../../core/plugin-api.js';
 import { signingOpenApi } from './openapi.js';
 import { parseSigningOptions, SigningOptionsSchema, type SigningOptions } from './options.js';
@@ -69,7 +70,7 @@ export class SigningPlugin implements EnginePlugin {
     entries: Entries,
     private readonly objects: ObjectStore,
     orgs: Organizations,
-    @inject(TOKENS.Config) config: Readonly<TitledConfig>,
+    @inject(TOKENS.Config) private readonly config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
     @inject(TOKENS.Container) container: DependencyContainer,
   ) {
@@ -127,6 +128,41 @@ export class SigningPlugin implements EnginePlugin {
 
   openapi(): OpenApiContribution {
     return signingOpenApi();
+  }
+
+  /** The console's actions on an entry with an open signature request: remind, record wet ink, cancel. */
+  consoleActions(): readonly ConsoleAction[] {
+    const open = (e: Readonly<TitleEntry>) => ((e.signature_requests as { status?: string }[] | undefined) ?? [])
+      .some((r) => r.status === 'DRAFT' || r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED');
+    const sent = (e: Readonly<TitleEntry>) => ((e.signature_requests as { status?: string }[] | undefined) ?? [])
+      .some((r) => r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED');
+    const base = this.config.publicUrl;
+    return [
+      {
+        name: 'remind', label: 'Remind the signers', appliesTo: sent,
+        run: async (p, id) => {
+          const r = await this.service.request(p, id, undefined, 'BUMP', base);
+          return `signature request ${String(r.id)}: reminders sent to those who have not signed`;
+        },
+      },
+      {
+        name: 'mark-signed', label: 'Record the signed originals (wet ink)', appliesTo: open,
+        run: async (p, id) => {
+          const entry = await this.service.mustEntry(p, id);
+          const r = await this.service.markSigned(p.org.id, entry.entryId, `console:${p.userId}`);
+          return `signature request ${r.id} is ${r.status}`;
+        },
+      },
+      {
+        name: 'cancel', label: 'Cancel the signature request', appliesTo: open,
+        fields: [{ name: 'reason', label: 'Reason' }],
+        run: async (p, id, f) => {
+          const entry = await this.service.mustEntry(p, id);
+          const r = await this.service.cancel(p.org.id, entry.entryId, `console:${p.userId}`, f.reason ?? '');
+          return `signature request ${r.id} canceled`;
+        },
+      },
+    ];
   }
 
   routes(router: Router, h: RouteHelpers): void {

@@ -29,6 +29,7 @@ import {
   type RouteHelpers,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import type { ConsoleAction, TitleEntry } from '../../core/plugin-api.js';
 import { submissionOpenApi } from './openapi.js';
 import type { OpenApiContribution } from '../../core/plugin-api.js';
 import { FakePortal } from './fake-portal/server.js';
@@ -61,7 +62,7 @@ export class SubmissionPlugin implements EnginePlugin {
 
   constructor(
     db: Database,
-    entries: Entries,
+    private readonly entries: Entries,
     objects: ObjectStore,
     @inject(TOKENS.Container) container: DependencyContainer,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
@@ -160,6 +161,48 @@ export class SubmissionPlugin implements EnginePlugin {
 
   openapi(): OpenApiContribution {
     return submissionOpenApi();
+  }
+
+  /** The console's actions on an entry's submission: mark a managed one ready, record the state's answer, cancel. */
+  consoleActions(): readonly ConsoleAction[] {
+    const sid = (e: Readonly<TitleEntry>) => (typeof e.submission_id === 'string' ? e.submission_id : '');
+    const mine = async (p: Principal, id: string) => {
+      // the submission of an entry the operator may see
+      const entry = await this.entries.load(p.org.id, id);
+      if (!entry || !sid(entry.entry)) throw new TitledError('NOT_FOUND', `entry ${id} has no submission`);
+      return sid(entry.entry);
+    };
+    const by = (p: Principal) => `console:${p.org.name}:${p.userId}`;
+    return [
+      {
+        name: 'ready', label: 'Mark the managed submission ready', appliesTo: (e) => !!sid(e),
+        fields: [{ name: 'method', label: 'Method', options: ['MAIL', 'ONLINE_PORTAL'] }],
+        run: async (p, id, f) => {
+          const r = await this.service.ready(await mine(p, id), by(p), f.method);
+          return `submission ${String(r.submissionId)} is ${String(r.status)}`;
+        },
+      },
+      {
+        name: 'record', label: "Record the state's answer", appliesTo: (e) => !!sid(e),
+        fields: [
+          { name: 'status', label: 'Status', required: true, options: ['SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'LIEN_PERFECTED'] },
+          { name: 'applicationNumber', label: 'Application number' },
+          { name: 'feedbackMessage', label: "The state's message" },
+        ],
+        run: async (p, id, f) => {
+          const r = await this.service.record(await mine(p, id), by(p), f as unknown as RecordInput);
+          return `submission ${String(r.submissionId)} is ${String(r.status)}`;
+        },
+      },
+      {
+        name: 'cancel', label: 'Cancel the submission', appliesTo: (e) => !!sid(e),
+        fields: [{ name: 'reason', label: 'Reason' }],
+        run: async (p, id, f) => {
+          const r = await this.service.cancelAsOperator(await mine(p, id), by(p), f.reason);
+          return `submission ${String(r.submissionId)} is ${String(r.status)}`;
+        },
+      },
+    ];
   }
 
   routes(router: Router, h: RouteHelpers): void {

@@ -28,6 +28,7 @@ import {
   type TitleEntry,
   type TitledConfig,
 } from '../../core/plugin-api.js';
+import type { ConsoleAction } from '../../core/plugin-api.js';
 import { titleCollectionOpenApi } from './openapi.js';
 import type { OpenApiContribution } from '../../core/plugin-api.js';
 import { titleReturnNeed } from '../../states/title-return.js';
@@ -85,6 +86,28 @@ export class TitleCollectionPlugin implements EnginePlugin {
 
   openapi(): OpenApiContribution {
     return titleCollectionOpenApi();
+  }
+
+  /** The console's actions on an entry with a title collection: log the received title, mark it lost. */
+  consoleActions(): readonly ConsoleAction[] {
+    const has = (e: Readonly<TitleEntry>) => !!e.title_collection;
+    return [
+      {
+        name: 'receive', label: 'Log the received paper title', appliesTo: has,
+        fields: [{ name: 'title_number', label: 'Title number on the paper' }, { name: 'vin', label: 'VIN on the paper' }],
+        run: async (p, id, f) => {
+          await this.receive(p, id, { vin: f.vin, title_number: f.title_number });
+          return 'the title was matched and logged: physical_title_status received';
+        },
+      },
+      {
+        name: 'lost', label: 'The original is lost (duplicate title)', appliesTo: has,
+        run: async (p, id) => {
+          await this.lost(p, id);
+          return 'physical_title_status unavailable; the duplicate-title forms are generated';
+        },
+      },
+    ];
   }
 
   routes(router: Router, helpers: RouteHelpers): void {

@@ -307,6 +307,38 @@ describe('operator console (headless Chromium)', function () {
     await p.context().close();
   });
 
+  it("offers the plugins' actions: reminds and cancels a signature request, acts on a managed submission", async () => {
+    const signed = await t.request('POST', `/title/${entryId}/sign?Action=ACTIVATE`, { body: {} });
+    expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
+    expect(signed.body.status).to.equal('SENT');
+    const filed = await t.request('POST', `/title/${entryId}/submit`, { body: { intakeMode: 'MANAGED' } });
+    expect(filed.status, JSON.stringify(filed.body)).to.equal(200);
+    expect(filed.body.status).to.equal('AWAITING_READINESS');
+    const p = await signIn(operatorKey);
+    await p.goto(`${t.url}/console/entries/${entryId}`);
+    expect(await unlabelled(p)).to.deep.equal([]);
+    await p.getByRole('button', { name: 'Remind the signers' }).click();
+    await p.waitForURL(/(ok|error)=/);
+    expect(await p.locator('.flash').first().textContent()).to.include('reminders sent');
+    await p.getByLabel('Reason (optional)').first().fill('wrong borrower');
+    await p.getByRole('button', { name: 'Cancel the signature request' }).click();
+    await p.waitForURL(/(ok|error)=/);
+    expect(await p.locator('.flash').first().textContent()).to.match(/signature request [0-9a-f-]{36} canceled/);
+    expect((await t.request('GET', `/title/${entryId}`)).body.signature_requests[0].status).to.equal('CANCELED');
+    // no open request now: its actions are gone
+    expect(await p.getByRole('button', { name: 'Remind the signers' }).count()).to.equal(0);
+    await p.getByLabel('Method (optional)').selectOption('MAIL');
+    await p.getByRole('button', { name: 'Mark the managed submission ready' }).click();
+    await p.waitForURL(/(ok|error)=/);
+    const flash = await p.locator('.flash').first().textContent();
+    expect(flash).to.match(/submission [0-9a-f-]{36} is (PENDING|SUBMITTED)/);
+    const sub = await t.request('GET', `/title/${entryId}/submit/${filed.body.submissionId}`);
+    expect(sub.body.method).to.equal('MAIL');
+    expect(sub.body.status).to.not.equal('AWAITING_READINESS');
+    await shot(p, '11-plugin-actions');
+    await p.context().close();
+  });
+
   it('manages webhook profiles and organization settings', async () => {
     const p = await signIn(operatorKey);
     await p.getByRole('link', { name: 'Webhooks' }).click();
@@ -345,6 +377,7 @@ describe('operator console (headless Chromium)', function () {
   it('a viewer reads but cannot act; a forged form post is refused', async () => {
     const org = (await t.engine.orgs.byName(t.org.name))!;
     const viewerKey = (await t.engine.keys.create(org.id, { role: 'viewer' })).key;
+    const statusBefore = (await t.request('GET', `/title/${entryId}`)).body.account_status;
     const p = await signIn(viewerKey);
     expect(await p.locator('.role').textContent()).to.equal('viewer');
     await p.goto(`${t.url}/console/entries/${entryId}`);
@@ -367,7 +400,9 @@ describe('operator console (headless Chromium)', function () {
       maxRedirects: 0,
     });
     expect(forged.status()).to.equal(403);
-    expect((await t.request('GET', `/title/${entryId}`)).body.account_status).to.equal('poa_sent');
+    expect((await t.request('GET', `/title/${entryId}`)).body.account_status).to.equal(statusBefore);
+    // a viewer's POST to a plugin's route is refused as well
+    expect((await t.request('POST', `/title/${entryId}/sign`, { key: viewerKey, body: {} })).status).to.equal(403);
     await p.context().close();
     await op.context().close();
   });
