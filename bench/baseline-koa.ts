@@ -35,10 +35,11 @@ const server = app.listen(0, '127.0.0.1', () => {
   server.keepAliveTimeout = 65_000;
   process.send?.({ type: 'ready', port: (server.address() as { port: number }).port, pid: process.pid });
 });
-const stop = () => server.close(() => {
-  db.close();
-  process.exit(0);
-});
+const stop = () =>
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 process.on('disconnect', stop);

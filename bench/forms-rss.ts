@@ -19,4 +19,12 @@ for (let i = 0; i < n; i++) {
   bytes += r.packet!.pdf.byteLength;
 }
 const seconds = (performance.now() - t0) / 1000;
-process.send!({ type: 'done', packets: n, seconds, bytes, startRssKb: Math.round(startRss / 1024), maxRssKb: process.resourceUsage().maxRSS, heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024 });
+process.send!({
+  type: 'done',
+  packets: n,
+  seconds,
+  bytes,
+  startRssKb: Math.round(startRss / 1024),
+  maxRssKb: process.resourceUsage().maxRSS,
+  heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
+});

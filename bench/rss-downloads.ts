@@ -57,18 +57,24 @@ if (scenario === 'files') {
   }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/doc.pdf`;
-  const fetcher = new DocumentFetcher(new UrlGuard(['127.0.0.1']), { maxBytes: size * 2, timeoutMs: 120_000, maxRedirects: 0 });
+  const fetcher = new DocumentFetcher(new UrlGuard(['127.0.0.1']), {
+    maxBytes: size * 2,
+    timeoutMs: 120_000,
+    maxRedirects: 0,
+  });
   gc();
   await sleep(500);
   before = process.memoryUsage().rss;
   peak = before;
   for (let r = 0; r < rounds; r++) {
-    await Promise.all(Array.from({ length: concurrent }, async () => {
-      const f = await fetcher.fetch(url);
-      const len = 'bytes' in f ? (f as { bytes: Buffer }).bytes.length : 0;
-      await (f as { dispose?: () => Promise<void> }).dispose?.();
-      return len;
-    }));
+    await Promise.all(
+      Array.from({ length: concurrent }, async () => {
+        const f = await fetcher.fetch(url);
+        const len = 'bytes' in f ? (f as { bytes: Buffer }).bytes.length : 0;
+        await (f as { dispose?: () => Promise<void> }).dispose?.();
+        return len;
+      }),
+    );
   }
   await sleep(5000);
   gc();
@@ -80,6 +86,16 @@ if (scenario === 'files') {
 
 function report(b: number, after: number): void {
   clearInterval(sampler);
-  console.log(JSON.stringify({ scenario, documentMb: mb(size), concurrent, rounds, rssBeforeMb: mb(b), rssPeakMb: mb(peak), rssAfterMb: mb(after) }));
+  console.log(
+    JSON.stringify({
+      scenario,
+      documentMb: mb(size),
+      concurrent,
+      rounds,
+      rssBeforeMb: mb(b),
+      rssPeakMb: mb(peak),
+      rssAfterMb: mb(after),
+    }),
+  );
   rmSync('/nonexistent', { force: true });
 }

@@ -36,7 +36,10 @@ if (args.list) {
   process.exit(0);
 }
 
-const only = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = args.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = only?.filter((n) => !SUITES.some((s) => s.name === n)) ?? [];
 if (unknown.length) {
   console.error(`unknown suite(s): ${unknown.join(', ')} (known: ${SUITES.map((s) => s.name).join(', ')})`);
@@ -95,7 +98,13 @@ function judge(m: Metric): Metric {
   return m;
 }
 
-interface SuiteResult { name: string; description: string; seconds: number; error?: string; metrics: Metric[] }
+interface SuiteResult {
+  name: string;
+  description: string;
+  seconds: number;
+  error?: string;
+  metrics: Metric[];
+}
 const results: SuiteResult[] = [];
 const started = performance.now();
 for (const suite of suites) {
@@ -103,11 +112,22 @@ for (const suite of suites) {
   const t0 = performance.now();
   try {
     const metrics = (await suite.run(ctx)).map(judge);
-    results.push({ name: suite.name, description: suite.description, seconds: (performance.now() - t0) / 1000, metrics });
+    results.push({
+      name: suite.name,
+      description: suite.description,
+      seconds: (performance.now() - t0) / 1000,
+      metrics,
+    });
   } catch (e) {
-    const error = e instanceof Error ? e.stack ?? e.message : String(e);
+    const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
     process.stderr.write(`suite ${suite.name} failed: ${error}\n`);
-    results.push({ name: suite.name, description: suite.description, seconds: (performance.now() - t0) / 1000, error, metrics: [] });
+    results.push({
+      name: suite.name,
+      description: suite.description,
+      seconds: (performance.now() - t0) / 1000,
+      error,
+      metrics: [],
+    });
   }
 }
 if (!args.keep) for (const d of tmpDirs) rmSync(d, { recursive: true, force: true });
@@ -124,7 +144,12 @@ for (const r of results) {
   if (r.error) rows.push([r.name, '(suite failed)', '-', '-', '-', '-', '-', 'ERROR']);
   for (const m of r.metrics) {
     rows.push([
-      r.name, m.label, fmt(m.value), m.unit, m.baseline ? fmt(m.baseline.value) : '-', m.ratio === undefined ? '-' : fmt(m.ratio, 2),
+      r.name,
+      m.label,
+      fmt(m.value),
+      m.unit,
+      m.baseline ? fmt(m.baseline.value) : '-',
+      m.ratio === undefined ? '-' : fmt(m.ratio, 2),
       m.target ? `${m.target.on === 'ratio' ? 'ratio' : 'value'} ${m.target.op} ${m.target.value}` : '-',
       m.pass === true ? 'pass' : m.pass === false ? 'FAIL' : '-',
     ]);
@@ -132,9 +157,12 @@ for (const r of results) {
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 const numeric = new Set([2, 4, 5]);
-const line = (r: string[]) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+const line = (r: string[]) =>
+  r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
 console.log('');
-console.log(`titled bench — ${machine.date}, node ${machine.node}, ${machine.cpus} × ${machine.cpu_model}, load ${machine.loadavg_at_start.join(' ')}`);
+console.log(
+  `titled bench — ${machine.date}, node ${machine.node}, ${machine.cpus} × ${machine.cpu_model}, load ${machine.loadavg_at_start.join(' ')}`,
+);
 console.log(line(rows[0]!));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows.slice(1)) console.log(line(r));

@@ -25,21 +25,28 @@ const receiverUrl = process.env.BENCH_RECEIVER_URL;
 if (!dataDir || !receiverUrl) throw new Error('BENCH_DATA_DIR and BENCH_RECEIVER_URL are required');
 
 const engine = await createEngine({
-  port: 0, dataDir, stages: ['intake', 'webhook'], allowHosts: ['127.0.0.1'],
+  port: 0,
+  dataDir,
+  stages: ['intake', 'webhook'],
+  allowHosts: ['127.0.0.1'],
   workers: { enabled: false },
   log: { level: (process.env.BENCH_LOG_LEVEL ?? 'warn') as 'warn' },
 });
 const wh = engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
 const org = await engine.orgs.create('bench');
 const p = await engine.principalFor(org.name);
-await wh.setProfile(org.name, { url: `${receiverUrl}/hook`, events: ['title.account_status.*'], auth: { scheme: 'basic', username: 'bench', password: 'bench-password' } });
-
+await wh.setProfile(org.name, {
+  url: `${receiverUrl}/hook`,
+  events: ['title.account_status.*'],
+  auth: { scheme: 'basic', username: 'bench', password: 'bench-password' },
+});
 
 type Msg = { id: number; type: string; [k: string]: unknown };
 const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
   async seed(m) {
     const ids: string[] = [];
-    for (let i = 0; i < (m.n as number); i++) ids.push((await engine.service.create(p, { account_data: { vehicle: { vin: vinFor('1HGCM826', i) } } })).entryId);
+    for (let i = 0; i < (m.n as number); i++)
+      ids.push((await engine.service.create(p, { account_data: { vehicle: { vin: vinFor('1HGCM826', i) } } })).entryId);
     return { ids };
   },
   async burst(m) {
@@ -62,19 +69,31 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
   },
   async baseline(m) {
     const n = m.n as number;
-    const entry = await engine.service.get(p, m.entryId as string) as TitleEntry;
+    const entry = (await engine.service.get(p, m.entryId as string)) as TitleEntry;
     const body = JSON.stringify({ ...entry, webhook_events: ['title.account_status.poa_sent'] });
     const agent = new Agent({ keepAlive: true, maxSockets: m.concurrency as number });
-    const client = got.extend({ retry: { limit: 0 }, throwHttpErrors: false, followRedirect: false, decompress: false, agent: { http: agent }, timeout: { request: 10_000 } });
+    const client = got.extend({
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      decompress: false,
+      agent: { http: agent },
+      timeout: { request: 10_000 },
+    });
     let next = 0;
     let ok = 0;
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: m.concurrency as number }, async () => {
-      while (next++ < n) {
-        const r = await client.post(`${receiverUrl}/baseline`, { body, headers: { 'content-type': 'application/json' } });
-        if (r.statusCode < 300) ok++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: m.concurrency as number }, async () => {
+        while (next++ < n) {
+          const r = await client.post(`${receiverUrl}/baseline`, {
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
+          if (r.statusCode < 300) ok++;
+        }
+      }),
+    );
     const t1 = Date.now();
     agent.destroy();
     return { t0, t1, ok };
@@ -84,7 +103,10 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
 process.on('message', (m: Msg) => {
   const h = handlers[m.type];
   if (!h) return process.send?.({ id: m.id, ok: false, error: `unknown message ${m.type}` });
-  h(m).then((r) => process.send?.({ id: m.id, ok: true, ...r }), (e: unknown) => process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.stack : String(e) }));
+  h(m).then(
+    (r) => process.send?.({ id: m.id, ok: true, ...r }),
+    (e: unknown) => process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.stack : String(e) }),
+  );
 });
 
 let stopping = false;

@@ -49,7 +49,7 @@ function mainHelp(): string {
     'Commands:',
     ...pad(rows),
     '',
-    'Run `titled <command> --help` for a command\'s options.',
+    "Run `titled <command> --help` for a command's options.",
     '',
     'Environment (command-line flags win over it):',
     ...pad(ENV_HELP),
@@ -76,7 +76,9 @@ function commandHelp(c: Command): string {
 }
 
 /** Finds the command for argv; returns it with the remaining arguments, or help text to show. */
-function resolveCommand(argv: string[]): { command: Command; path: string; rest: string[] } | { help: string; code: number } {
+function resolveCommand(
+  argv: string[],
+): { command: Command; path: string; rest: string[] } | { help: string; code: number } {
   const [first, ...rest] = argv;
   if (first === undefined) return { help: mainHelp(), code: 2 };
   if (first === '-h' || first === '--help' || first === 'help') return { help: mainHelp(), code: 0 };
@@ -88,7 +90,10 @@ function resolveCommand(argv: string[]): { command: Command; path: string; rest:
   if (sub === undefined) return { help: groupHelp(entry), code: 2 };
   if (sub === '-h' || sub === '--help' || sub === 'help') return { help: groupHelp(entry), code: 0 };
   const command = entry.commands.find((c) => c.name === sub);
-  if (!command) throw new UsageError(`unknown command '${entry.name} ${sub}' (commands: ${entry.commands.map((c) => c.name).join(', ')})`);
+  if (!command)
+    throw new UsageError(
+      `unknown command '${entry.name} ${sub}' (commands: ${entry.commands.map((c) => c.name).join(', ')})`,
+    );
   return { command, path: `${entry.name} ${command.name}`, rest: subRest };
 }
 
@@ -104,7 +109,12 @@ async function main(argv: string[]): Promise<number> {
     path = found.path;
     let parsed;
     try {
-      parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+      parsed = parseArgs({
+        args: rest,
+        options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+        strict: true,
+      });
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
@@ -115,7 +125,8 @@ async function main(argv: string[]): Promise<number> {
     const [min, max] = command.positionals ?? [0, 0];
     const n = parsed.positionals.length;
     if (n < min) throw new UsageError(`missing argument (usage: titled ${command.usage})`);
-    if (n > max) throw new UsageError(`unexpected argument '${parsed.positionals[max]}' (usage: titled ${command.usage})`);
+    if (n > max)
+      throw new UsageError(`unexpected argument '${parsed.positionals[max]}' (usage: titled ${command.usage})`);
     return (await command.run({ values: parsed.values, positionals: parsed.positionals })) ?? 0;
   } catch (e) {
     const where = path ? `titled ${path}` : 'titled';

@@ -81,10 +81,18 @@ export function engineOverrides(values: Values): Record<string, unknown> {
  * stdout carries only the command's output. Runs migrations unless told not to.
  * Always closed by `withEngine`.
  */
-export async function withEngine<T>(values: Values, fn: (engine: Engine) => Promise<T>, o: { migrate?: boolean } = {}): Promise<T> {
+export async function withEngine<T>(
+  values: Values,
+  fn: (engine: Engine) => Promise<T>,
+  o: { migrate?: boolean } = {},
+): Promise<T> {
   // Loaded here, not at the top: `--help` and usage errors answer without loading the engine.
   const [{ createEngine }, { pino }, { resolveConfig }, { runningDaemon }] = await Promise.all([
-    import('../index.js'), import('pino'), import('../core/config.js'), import('../core/engine.js')]);
+    import('../index.js'),
+    import('pino'),
+    import('../core/config.js'),
+    import('../core/engine.js'),
+  ]);
   const level = process.env.TITLED_LOG_LEVEL ?? 'warn';
   const overrides = engineOverrides(values);
   // the daemon on this data folder, if one runs: its presigned-link base URL and its outbound allow list apply here too
@@ -96,8 +104,12 @@ export async function withEngine<T>(values: Values, fn: (engine: Engine) => Prom
     workers: { enabled: false },
     log: { level },
   };
-  const engine = await createEngine(config, { logDestination: pino.destination({ fd: 2, sync: true }), migrate: o.migrate });
-  if (daemon && !engine.config.publicUrl) (engine.objects as unknown as { setPublicUrl(u: string): void }).setPublicUrl(daemon.publicUrl);
+  const engine = await createEngine(config, {
+    logDestination: pino.destination({ fd: 2, sync: true }),
+    migrate: o.migrate,
+  });
+  if (daemon && !engine.config.publicUrl)
+    (engine.objects as unknown as { setPublicUrl(u: string): void }).setPublicUrl(daemon.publicUrl);
   try {
     return await fn(engine);
   } finally {
@@ -113,7 +125,11 @@ export function print(...lines: string[]): void {
 /** A plain text table: columns padded to their widest cell. */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 

@@ -10,8 +10,10 @@ import { createEngine } from '../index.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'titled-openapi-'));
 try {
-  const engine = await createEngine({ dataDir, workers: { enabled: false }, log: { level: 'warn' } },
-    { logDestination: pino.destination({ fd: 2, sync: true }) });
+  const engine = await createEngine(
+    { dataDir, workers: { enabled: false }, log: { level: 'warn' } },
+    { logDestination: pino.destination({ fd: 2, sync: true }) },
+  );
   process.stdout.write(JSON.stringify(engine.openapi(), null, 2) + '\n');
   await engine.stop();
 } finally {

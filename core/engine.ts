@@ -107,11 +107,18 @@ export interface Engine {
  * outbound allow list, so `titled entries get` prints links that work and
  * `titled webhooks set` accepts the hosts the daemon will deliver to.
  */
-export interface DaemonInfo { pid: number; publicUrl: string; allowHosts: string[]; startedAt: string }
+export interface DaemonInfo {
+  pid: number;
+  publicUrl: string;
+  allowHosts: string[];
+  startedAt: string;
+}
 
 function writeDaemonInfo(config: Readonly<TitledConfig>, port: number, log: Logger): void {
   const info: DaemonInfo = {
-    pid: process.pid, publicUrl: (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ''), allowHosts: [...config.allowHosts],
+    pid: process.pid,
+    publicUrl: (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    allowHosts: [...config.allowHosts],
     startedAt: new Date().toISOString(),
   };
   try {
@@ -126,7 +133,9 @@ function removeDaemonInfo(config: Readonly<TitledConfig>): void {
   const file = join(resolve(config.dataDir), 'daemon.json');
   try {
     if ((JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo).pid === process.pid) unlinkSync(file);
-  } catch { /* absent or not ours */ }
+  } catch {
+    /* absent or not ours */
+  }
 }
 
 /** The daemon running on this data folder, if one is (its daemon.json names a live process). */
@@ -176,15 +185,23 @@ function loadSecret(config: TitledConfig): string {
  */
 async function loadPlugins(config: TitledConfig, options: EngineOptions): Promise<Record<string, EnginePluginClass>> {
   const known: Record<string, PluginCatalogEntry> = { ...options.plugins };
-  for (const [name, cls] of Object.entries(options.stages ?? {})) known[name] = { load: async () => cls, providers: cls.providers };
-  for (const [name, path] of Object.entries(config.pluginModules)) known[name] = { load: () => loadPluginModule(name, path) };
+  for (const [name, cls] of Object.entries(options.stages ?? {}))
+    known[name] = { load: async () => cls, providers: cls.providers };
+  for (const [name, path] of Object.entries(config.pluginModules))
+    known[name] = { load: () => loadPluginModule(name, path) };
   for (const name of config.stages) {
-    if (!known[name]) throw new EngineConfigError(`config lists stage '${name}', which is not a known stage (known: ${Object.keys(known).sort().join(', ')})`);
+    if (!known[name])
+      throw new EngineConfigError(
+        `config lists stage '${name}', which is not a known stage (known: ${Object.keys(known).sort().join(', ')})`,
+      );
   }
-  const classes: Record<string, EnginePluginClass> = Object.fromEntries(await Promise.all(
-    config.stages.map(async (name) => [name, await known[name]!.load()] as const)));
+  const classes: Record<string, EnginePluginClass> = Object.fromEntries(
+    await Promise.all(config.stages.map(async (name) => [name, await known[name]!.load()] as const)),
+  );
   const manifests: PluginManifest[] = Object.entries(known).map(([name, k]) => ({
-    name, providers: [...(k.providers ?? []), ...(classes[name]?.providers ?? [])], options: classes[name]?.options,
+    name,
+    providers: [...(k.providers ?? []), ...(classes[name]?.providers ?? [])],
+    options: classes[name]?.options,
   }));
   checkPluginConfig(config, manifests);
   return classes;
@@ -194,11 +211,14 @@ async function loadPlugins(config: TitledConfig, options: EngineOptions): Promis
 async function loadPluginModule(name: string, path: string): Promise<EnginePluginClass> {
   let mod: { default?: unknown };
   try {
-    mod = await import(pathToFileURL(resolve(path)).href) as { default?: unknown };
+    mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
   } catch (e) {
-    throw new EngineConfigError(`pluginModules.${name}: cannot load ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new EngineConfigError(
+      `pluginModules.${name}: cannot load ${path}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
-  if (typeof mod.default !== 'function') throw new EngineConfigError(`pluginModules.${name}: ${path} has no default export of a plugin class`);
+  if (typeof mod.default !== 'function')
+    throw new EngineConfigError(`pluginModules.${name}: ${path} has no default export of a plugin class`);
   return mod.default as EnginePluginClass;
 }
 
@@ -222,7 +242,10 @@ function buildPlugin(container: DependencyContainer, name: string, cls: EnginePl
  * database and runs its migrations. Call `start()` for workers, `listen()`
  * for the HTTP server too.
  */
-export async function createEngine(configInput: TitledConfigInput | Record<string, unknown> = {}, options: EngineOptions = {}): Promise<Engine> {
+export async function createEngine(
+  configInput: TitledConfigInput | Record<string, unknown> = {},
+  options: EngineOptions = {},
+): Promise<Engine> {
   const config = resolveConfig(configInput);
   const log = createLogger(config.log.level, options.logDestination);
   const catalog = await loadPlugins(config, options);
@@ -241,7 +264,11 @@ export async function createEngine(configInput: TitledConfigInput | Record<strin
 }
 
 /** Opens the database with the core's and the enabled plugins' tables, and migrates it (unless told not to). */
-async function openDatabase(config: TitledConfig, catalog: Record<string, EnginePluginClass>, migrate: boolean): Promise<Database> {
+async function openDatabase(
+  config: TitledConfig,
+  catalog: Record<string, EnginePluginClass>,
+  migrate: boolean,
+): Promise<Database> {
   const schemas = config.stages.map((n) => catalog[n]!.schema).filter((s): s is PluginSchema => !!s);
   const db = await Database.open(config, schemas);
   try {
@@ -274,7 +301,7 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   const perOrganization = config.workers.perOrganization ?? Math.ceil(config.workers.concurrency / 2);
   const queue = new JobQueue(db, { perOrganization, pii });
   // an organization's data key is made with it, never inside a later transaction that could roll it back
-  const orgs = new Organizations(db, async (org) => void (pii.enabled && await pii.keys.active(org.id)));
+  const orgs = new Organizations(db, async (org) => void (pii.enabled && (await pii.keys.active(org.id))));
   const keys = new ApiKeys(db);
   const auth = new Authenticator(config, orgs, keys, secret, new Sessions(db));
   const registry = new StageRegistry();
@@ -296,12 +323,29 @@ function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
   container.registerInstance(TitleService, service);
   container.registerInstance(ApiKeys, keys);
   container.registerInstance(Entries, new Entries(store, (e, ttl, org) => service.present(e, ttl, org)));
-  return { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, pii, metrics };
+  return {
+    config,
+    log,
+    db,
+    objects,
+    outbox,
+    store,
+    queue,
+    orgs,
+    keys,
+    auth,
+    registry,
+    container,
+    service,
+    pii,
+    metrics,
+  };
 }
 
 /** The engine object over the core's parts: the app, the lifecycle (start, listen, stop) and the library helpers. */
 function assemble(parts: CoreParts): Engine {
-  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics } = parts;
+  const { config, log, db, objects, outbox, store, queue, orgs, keys, auth, registry, container, service, metrics } =
+    parts;
   let runner: PipelineRunner | undefined;
   const pruner = new Pruner(db, config.retention, () => registry.plugins(), log);
   const extraRoutes: HttpDeps['extraRoutes'] = [];
@@ -309,7 +353,20 @@ function assemble(parts: CoreParts): Engine {
   const extraLate: ((r: Router) => void)[] = [];
   const extraDocs: OpenApiContribution[] = [consoleOpenApi()];
   const importer: ImportRunner = (p, input) => importCsv({ service, db, metrics }, p, input);
-  extraLate.push((r) => consoleRoutes(r, { config, auth, orgs, keys, service, store, db, log, plugins: () => registry.plugins(), importer }));
+  extraLate.push((r) =>
+    consoleRoutes(r, {
+      config,
+      auth,
+      orgs,
+      keys,
+      service,
+      store,
+      db,
+      log,
+      plugins: () => registry.plugins(),
+      importer,
+    }),
+  );
   let app: Koa | undefined;
   let server: Server | undefined;
   let started = false;
@@ -323,17 +380,44 @@ function assemble(parts: CoreParts): Engine {
   };
 
   const engine: Engine = {
-    config, log, db, service, orgs, keys, outbox, queue, objects, container, pruner, pii: parts.pii, metrics,
-    keyRotation: keyRotation(parts.pii, [
-      { table: 'entries', columns: ['doc', 'sources'], guard: 'version' },
-      { table: 'jobs', columns: ['input'], guard: 'updatedAt' },
-      { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' },
-    ].map((t) => ({ reseal: (orgId: string) => resealColumn(db, parts.pii, orgId, t) }))),
+    config,
+    log,
+    db,
+    service,
+    orgs,
+    keys,
+    outbox,
+    queue,
+    objects,
+    container,
+    pruner,
+    pii: parts.pii,
+    metrics,
+    keyRotation: keyRotation(
+      parts.pii,
+      [
+        { table: 'entries', columns: ['doc', 'sources'], guard: 'version' },
+        { table: 'jobs', columns: ['input'], guard: 'updatedAt' },
+        { table: 'idempotency_keys', columns: ['body'], id: 'key', guard: 'state' },
+      ].map((t) => ({ reseal: (orgId: string) => resealColumn(db, parts.pii, orgId, t) })),
+    ),
     get app() {
-      const pluginRoutes = registry.plugins().filter((p) => p.routes).map((p) => p.routes!.bind(p));
+      const pluginRoutes = registry
+        .plugins()
+        .filter((p) => p.routes)
+        .map((p) => p.routes!.bind(p));
       const lateRoutes = [(r: Router) => docsRoutes(r, () => engine.openapi()), ...extraLate];
       app ??= createApp({
-        config, log, service, auth, objects, ready, db, pii: parts.pii, metrics, lateRoutes,
+        config,
+        log,
+        service,
+        auth,
+        objects,
+        ready,
+        db,
+        pii: parts.pii,
+        metrics,
+        lateRoutes,
         extraRoutes: [...pluginRoutes, ...extraRoutes],
       });
       return app;
@@ -346,8 +430,16 @@ function assemble(parts: CoreParts): Engine {
     },
     openapi() {
       return buildOpenApi({
-        version: packageVersion(), cookieName: config.auth.sessionCookieName, serverUrl: config.publicUrl,
-        contributions: [...registry.plugins().filter((p) => p.openapi).map((p) => p.openapi!()), ...extraDocs],
+        version: packageVersion(),
+        cookieName: config.auth.sessionCookieName,
+        serverUrl: config.publicUrl,
+        contributions: [
+          ...registry
+            .plugins()
+            .filter((p) => p.openapi)
+            .map((p) => p.openapi!()),
+          ...extraDocs,
+        ],
       });
     },
     registerStage(stage) {
@@ -368,7 +460,14 @@ function assemble(parts: CoreParts): Engine {
         for (const p of registry.plugins()) await p.start?.();
         pruner.start();
       }
-      log.info({ stages: stages.map((s) => s.name), database: db.dialect, workers: config.workers.enabled ? config.workers.concurrency : 0 }, 'engine started');
+      log.info(
+        {
+          stages: stages.map((s) => s.name),
+          database: db.dialect,
+          workers: config.workers.enabled ? config.workers.concurrency : 0,
+        },
+        'engine started',
+      );
     },
     async listen() {
       await engine.start();
@@ -382,7 +481,7 @@ function assemble(parts: CoreParts): Engine {
       // without a configured publicUrl, presigned URLs name the port actually bound (port 0 = any free port)
       if (!config.publicUrl && typeof addr === 'object' && addr) objects.setPublicUrl(`http://localhost:${addr.port}`);
       if ((config.databaseUrl || config.storage.kind === 's3') && !config.secret) {
-        const why = 'no secret configured: daemons sharing this database or bucket refuse each other\'s links';
+        const why = "no secret configured: daemons sharing this database or bucket refuse each other's links";
         log.warn({ code: 'SECRET_NOT_SHARED' }, why);
       }
       writeDaemonInfo(config, typeof addr === 'object' && addr ? addr.port : config.port, log);

@@ -37,7 +37,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 /** Errors of the engine itself (never a client's body): their codes, as log lines and `job_error` carry them. */
 export const ENGINE_ERRORS = {
   ENGINE_CONFIG: 'start-up refused: bad configuration, a missing plugin or dependency, a plugin that cannot be built',
-  STAGE_FAILED: 'a stage\'s run threw (the job is retried, or fails for good after the last try)',
+  STAGE_FAILED: "a stage's run threw (the job is retried, or fails for good after the last try)",
   PERMANENT_STAGE_FAILURE: 'a stage said retrying cannot help (the job fails at once)',
   PLUGIN_FAILED: 'a plugin hook other than run threw (appliesTo, present, requested, abandoned, routes, start, stop)',
 } as const;
@@ -52,19 +52,19 @@ export const LOG_CODES = {
   JOB_GONE: 'a job stopped because its entry was deleted or its lease went to another worker',
   STAGE_DONE: 'a stage checkpointed (debug)',
   STAGE_REPLAY: 'a stage runs again: someone changed the same members meanwhile',
-  STAGE_FAILED: 'a synchronous action\'s stage failed',
+  STAGE_FAILED: "a synchronous action's stage failed",
   STAGE_FAILED_RETRY: 'a stage (or a hook) failed; the job will be retried',
-  PROGRESS_NOT_WRITTEN: 'a stage\'s progress could not be written (the checkpoint still is)',
+  PROGRESS_NOT_WRITTEN: "a stage's progress could not be written (the checkpoint still is)",
   STOP_TIMEOUT: 'a plugin did not stop in time',
   IDEMPOTENCY_PRUNE_FAILED: 'deleting expired idempotency keys failed (tried again a minute later)',
-  RATE_LIMIT_STORE_FAILED: 'the rate limiter\'s store failed; the request was let through',
-  VIN_CHECK_DIGIT_MISMATCH: 'a VIN\'s check digit does not match (accepted and flagged)',
+  RATE_LIMIT_STORE_FAILED: "the rate limiter's store failed; the request was let through",
+  VIN_CHECK_DIGIT_MISMATCH: "a VIN's check digit does not match (accepted and flagged)",
   VIN_CONFLICT: 'a document shows a VIN another entry of the organization has',
   DOCUMENT_READ: 'a document was read',
   DOCUMENT_REJECTED: 'a document was refused (fetch refused, not a supported format, too many documents)',
   DOCUMENT_FAILED: 'a document could not be read',
   DOCUMENT_ANALYSIS_FAILED: 'document analysis threw',
-  EXTRACTED_DATA_INVALID: 'a document\'s extracted data does not fit the schema; it is not merged',
+  EXTRACTED_DATA_INVALID: "a document's extracted data does not fit the schema; it is not merged",
   ENRICHMENT_PULL: 'an enrichment pull ended (found, not_found, error, unavailable, skipped)',
   VPIC_DECODE_FAILED: 'the vPIC decode gave nothing; offline decode only',
   FEES_ESTIMATED: 'a fee estimate was written',
@@ -97,7 +97,8 @@ export const LOG_CODES = {
   SUBMISSION_MOVED: 'a submission changed status',
   SUBMISSION_WORKER_STARTED: 'the submission portal worker started',
   SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
-  SUBMISSION_ACCOUNT_STATUS_SKIPPED: 'a submission move could not move account_status (the account status machine refuses it)',
+  SUBMISSION_ACCOUNT_STATUS_SKIPPED:
+    'a submission move could not move account_status (the account status machine refuses it)',
   DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
   SIGNING_STARTED: 'the signing plugin started (reminders and expiry loop)',
   SIGNING_SENT: 'a signature request was sent to its signers',
@@ -132,8 +133,15 @@ export const isTitledError = (e: unknown): e is TitledError => e instanceof Titl
 /** A failure inside a stage plugin, wrapped with the stage's name (the log line names it). */
 export class StageError extends Error {
   readonly code: EngineErrorCode = 'STAGE_FAILED';
-  constructor(readonly stage: string, readonly entryId: string, cause: unknown, readonly retryable = true) {
-    super(`stage '${stage}' failed for entry ${entryId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(
+    readonly stage: string,
+    readonly entryId: string,
+    cause: unknown,
+    readonly retryable = true,
+  ) {
+    super(`stage '${stage}' failed for entry ${entryId}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.name = 'StageError';
   }
 }
@@ -146,11 +154,16 @@ export class StageError extends Error {
 export class PluginError extends Error {
   readonly code: EngineErrorCode = 'PLUGIN_FAILED';
   readonly original: unknown;
-  constructor(readonly plugin: string, readonly hook: string, original: unknown) {
+  constructor(
+    readonly plugin: string,
+    readonly hook: string,
+    original: unknown,
+  ) {
     super(`plugin '${plugin}' failed in ${hook}: ${original instanceof Error ? original.message : String(original)}`);
     this.name = 'PluginError';
     this.original = original;
-    if (original instanceof Error && original.stack) this.stack = `${this.name}: ${this.message}\n${original.stack.split('\n').slice(1).join('\n')}`;
+    if (original instanceof Error && original.stack)
+      this.stack = `${this.name}: ${this.message}\n${original.stack.split('\n').slice(1).join('\n')}`;
   }
 }
 

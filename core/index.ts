@@ -2,9 +2,24 @@
  * titled as a library: `createEngine(config)` and the public types for
  * embedding the engine and writing stage plugins.
  */
-export { createEngine, type Engine, type EngineOptions, type PluginCatalog, type PluginCatalogEntry } from './engine.js';
+export {
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type PluginCatalog,
+  type PluginCatalogEntry,
+} from './engine.js';
 export { resolveConfig, ConfigSchema, type TitledConfig, type TitledConfigInput } from './config.js';
-export { isStagePlugin, type StagePlugin, type StagePluginClass, type StageContext, type StageAction, type EnginePlugin, type EnginePluginClass, type RouteHelpers } from './pipeline/stage.js';
+export {
+  isStagePlugin,
+  type StagePlugin,
+  type StagePluginClass,
+  type StageContext,
+  type StageAction,
+  type EnginePlugin,
+  type EnginePluginClass,
+  type RouteHelpers,
+} from './pipeline/stage.js';
 export type { PluginSchema } from './db/database.js';
 export type { JobInput } from './jobs/job-queue.js';
 export type { TitleEntry, DocumentUpload } from './model/entry.js';

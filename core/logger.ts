@@ -8,11 +8,30 @@ export type { Logger } from 'pino';
  * codes; this list is the second line of defence for SSN, DOB, license numbers
  * and credentials that might reach a log object by accident.
  */
-const SENSITIVE = ['ssn', 'dob', 'owner_ssn', 'owner_dob', 'coowner_ssn', 'coowner_dob', 'password', 'secret', 'token', 'authorization', 'apiKey', 'cookie'];
+const SENSITIVE = [
+  'ssn',
+  'dob',
+  'owner_ssn',
+  'owner_dob',
+  'coowner_ssn',
+  'coowner_dob',
+  'password',
+  'secret',
+  'token',
+  'authorization',
+  'apiKey',
+  'cookie',
+];
 const REDACT_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
-  'dlid.number', '*.dlid.number',
-  ...SENSITIVE, ...SENSITIVE.map((k) => `*.${k}`), ...SENSITIVE.map((k) => `*.*.${k}`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'dlid.number',
+  '*.dlid.number',
+  ...SENSITIVE,
+  ...SENSITIVE.map((k) => `*.${k}`),
+  ...SENSITIVE.map((k) => `*.*.${k}`),
 ];
 
 /** Error serializer: pino's, minus what a database error carries of the data (SQL parameters can hold a whole entry). */
@@ -37,16 +56,19 @@ function serializeError(e: unknown): unknown {
 export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({
-    name: 'titled',
-    level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    serializers: { err: serializeError },
-    base: { pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    mixin: () => {
-      const r = requestContext.getStore();
-      return r ? { reqId: r.reqId } : {};
+  return pino(
+    {
+      name: 'titled',
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: () => {
+        const r = requestContext.getStore();
+        return r ? { reqId: r.reqId } : {};
+      },
     },
-  }, destination ?? pino.destination({ fd: 1, sync: false }));
+    destination ?? pino.destination({ fd: 1, sync: false }),
+  );
 }

@@ -8,7 +8,14 @@ import 'reflect-metadata';
 
 // --- contracts: plugins, stages, routes ---------------------------------------
 export type {
-  ConsoleAction, EnginePlugin, EnginePluginClass, RouteHelpers, StageAction, StageContext, StagePlugin, StagePluginClass,
+  ConsoleAction,
+  EnginePlugin,
+  EnginePluginClass,
+  RouteHelpers,
+  StageAction,
+  StageContext,
+  StagePlugin,
+  StagePluginClass,
 } from './pipeline/stage.js';
 export { definePluginOptions, type PluginOptionsSchema } from './pipeline/options.js';
 export type { PluginSchema } from './db/database.js';
@@ -22,12 +29,33 @@ export type { TitleEntry, DocumentUpload } from './model/entry.js';
 export * from './model/schemas.js';
 export type { AccountAccess } from './model/account-book.js';
 export {
-  PRECEDENCE, OWNER_FIELDS, LIEN_FIELDS, TITLE_FIELDS, VEHICLE_FIELDS, REGISTRATION_FIELDS, sameValue,
-  type AccountSource, type AccountSourceKind, type AccountReview, type MergeOutcome, type Discrepancy, type Match, type SourceRef, type Observation, type OtherTitle,
+  PRECEDENCE,
+  OWNER_FIELDS,
+  LIEN_FIELDS,
+  TITLE_FIELDS,
+  VEHICLE_FIELDS,
+  REGISTRATION_FIELDS,
+  sameValue,
+  type AccountSource,
+  type AccountSourceKind,
+  type AccountReview,
+  type MergeOutcome,
+  type Discrepancy,
+  type Match,
+  type SourceRef,
+  type Observation,
+  type OtherTitle,
 } from './model/account.js';
 export * from './model/domain.js';
 export {
-  namesMatch, firstNamesMatch, parseName, personName, formatName, formatLastFirst, type ParsedName, type PersonName,
+  namesMatch,
+  firstNamesMatch,
+  parseName,
+  personName,
+  formatName,
+  formatLastFirst,
+  type ParsedName,
+  type PersonName,
 } from './model/names.js';
 export { getAt, setAt, deleteAt, present, deepEqual, fingerprint } from './model/pointer.js';
 export { describeZodError, parseInput } from './model/validate.js';
@@ -37,21 +65,46 @@ export { decodeVin, wmiTable, countryOf, modelYearOf, type DecodedVin, type WmiE
 
 // --- statuses -----------------------------------------------------------------------
 export {
-  JOB_STATUSES, ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, FOUND_STATUSES, FOUND_STATUS_FIELDS, FORMS_STATUSES,
-  type JobStatus, type AccountStatus, type PhysicalTitleStatus, type FoundStatus, type FoundStatusField, type FormsStatus,
+  JOB_STATUSES,
+  ACCOUNT_STATUSES,
+  PHYSICAL_TITLE_STATUSES,
+  FOUND_STATUSES,
+  FOUND_STATUS_FIELDS,
+  FORMS_STATUSES,
+  type JobStatus,
+  type AccountStatus,
+  type PhysicalTitleStatus,
+  type FoundStatus,
+  type FoundStatusField,
+  type FormsStatus,
 } from './status.js';
 export {
-  SUBMISSION_STATUSES, SUBMISSION_FINAL_STATUSES, SUBMISSION_STATUS_MOVES, assertSubmissionStatusMove, canMoveAccountStatus,
+  SUBMISSION_STATUSES,
+  SUBMISSION_FINAL_STATUSES,
+  SUBMISSION_STATUS_MOVES,
+  assertSubmissionStatusMove,
+  canMoveAccountStatus,
   type SubmissionStatus,
-  SIGNATURE_REQUEST_STATUSES, SIGNATURE_REQUEST_STATUS_MOVES, isOpenSignatureStatus, assertSignatureRequestMove,
+  SIGNATURE_REQUEST_STATUSES,
+  SIGNATURE_REQUEST_STATUS_MOVES,
+  isOpenSignatureStatus,
+  assertSignatureRequestMove,
   type SignatureRequestStatus,
 } from './status.js';
 export type { StatusField } from './store/entry-store.js';
 
 // --- errors -------------------------------------------------------------------------
 export {
-  TitledError, PermanentStageFailure, EngineConfigError, PluginError, isTitledError, ENGINE_ERRORS, LOG_CODES,
-  type ErrorCode, type EngineErrorCode, type LogCode,
+  TitledError,
+  PermanentStageFailure,
+  EngineConfigError,
+  PluginError,
+  isTitledError,
+  ENGINE_ERRORS,
+  LOG_CODES,
+  type ErrorCode,
+  type EngineErrorCode,
+  type LogCode,
 } from './errors.js';
 
 // --- services a plugin may inject ------------------------------------------------------
@@ -70,11 +123,23 @@ export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store
 export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
 export { packageRoot } from './paths.js';
 export {
-  ref as openApiRef, json as openApiJson, op as openApiOperation, pathParam as openApiPathParam, idParam as openApiEntryIdParam,
-  type OpenApiContribution, type PathItem, type Op as OpenApiOp,
+  ref as openApiRef,
+  json as openApiJson,
+  op as openApiOperation,
+  pathParam as openApiPathParam,
+  idParam as openApiEntryIdParam,
+  type OpenApiContribution,
+  type PathItem,
+  type Op as OpenApiOp,
 } from './http/openapi.js';
 export { Metrics } from './metrics.js';
 export {
-  COLLABORATORS, type TitleCollectionService, type TitleCollectionView, type SigningService, type SignedDocument, type SubmissionService,
-  type DocumentExtractionService, type ExtractedDocument,
+  COLLABORATORS,
+  type TitleCollectionService,
+  type TitleCollectionView,
+  type SigningService,
+  type SignedDocument,
+  type SubmissionService,
+  type DocumentExtractionService,
+  type ExtractedDocument,
 } from './service/collaborators.js';

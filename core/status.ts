@@ -9,14 +9,29 @@ export const JOB_STATUSES = ['pending', 'input_parsing', 'enriching', 'generatin
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const ACCOUNT_STATUSES = [
-  'originated', 'poa_sent', 'poa_signed', 'filing_en_route', 'filing_received', 'lien_delay', 'lien_error',
-  'lien_filed', 'lien_perfected', 'account_paid', 'lien_release_pending', 'lien_release_complete',
+  'originated',
+  'poa_sent',
+  'poa_signed',
+  'filing_en_route',
+  'filing_received',
+  'lien_delay',
+  'lien_error',
+  'lien_filed',
+  'lien_perfected',
+  'account_paid',
+  'lien_release_pending',
+  'lien_release_complete',
 ] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** Order of the processing phases; the pipeline only moves forward through it. */
 export const JOB_PHASE_ORDER: Record<JobStatus, number> = {
-  pending: 0, input_parsing: 1, enriching: 2, generating_forms: 3, complete: 4, error: 4,
+  pending: 0,
+  input_parsing: 1,
+  enriching: 2,
+  generating_forms: 3,
+  complete: 4,
+  error: 4,
 };
 
 /**
@@ -82,14 +97,28 @@ export const PHYSICAL_TITLE_STATUS_MOVES: Record<PhysicalTitleStatus | 'none', r
 };
 
 /** Checks a move in one of the status tables; throws CONFLICT naming the field. */
-export function assertMove<S extends string>(field: string, table: Record<string, readonly S[]>, from: string, to: S): void {
-  if (!(table[from] ?? []).includes(to)) throw new TitledError('CONFLICT', `${field} cannot move from ${from} to ${to} (allowed: ${(table[from] ?? []).join(', ') || 'none'})`);
+export function assertMove<S extends string>(
+  field: string,
+  table: Record<string, readonly S[]>,
+  from: string,
+  to: S,
+): void {
+  if (!(table[from] ?? []).includes(to))
+    throw new TitledError(
+      'CONFLICT',
+      `${field} cannot move from ${from} to ${to} (allowed: ${(table[from] ?? []).join(', ') || 'none'})`,
+    );
 }
 
 export const FOUND_STATUSES = ['pending', 'found', 'not_found', 'error', 'unavailable', 'skipped'] as const;
 export type FoundStatus = (typeof FOUND_STATUSES)[number];
 /** The entry fields that hold a found status (spec: Enrichment fields), one per pull source. */
-export const FOUND_STATUS_FIELDS = ['nmvtis_found_status', 'state_found_status', 'portal_found_status', 'public_found_status'] as const;
+export const FOUND_STATUS_FIELDS = [
+  'nmvtis_found_status',
+  'state_found_status',
+  'portal_found_status',
+  'public_found_status',
+] as const;
 export type FoundStatusField = (typeof FOUND_STATUS_FIELDS)[number];
 
 /**
@@ -127,7 +156,15 @@ export const FORMS_STATUS_MOVES: Record<FormsStatus | 'none', readonly FormsStat
 };
 
 export const SUBMISSION_STATUSES = [
-  'AWAITING_READINESS', 'PENDING', 'SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR',
+  'AWAITING_READINESS',
+  'PENDING',
+  'SUBMITTED',
+  'UNDER_REVIEW',
+  'ACTION_REQUIRED',
+  'ACCEPTED',
+  'REJECTED',
+  'CANCELED',
+  'ERROR',
 ] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 /** Statuses a submission never leaves; clients poll until one of them. */
@@ -162,7 +199,15 @@ export function canMoveAccountStatus(from: AccountStatus, to: AccountStatus): bo
   return ACCOUNT_STATUS_MOVES[from].includes(to);
 }
 
-export const SIGNATURE_REQUEST_STATUSES = ['DRAFT', 'SENT', 'PARTIALLY_SIGNED', 'COMPLETED', 'DECLINED', 'EXPIRED', 'CANCELED'] as const;
+export const SIGNATURE_REQUEST_STATUSES = [
+  'DRAFT',
+  'SENT',
+  'PARTIALLY_SIGNED',
+  'COMPLETED',
+  'DECLINED',
+  'EXPIRED',
+  'CANCELED',
+] as const;
 export type SignatureRequestStatus = (typeof SIGNATURE_REQUEST_STATUSES)[number];
 
 /**

@@ -13,7 +13,11 @@
 import { checkVin } from './vin.js';
 import wmiData from './wmi.json' with { type: 'json' };
 
-export interface WmiEntry { wmi: string; make: string; manufacturer: string }
+export interface WmiEntry {
+  wmi: string;
+  make: string;
+  manufacturer: string;
+}
 
 export interface DecodedVin {
   /** The normalized VIN (uppercase, no spaces or dashes). */
@@ -51,27 +55,63 @@ const SEQ = 'ABCDEFGHJKLMNPRSTUVWXYZ1234567890';
 const REGIONS: readonly [string, string, string, string][] = [
   ['A', 'A', 'H', 'South Africa'],
   ['J', 'A', '0', 'Japan'],
-  ['K', 'F', 'K', 'Israel'], ['K', 'L', 'R', 'South Korea'], ['K', 'S', '0', 'Kazakhstan'],
+  ['K', 'F', 'K', 'Israel'],
+  ['K', 'L', 'R', 'South Korea'],
+  ['K', 'S', '0', 'Kazakhstan'],
   ['L', 'A', '0', 'China'],
-  ['M', 'A', 'E', 'India'], ['M', 'F', 'K', 'Indonesia'], ['M', 'L', 'R', 'Thailand'],
-  ['N', 'F', 'K', 'Pakistan'], ['N', 'L', 'R', 'Turkey'],
-  ['P', 'A', 'E', 'Philippines'], ['P', 'L', 'R', 'Malaysia'],
-  ['R', 'F', 'K', 'Taiwan'], ['R', 'L', 'R', 'Vietnam'],
-  ['S', 'A', 'M', 'United Kingdom'], ['S', 'N', 'T', 'Germany'], ['S', 'U', 'Z', 'Poland'],
-  ['T', 'A', 'H', 'Switzerland'], ['T', 'J', 'P', 'Czech Republic'], ['T', 'R', 'V', 'Hungary'], ['T', 'W', '1', 'Portugal'],
-  ['U', 'H', 'M', 'Denmark'], ['U', 'N', 'T', 'Ireland'], ['U', 'U', 'Z', 'Romania'], ['U', '5', '7', 'Slovakia'],
-  ['V', 'A', 'E', 'Austria'], ['V', 'F', 'R', 'France'], ['V', 'S', 'W', 'Spain'], ['V', 'X', '2', 'Serbia'], ['V', '3', '5', 'Croatia'],
+  ['M', 'A', 'E', 'India'],
+  ['M', 'F', 'K', 'Indonesia'],
+  ['M', 'L', 'R', 'Thailand'],
+  ['N', 'F', 'K', 'Pakistan'],
+  ['N', 'L', 'R', 'Turkey'],
+  ['P', 'A', 'E', 'Philippines'],
+  ['P', 'L', 'R', 'Malaysia'],
+  ['R', 'F', 'K', 'Taiwan'],
+  ['R', 'L', 'R', 'Vietnam'],
+  ['S', 'A', 'M', 'United Kingdom'],
+  ['S', 'N', 'T', 'Germany'],
+  ['S', 'U', 'Z', 'Poland'],
+  ['T', 'A', 'H', 'Switzerland'],
+  ['T', 'J', 'P', 'Czech Republic'],
+  ['T', 'R', 'V', 'Hungary'],
+  ['T', 'W', '1', 'Portugal'],
+  ['U', 'H', 'M', 'Denmark'],
+  ['U', 'N', 'T', 'Ireland'],
+  ['U', 'U', 'Z', 'Romania'],
+  ['U', '5', '7', 'Slovakia'],
+  ['V', 'A', 'E', 'Austria'],
+  ['V', 'F', 'R', 'France'],
+  ['V', 'S', 'W', 'Spain'],
+  ['V', 'X', '2', 'Serbia'],
+  ['V', '3', '5', 'Croatia'],
   ['W', 'A', '0', 'Germany'],
-  ['X', 'L', 'R', 'Netherlands'], ['X', 'S', 'W', 'Russia'], ['X', '3', '0', 'Russia'],
-  ['Y', 'A', 'E', 'Belgium'], ['Y', 'F', 'K', 'Finland'], ['Y', 'S', 'W', 'Sweden'], ['Y', 'X', '2', 'Norway'],
-  ['Z', 'A', 'R', 'Italy'], ['Z', 'X', '2', 'Slovenia'],
-  ['1', 'A', '0', 'United States'], ['4', 'A', '0', 'United States'], ['5', 'A', '0', 'United States'],
-  ['7', 'A', 'E', 'New Zealand'], ['7', 'F', '0', 'United States'],
+  ['X', 'L', 'R', 'Netherlands'],
+  ['X', 'S', 'W', 'Russia'],
+  ['X', '3', '0', 'Russia'],
+  ['Y', 'A', 'E', 'Belgium'],
+  ['Y', 'F', 'K', 'Finland'],
+  ['Y', 'S', 'W', 'Sweden'],
+  ['Y', 'X', '2', 'Norway'],
+  ['Z', 'A', 'R', 'Italy'],
+  ['Z', 'X', '2', 'Slovenia'],
+  ['1', 'A', '0', 'United States'],
+  ['4', 'A', '0', 'United States'],
+  ['5', 'A', '0', 'United States'],
+  ['7', 'A', 'E', 'New Zealand'],
+  ['7', 'F', '0', 'United States'],
   ['2', 'A', '0', 'Canada'],
-  ['3', 'A', 'W', 'Mexico'], ['3', 'X', '7', 'Costa Rica'],
+  ['3', 'A', 'W', 'Mexico'],
+  ['3', 'X', '7', 'Costa Rica'],
   ['6', 'A', 'W', 'Australia'],
-  ['8', 'A', 'E', 'Argentina'], ['8', 'F', 'J', 'Chile'], ['8', 'L', 'R', 'Ecuador'], ['8', 'S', 'W', 'Peru'], ['8', 'X', '2', 'Venezuela'],
-  ['9', 'A', 'E', 'Brazil'], ['9', 'F', 'J', 'Colombia'], ['9', 'S', 'W', 'Uruguay'], ['9', '3', '9', 'Brazil'],
+  ['8', 'A', 'E', 'Argentina'],
+  ['8', 'F', 'J', 'Chile'],
+  ['8', 'L', 'R', 'Ecuador'],
+  ['8', 'S', 'W', 'Peru'],
+  ['8', 'X', '2', 'Venezuela'],
+  ['9', 'A', 'E', 'Brazil'],
+  ['9', 'F', 'J', 'Colombia'],
+  ['9', 'S', 'W', 'Uruguay'],
+  ['9', '3', '9', 'Brazil'],
 ];
 
 /** The country a WMI's region code (positions 1-2) belongs to, or null. */
@@ -92,7 +132,10 @@ const YEAR_CODES = 'ABCDEFGHJKLMNPRSTVWXY123456789';
  * The model year of a VIN, or null when position 10 is not a year code.
  * `now` bounds the plausible year (a model year is at most next calendar year).
  */
-export function modelYearOf(vin: string, now: Date = new Date()): { year: number; rule: 'position-7' | 'latest-plausible' } | null {
+export function modelYearOf(
+  vin: string,
+  now: Date = new Date(),
+): { year: number; rule: 'position-7' | 'latest-plausible' } | null {
   const i = YEAR_CODES.indexOf(vin[9] ?? '');
   if (i < 0) return null;
   const older = 1980 + i;
@@ -112,12 +155,18 @@ export function decodeVin(raw: string, now: Date = new Date()): DecodedVin {
   const entry = check.valid ? WMI.get(wmi) : undefined;
   const year = check.valid ? modelYearOf(vin, now) : null;
   const out: DecodedVin = {
-    vin, valid: check.valid, check_digit_valid: check.checkDigitValid,
-    wmi, vds: vin.slice(3, 9), vis: vin.slice(9),
-    manufacturer: entry?.manufacturer ?? null, make: entry?.make ?? null,
+    vin,
+    valid: check.valid,
+    check_digit_valid: check.checkDigitValid,
+    wmi,
+    vds: vin.slice(3, 9),
+    vis: vin.slice(9),
+    manufacturer: entry?.manufacturer ?? null,
+    make: entry?.make ?? null,
     country: check.valid ? countryOf(wmi) : null,
     model_year: year?.year ?? null,
-    plant_code: vin.slice(10, 11), serial: vin.slice(11),
+    plant_code: vin.slice(10, 11),
+    serial: vin.slice(11),
   };
   if (check.expectedCheckDigit) out.expected_check_digit = check.expectedCheckDigit;
   if (year) out.model_year_rule = year.rule;

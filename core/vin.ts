@@ -4,9 +4,29 @@
  * many non-US VINs do not carry a valid check digit (docs/decisions.md).
  */
 const TRANSLIT: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8,
-  J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9,
-  S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 const VIN_RE = /^[A-HJ-NPR-Z0-9]{17}$/;
@@ -40,9 +60,11 @@ export function computeCheckDigit(vin: string): string | undefined {
 
 export function checkVin(raw: string): VinCheck {
   const vin = normalizeVin(raw);
-  if (vin.length !== 17) return { vin, valid: false, checkDigitValid: false, reason: `VIN must be 17 characters, got ${vin.length}` };
+  if (vin.length !== 17)
+    return { vin, valid: false, checkDigitValid: false, reason: `VIN must be 17 characters, got ${vin.length}` };
   if (/[IOQ]/.test(vin)) return { vin, valid: false, checkDigitValid: false, reason: 'VIN must not contain I, O or Q' };
-  if (!VIN_RE.test(vin)) return { vin, valid: false, checkDigitValid: false, reason: 'VIN may hold only letters and digits' };
+  if (!VIN_RE.test(vin))
+    return { vin, valid: false, checkDigitValid: false, reason: 'VIN may hold only letters and digits' };
   const expected = computeCheckDigit(vin)!;
   return { vin, valid: true, checkDigitValid: vin[8] === expected, expectedCheckDigit: expected };
 }

@@ -17,7 +17,10 @@ export const BUILTIN_PLUGINS: PluginCatalog = {
   intake: { load: async () => (await import('./intake/index.js')).IntakeStage },
   nmvtis: { load: async () => (await import('./enrichment/index.js')).NmvtisStage, providers: ['nmvtis'] },
   ocr: { load: async () => (await import('./ocr/index.js')).OcrStage },
-  'private-portal': { load: async () => (await import('./enrichment/index.js')).PrivatePortalStage, providers: ['state', 'portal'] },
+  'private-portal': {
+    load: async () => (await import('./enrichment/index.js')).PrivatePortalStage,
+    providers: ['state', 'portal'],
+  },
   signing: { load: async () => (await import('./signing/index.js')).SigningPlugin },
   'public-dmv': { load: async () => (await import('./enrichment/index.js')).PublicDmvStage, providers: ['public'] },
   'vin-decode': { load: async () => (await import('./enrichment/index.js')).VinDecodeStage, providers: ['vpic'] },

@@ -97,16 +97,27 @@ const BoolFigureSchema = sourced({ value: z.boolean() });
  * owner without a new lien, `duplicate_title` a replacement title,
  * `repossession` the lienholder takes the title, `lien_release` a lien is released.
  */
-export const FEE_TRANSACTIONS = ['new_lien', 'refinance', 'purchase', 'duplicate_title', 'repossession', 'lien_release'] as const satisfies
-  readonly TransactionKind[];
+export const FEE_TRANSACTIONS = [
+  'new_lien',
+  'refinance',
+  'purchase',
+  'duplicate_title',
+  'repossession',
+  'lien_release',
+] as const satisfies readonly TransactionKind[];
 export type FeeTransaction = (typeof FEE_TRANSACTIONS)[number];
 /** Names the fee input accepted before the vocabulary was one (still accepted on input, never written). */
-export const FEE_TRANSACTION_ALIASES: Readonly<Record<string, FeeTransaction>> = { transfer: 'purchase', duplicate: 'duplicate_title' };
+export const FEE_TRANSACTION_ALIASES: Readonly<Record<string, FeeTransaction>> = {
+  transfer: 'purchase',
+  duplicate: 'duplicate_title',
+};
 
 const RangeSchema = z
   .object({ min: z.int().nonnegative().optional(), max: z.int().nonnegative().optional() })
   .strict()
-  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { message: '`min` must not exceed `max`' });
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, {
+    message: '`min` must not exceed `max`',
+  });
 
 /**
  * When a named fee applies, in terms the calculator can evaluate (the free-text
@@ -123,7 +134,10 @@ const AppliesIfSchema = z
     /** Only for residents of these counties (case-insensitive; "X County" matches "X"). */
     counties: z.array(z.string().min(1)).min(1).optional(),
     /** Only for these fuel types (from `vehicle.fuel_type`). */
-    fuel_types: z.array(z.enum(['electric', 'hybrid', 'plug_in_hybrid'])).min(1).optional(),
+    fuel_types: z
+      .array(z.enum(['electric', 'hybrid', 'plug_in_hybrid']))
+      .min(1)
+      .optional(),
     /** Only when the registration value base (after class, factor and depreciation) is in this inclusive range of cents. */
     registration_value_cents: RangeSchema.optional(),
     /** Only when the vehicle's weight (the registration rule's weight basis) is in this inclusive range of lbs. */
@@ -348,7 +362,10 @@ const TaxSchema = z
         note: z.string().min(1).optional(),
       })
       .strict()
-      .refine((l) => !l.county_not_modelled || l.applies.value, { message: '`county_not_modelled` only where local taxes apply', path: ['county_not_modelled'] })
+      .refine((l) => !l.county_not_modelled || l.applies.value, {
+        message: '`county_not_modelled` only where local taxes apply',
+        path: ['county_not_modelled'],
+      })
       .optional(),
     /** Total or additional rate per county (see `county_overrides_mode`). */
     county_overrides: z.record(z.string().min(1), RateFigureSchema).optional(),
@@ -444,7 +461,9 @@ export function loadStateFeeSchedule(code: string): StateFeeSchedule {
     throw new Error(`fee data for ${upper} is invalid (${file}): ${issues}`);
   }
   if (parsed.data.state !== upper) {
-    throw new Error(`fee data for ${upper} is invalid (${file}): state: expected "${upper}", got "${parsed.data.state}"`);
+    throw new Error(
+      `fee data for ${upper} is invalid (${file}): state: expected "${upper}", got "${parsed.data.state}"`,
+    );
   }
   return parsed.data;
 }

@@ -29,7 +29,10 @@ import { AddressSchema, SourceSchema, stateDir, STATE_CODES } from './fee-schema
 
 const Rate = z.number().min(0).max(1);
 const Cents = z.int().nonnegative();
-const CountyKey = z.string().min(1).regex(/^(?!.*\bCounty$)/, 'a county key is the name without "County"');
+const CountyKey = z
+  .string()
+  .min(1)
+  .regex(/^(?!.*\bCounty$)/, 'a county key is the name without "County"');
 
 /** A local rate: the rate, and optionally its own source (else the table's). */
 const LocalRateSchema = z
@@ -111,7 +114,11 @@ const ZipTableSchema = z
 const OfficeSchema = z
   .object({
     /** The payee's name, exactly as checks are written (not a sentence). */
-    payable_to: z.string().min(1).max(80).regex(/^[^.;:]*$/, 'payable_to is a payee name, not a sentence'),
+    payable_to: z
+      .string()
+      .min(1)
+      .max(80)
+      .regex(/^[^.;:]*$/, 'payable_to is a payee name, not a sentence'),
     address: AddressSchema,
     src: SourceSchema,
     note: z.string().min(1).optional(),
@@ -142,10 +149,18 @@ export type StateLocalData = z.infer<typeof StateLocalDataSchema>;
 
 /** Normal form of a county or city name for lookups. */
 export const placeKey = (s: string): string =>
-  s.toLowerCase().replace(/[.']/g, '').replace(/\s+(county|parish|borough)$/, '').replace(/\s+/g, ' ').trim();
+  s
+    .toLowerCase()
+    .replace(/[.']/g, '')
+    .replace(/\s+(county|parish|borough)$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The entry of `record` whose key names `name` (see {@link placeKey}). */
-export function lookupPlace<T>(record: Record<string, T> | undefined, name: string): { key: string; value: T } | undefined {
+export function lookupPlace<T>(
+  record: Record<string, T> | undefined,
+  name: string,
+): { key: string; value: T } | undefined {
   if (!record || !name.trim()) return undefined;
   const want = placeKey(name);
   for (const [key, value] of Object.entries(record)) if (placeKey(key) === want) return { key, value };
@@ -189,10 +204,15 @@ export function loadStateLocalData(code: string): StateLocalData | null {
   }
   const parsed = StateLocalDataSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+      .join('; ');
     throw new Error(`local fee data for ${upper} is invalid (${file}): ${issues}`);
   }
-  if (parsed.data.state !== upper) throw new Error(`local fee data for ${upper} is invalid (${file}): state: expected "${upper}", got "${parsed.data.state}"`);
+  if (parsed.data.state !== upper)
+    throw new Error(
+      `local fee data for ${upper} is invalid (${file}): state: expected "${upper}", got "${parsed.data.state}"`,
+    );
   for (const [zip, z0] of Object.entries(parsed.data.zip_counties ?? {})) {
     if (!z0.county.trim()) throw new Error(`local fee data for ${upper}: zip ${zip} has no county`);
   }

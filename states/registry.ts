@@ -59,23 +59,74 @@ import type { StatePlugin } from './types.js';
 
 /** Every state plugin, sorted by code (50 states and DC). */
 export const STATE_PLUGINS: readonly StatePlugin[] = Object.freeze([
-  ak, al, ar, az, ca, co, ct, dc, de, fl,
-  ga, hi, ia, id, il, in_, ks, ky, la, ma,
-  md, me, mi, mn, mo, ms, mt, nc, nd, ne,
-  nh, nj, nm, nv, ny, oh, ok, or, pa, ri,
-  sc, sd, tn, tx, ut, va, vt, wa, wi, wv,
+  ak,
+  al,
+  ar,
+  az,
+  ca,
+  co,
+  ct,
+  dc,
+  de,
+  fl,
+  ga,
+  hi,
+  ia,
+  id,
+  il,
+  in_,
+  ks,
+  ky,
+  la,
+  ma,
+  md,
+  me,
+  mi,
+  mn,
+  mo,
+  ms,
+  mt,
+  nc,
+  nd,
+  ne,
+  nh,
+  nj,
+  nm,
+  nv,
+  ny,
+  oh,
+  ok,
+  or,
+  pa,
+  ri,
+  sc,
+  sd,
+  tn,
+  tx,
+  ut,
+  va,
+  vt,
+  wa,
+  wi,
+  wv,
   wy,
 ]);
 
 /** The enabled state plugins by code: config `states` (two-letter codes; empty = all). Throws on a code with no plugin. */
-export function loadStatePlugins(enabled: readonly string[] = [], all: readonly StatePlugin[] = STATE_PLUGINS): ReadonlyMap<string, StatePlugin> {
+export function loadStatePlugins(
+  enabled: readonly string[] = [],
+  all: readonly StatePlugin[] = STATE_PLUGINS,
+): ReadonlyMap<string, StatePlugin> {
   const byCode = new Map(all.map((s) => [s.code, s]));
   if (enabled.length === 0) return byCode;
   const out = new Map<string, StatePlugin>();
   for (const raw of enabled) {
     const code = raw.toUpperCase();
     const plugin = byCode.get(code);
-    if (!plugin) throw new Error(`config states lists '${raw}', which has no state plugin (known: ${[...byCode.keys()].join(', ')})`);
+    if (!plugin)
+      throw new Error(
+        `config states lists '${raw}', which has no state plugin (known: ${[...byCode.keys()].join(', ')})`,
+      );
     out.set(code, plugin);
   }
   return out;

@@ -18,9 +18,21 @@ import { TRANSACTION_KINDS, type TransactionKind } from '../core/plugin-api.js';
 
 /** The single-PDF form fields of a title entry (spec: Document and form fields). */
 export const FORM_KEYS = [
-  'form_statement_of_fact', 'form_lien_add', 'form_title_application', 'form_duplicate_title', 'form_repo_affidavit',
-  'form_lien_release_letter', 'form_payoff_authorization', 'form_letter_of_guarantee', 'form_title_delivery', 'form_ucc1',
-  'form_instructions', 'form_ohv_declaration', 'form_odometer_disclosure', 'form_addr_oats', 'form_vin_verification',
+  'form_statement_of_fact',
+  'form_lien_add',
+  'form_title_application',
+  'form_duplicate_title',
+  'form_repo_affidavit',
+  'form_lien_release_letter',
+  'form_payoff_authorization',
+  'form_letter_of_guarantee',
+  'form_title_delivery',
+  'form_ucc1',
+  'form_instructions',
+  'form_ohv_declaration',
+  'form_odometer_disclosure',
+  'form_addr_oats',
+  'form_vin_verification',
   'form_low_speed_affidavit',
   // beyond the spec's list (docs/decisions.md): a state's own bill of sale filed with a purchase (KS, MT, ND) or a lost record (CO)
   'form_bill_of_sale',
@@ -334,10 +346,16 @@ export type OverlayMapping =
    * as printed (`APPLICANT'S PRINTED NAME`). With `if`, written only when that flag is true.
    */
   | {
-    text: string; page?: number; box: OverlayBox; value: TextPath | readonly TextPath[]; join?: string; upper?: boolean; if?: FlagPath;
-    /** The box is a row of this many equal character cells (a VIN comb): one character centred in each. */
-    comb?: number;
-  }
+      text: string;
+      page?: number;
+      box: OverlayBox;
+      value: TextPath | readonly TextPath[];
+      join?: string;
+      upper?: boolean;
+      if?: FlagPath;
+      /** The box is a row of this many equal character cells (a VIN comb): one character centred in each. */
+      comb?: number;
+    }
   /** A check mark (an X) in the box when the flag (every flag of a list) is true. */
   | { mark: string; page?: number; box: OverlayBox; when: FlagPath | readonly FlagPath[] };
 
@@ -443,7 +461,8 @@ export interface DrawnSpec {
  * Where a rule came from: a URL and the date it was read, a document of the
  * project (the spec), or `unsourced` with a note saying why.
  */
-export type RuleSource = { url: string; date: string; note?: string } | { doc: string; note?: string } | { unsourced: true; note: string };
+export type RuleSource =
+  { url: string; date: string; note?: string } | { doc: string; note?: string } | { unsourced: true; note: string };
 
 /** A person field a state requires on its power of attorney (legacy POST /poa table of the spec). */
 export type PoaField = 'ssn' | 'dob' | 'plate' | 'dl';

@@ -1,6 +1,12 @@
 /** Small fetch helpers against a titled daemon (Bearer API key). */
 
-export async function api(url: string, key: string, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+export async function api(
+  url: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url + path, { method, headers, body });
@@ -11,7 +17,13 @@ export async function api(url: string, key: string, method: string, path: string
  * POSTs `n` structured creates with `concurrency` requests in flight; returns
  * the entry ids in order. Throws on the first non-200.
  */
-export async function createMany(url: string, key: string, n: number, body: (i: number) => string, concurrency = 10): Promise<string[]> {
+export async function createMany(
+  url: string,
+  key: string,
+  n: number,
+  body: (i: number) => string,
+  concurrency = 10,
+): Promise<string[]> {
   const ids = new Array<string>(n);
   let next = 0;
   const worker = async () => {
@@ -35,7 +47,12 @@ export async function countWithStatus(url: string, key: string, status: string):
 }
 
 /** Polls until `want` entries are complete; returns the time (performance.now()) it saw them, or throws after `timeoutMs`. */
-export async function waitComplete(url: string, key: string, want: number, o: { everyMs?: number; timeoutMs?: number } = {}): Promise<number> {
+export async function waitComplete(
+  url: string,
+  key: string,
+  want: number,
+  o: { everyMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
   const deadline = performance.now() + (o.timeoutMs ?? 120_000);
   for (;;) {
     const n = await countWithStatus(url, key, 'complete');

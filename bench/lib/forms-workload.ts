@@ -20,19 +20,43 @@ const FIXTURES: readonly FixtureName[] = ['ohv', 'low_speed', 'trailer', 'boat',
 /** Variants of a fixture that move its packet between 4 and 8 forms (fewer or more signers, with or without a lien). */
 const VARIANTS: readonly ((e: TitleEntry) => void)[] = [
   () => undefined,
-  (e) => { delete e.account_data.loan!.new_lienholder; },
-  (e) => { e.account_data.loan!.borrower![0]!.oats_names = []; },
-  (e) => { e.account_data.loan!.borrower!.push({ type: 'PERSON', name: 'Chris Coborrower', id: 'borrower-2', addr: { street1: '1 Main St', city: 'Springfield', zip: '78701' } }); },
-  (e) => { e.account_data.loan!.borrower!.push({ type: 'PERSON', name: 'Chris Coborrower', id: 'borrower-2', oats_names: ['Christopher Coborrower'] }); },
+  (e) => {
+    delete e.account_data.loan!.new_lienholder;
+  },
+  (e) => {
+    e.account_data.loan!.borrower![0]!.oats_names = [];
+  },
+  (e) => {
+    e.account_data.loan!.borrower!.push({
+      type: 'PERSON',
+      name: 'Chris Coborrower',
+      id: 'borrower-2',
+      addr: { street1: '1 Main St', city: 'Springfield', zip: '78701' },
+    });
+  },
+  (e) => {
+    e.account_data.loan!.borrower!.push({
+      type: 'PERSON',
+      name: 'Chris Coborrower',
+      id: 'borrower-2',
+      oats_names: ['Christopher Coborrower'],
+    });
+  },
 ];
 
 /** How many forms a plan's packet holds (per-signer forms once per signer). */
 export function packetForms(plan: FormPlan): number {
-  return plan.forms.reduce((n, k) => n + (FORM_CATALOG[k].signers ? FORM_CATALOG[k].signers!(plan.signers).length : 1), 0);
+  return plan.forms.reduce(
+    (n, k) => n + (FORM_CATALOG[k].signers ? FORM_CATALOG[k].signers!(plan.signers).length : 1),
+    0,
+  );
 }
 
 /** Entries of the given states whose packets hold 4 to 8 forms, with their form counts. */
-export function workload(states: ReadonlyMap<string, StatePlugin>, official: boolean): { entries: TitleEntry[]; forms: number[] } {
+export function workload(
+  states: ReadonlyMap<string, StatePlugin>,
+  official: boolean,
+): { entries: TitleEntry[]; forms: number[] } {
   const entries: TitleEntry[] = [];
   const forms: number[] = [];
   for (const [code, state] of states) {
@@ -63,14 +87,21 @@ function contexts(plan: FormPlan): { ctx: LayoutContext; inPacket: boolean }[] {
     if (entry.signers) {
       for (const s of entry.signers(plan.signers)) {
         const values = valuesForSigner(plan.values!, s);
-        out.push({ ctx: { kind, values, state, spec, generic: false }, inPacket: true }, { ctx: { kind, values, state, spec: {}, generic: true }, inPacket: false });
+        out.push(
+          { ctx: { kind, values, state, spec, generic: false }, inPacket: true },
+          { ctx: { kind, values, state, spec: {}, generic: true }, inPacket: false },
+        );
       }
     } else out.push({ ctx: { kind, values: plan.values!, state, spec, generic: false, packet: [] }, inPacket: true });
   }
   return out;
 }
 
-const PDF_LIB_FONTS: Record<FontName, StandardFonts> = { regular: StandardFonts.Helvetica, bold: StandardFonts.HelveticaBold, italic: StandardFonts.HelveticaOblique };
+const PDF_LIB_FONTS: Record<FontName, StandardFonts> = {
+  regular: StandardFonts.Helvetica,
+  bold: StandardFonts.HelveticaBold,
+  italic: StandardFonts.HelveticaOblique,
+};
 
 /**
  * The baseline: the same plan, the same layout, the same texts at the same
@@ -86,7 +117,8 @@ export async function renderWithPdfLib(plan: FormPlan): Promise<{ files: number;
     const fonts = {} as Record<FontName, PDFFont>;
     for (const f of Object.keys(PDF_LIB_FONTS) as FontName[]) fonts[f] = await doc.embedFont(PDF_LIB_FONTS[f]);
     const pages = drawn.pages.map(() => doc.addPage([PAGE.width, PAGE.height]));
-    for (const t of drawn.placed) pages[t.page]!.drawText(t.text, { x: t.x, y: t.y, size: t.size, font: fonts[t.font] });
+    for (const t of drawn.placed)
+      pages[t.page]!.drawText(t.text, { x: t.x, y: t.y, size: t.size, font: fonts[t.font] });
     bytes += (await doc.save()).byteLength;
     if (inPacket) docs.push(doc);
   }

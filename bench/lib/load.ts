@@ -32,12 +32,14 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
     connections: o.connections,
     duration: o.durationS,
     timeout: 30,
-    requests: [{
-      method: o.method ?? 'GET',
-      path: o.path ?? '/',
-      headers: o.headers,
-      ...(next ? { setupRequest: (req: autocannon.Request) => ({ ...req, ...next() }) } : {}),
-    }],
+    requests: [
+      {
+        method: o.method ?? 'GET',
+        path: o.path ?? '/',
+        headers: o.headers,
+        ...(next ? { setupRequest: (req: autocannon.Request) => ({ ...req, ...next() }) } : {}),
+      },
+    ],
   });
   const total2xx = r['2xx'];
   const durationS = r.duration;

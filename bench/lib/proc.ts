@@ -17,7 +17,10 @@ export interface Child<R extends Record<string, unknown>> {
  * Starts `node <script>` with an IPC channel and waits for its ready message.
  * `env` is added to the parent's environment.
  */
-export async function startChild<R extends Record<string, unknown>>(script: string, o: { env?: Record<string, string>; args?: string[]; execArgv?: string[]; timeoutMs?: number } = {}): Promise<Child<R>> {
+export async function startChild<R extends Record<string, unknown>>(
+  script: string,
+  o: { env?: Record<string, string>; args?: string[]; execArgv?: string[]; timeoutMs?: number } = {},
+): Promise<Child<R>> {
   const proc = fork(script, o.args ?? [], {
     env: { ...process.env, ...o.env },
     execArgv: o.execArgv ?? [],
@@ -31,7 +34,10 @@ export async function startChild<R extends Record<string, unknown>>(script: stri
   proc.stderr!.on('data', keep);
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   const ready = await new Promise<R & { port: number }>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`${script} did not report ready within ${o.timeoutMs ?? 30_000} ms:\n${out}`)), o.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => rej(new Error(`${script} did not report ready within ${o.timeoutMs ?? 30_000} ms:\n${out}`)),
+      o.timeoutMs ?? 30_000,
+    );
     proc.on('message', (m: { type?: string }) => {
       if (m?.type === 'ready') {
         clearTimeout(timer);

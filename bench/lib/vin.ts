@@ -22,21 +22,33 @@ export function vinFor(prefix: string, n: number, year = 'K'): string {
 export function createBody(prefix: string, n: number, o: { pii?: boolean } = {}): string {
   const person = o.pii
     ? {
-      ssn: `${100 + (n % 800)}-${10 + (n % 89)}-${1000 + (n % 8999)}`,
-      dob: '1980-02-03',
-      dlid: { number: `D${1000000 + n}`, state: 'TX' },
-    }
+        ssn: `${100 + (n % 800)}-${10 + (n % 89)}-${1000 + (n % 8999)}`,
+        dob: '1980-02-03',
+        dlid: { number: `D${1000000 + n}`, state: 'TX' },
+      }
     : {};
   const state = (['TX', 'CA', 'FL', 'NY', 'OH'] as const)[n % 5];
   return JSON.stringify({
     account_data: {
-      vehicle: { vin: vinFor(prefix, n), year: 2019, make: 'HONDA', model: 'ACCORD', color: 'BLUE', title: { issuing_state: state, number: `T${100000 + n}` } },
+      vehicle: {
+        vin: vinFor(prefix, n),
+        year: 2019,
+        make: 'HONDA',
+        model: 'ACCORD',
+        color: 'BLUE',
+        title: { issuing_state: state, number: `T${100000 + n}` },
+      },
       loan: {
-        loan_id: `LN-${prefix}-${n}`, loan_amount: 18500,
-        borrower: [{
-          name_first: 'Jane', name_last: `Doe${n}`, ...person,
-          addr: { street1: '100 Main St', city: 'Austin', state, zip: '78701' },
-        }],
+        loan_id: `LN-${prefix}-${n}`,
+        loan_amount: 18500,
+        borrower: [
+          {
+            name_first: 'Jane',
+            name_last: `Doe${n}`,
+            ...person,
+            addr: { street1: '100 Main St', city: 'Austin', state, zip: '78701' },
+          },
+        ],
       },
     },
   });

@@ -10,7 +10,6 @@ const ROUNDS = 3;
 const TARGET_PER_S = 20_000;
 const AS_OF = '2026-11-20';
 
-
 /** A mixed batch: every state, every transaction, with and without county, trade-in, weight, MSRP, sale date. */
 function batch(): FeeInput[] {
   const rnd = prng(20261120);
@@ -18,14 +17,27 @@ function batch(): FeeInput[] {
   const out: FeeInput[] = [];
   for (const state of STATE_CODES) {
     const s = feeSchedule(state);
-    const counties = [...Object.keys(s.tax.county_overrides ?? {}), ...Object.keys(s.title.county_overrides ?? {}), 'Jefferson'];
+    const counties = [
+      ...Object.keys(s.tax.county_overrides ?? {}),
+      ...Object.keys(s.title.county_overrides ?? {}),
+      'Jefferson',
+    ];
     for (let i = 0; i < PER_STATE; i++) {
       out.push({
         state,
         county: rnd() < 0.7 ? pick(counties) : undefined,
         transaction: rnd() < 0.7 ? pick(['new_lien', 'transfer'] as const) : pick(FEE_TRANSACTIONS),
-        vehicle: { year: 2005 + Math.floor(rnd() * 22), weight_lbs: 2_000 + Math.floor(rnd() * 5_000), msrp: rnd() < 0.5 ? 20_000 + Math.floor(rnd() * 60_000) : undefined, title_state: rnd() < 0.6 ? state : undefined },
-        sale: { price: 3_000 + Math.floor(rnd() * 80_000), trade_in: rnd() < 0.3 ? Math.floor(rnd() * 15_000) : undefined, date: rnd() < 0.4 ? '2026-09-15' : undefined },
+        vehicle: {
+          year: 2005 + Math.floor(rnd() * 22),
+          weight_lbs: 2_000 + Math.floor(rnd() * 5_000),
+          msrp: rnd() < 0.5 ? 20_000 + Math.floor(rnd() * 60_000) : undefined,
+          title_state: rnd() < 0.6 ? state : undefined,
+        },
+        sale: {
+          price: 3_000 + Math.floor(rnd() * 80_000),
+          trade_in: rnd() < 0.3 ? Math.floor(rnd() * 15_000) : undefined,
+          date: rnd() < 0.4 ? '2026-09-15' : undefined,
+        },
         as_of: AS_OF,
       });
     }
@@ -39,7 +51,10 @@ function batch(): FeeInput[] {
  * totals), i.e. what any estimator must at least do. The ratio shows what the
  * real rules cost on top of it.
  */
-function flatRate(input: FeeInput, s: StateFeeSchedule): { tax: { total: number }; registration: { total: number }; title: { total: number } } {
+function flatRate(
+  input: FeeInput,
+  s: StateFeeSchedule,
+): { tax: { total: number }; registration: { total: number }; title: { total: number } } {
   const price = Math.round((input.sale?.price ?? 0) * 100);
   const tax = Math.round(price * s.tax.rate.rate);
   const reg = s.registration.rule.kind === 'flat' ? s.registration.rule.cents : 5_000;
@@ -48,7 +63,11 @@ function flatRate(input: FeeInput, s: StateFeeSchedule): { tax: { total: number 
 }
 
 /** Runs `fn` over the batch for about `seconds`, in whole passes; returns estimates per second. */
-function measure(inputs: FeeInput[], seconds: number, fn: (i: FeeInput) => { tax: { total: number } }): { perS: number; n: number; sink: number } {
+function measure(
+  inputs: FeeInput[],
+  seconds: number,
+  fn: (i: FeeInput) => { tax: { total: number } },
+): { perS: number; n: number; sink: number } {
   let n = 0;
   let sink = 0;
   const t0 = performance.now();
@@ -63,7 +82,8 @@ function measure(inputs: FeeInput[], seconds: number, fn: (i: FeeInput) => { tax
 /** Fee estimates per second over a mixed batch of all 51 states (pure computation, one thread). */
 export const fees: Suite = {
   name: 'fees',
-  description: 'fee estimates per second over a mixed batch of the 51 states vs a flat-rate baseline (pure computation)',
+  description:
+    'fee estimates per second over a mixed batch of the 51 states vs a flat-rate baseline (pure computation)',
   async run(ctx: SuiteContext): Promise<Metric[]> {
     const schedules = new Map<string, StateFeeSchedule>(STATE_CODES.map((c) => [c, feeSchedule(c)]));
     const inputs = batch();
@@ -81,22 +101,30 @@ export const fees: Suite = {
       runs.real.push(a.perS);
       runs.base.push(b.perS);
       n += a.n;
-      ctx.log(`round ${r + 1}: ${Math.round(a.perS).toLocaleString('en-US')} estimates/s (baseline ${Math.round(b.perS).toLocaleString('en-US')}/s)`);
+      ctx.log(
+        `round ${r + 1}: ${Math.round(a.perS).toLocaleString('en-US')} estimates/s (baseline ${Math.round(b.perS).toLocaleString('en-US')}/s)`,
+      );
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const perS = median(runs.real);
     const sample = estimateFees(inputs[0]!);
-    return [{
-      name: 'fee_estimates_per_s',
-      label: `fee estimates/s, ${STATE_CODES.length} states x ${PER_STATE} mixed inputs (target >= ${TARGET_PER_S.toLocaleString('en-US')}/s)`,
-      value: Math.round(perS),
-      unit: 'estimates/s',
-      baseline: { label: 'flat-rate estimate over the same inputs', value: Math.round(median(runs.base)) },
-      target: { op: '>=', value: TARGET_PER_S, on: 'value' },
-      detail: {
-        rounds: runs.real.map(Math.round), baseline_rounds: runs.base.map(Math.round), estimates: n, batch: inputs.length,
-        microseconds_per_estimate: Math.round((1e6 / perS) * 10) / 10, sample_items: sample.tax.items.length + sample.registration.items.length + sample.title.items.length,
+    return [
+      {
+        name: 'fee_estimates_per_s',
+        label: `fee estimates/s, ${STATE_CODES.length} states x ${PER_STATE} mixed inputs (target >= ${TARGET_PER_S.toLocaleString('en-US')}/s)`,
+        value: Math.round(perS),
+        unit: 'estimates/s',
+        baseline: { label: 'flat-rate estimate over the same inputs', value: Math.round(median(runs.base)) },
+        target: { op: '>=', value: TARGET_PER_S, on: 'value' },
+        detail: {
+          rounds: runs.real.map(Math.round),
+          baseline_rounds: runs.base.map(Math.round),
+          estimates: n,
+          batch: inputs.length,
+          microseconds_per_estimate: Math.round((1e6 / perS) * 10) / 10,
+          sample_items: sample.tax.items.length + sample.registration.items.length + sample.title.items.length,
+        },
       },
-    }];
+    ];
   },
 };

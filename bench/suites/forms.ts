@@ -42,9 +42,7 @@ async function measure(
   return { perS: n / ((performance.now() - t0) / 1000), perCpuS: n / ((cpu.user + cpu.system) / 1e6), n };
 }
 
-function peakRss(
-  ctx: SuiteContext,
-): Promise<{
+function peakRss(ctx: SuiteContext): Promise<{
   packets: number;
   seconds: number;
   bytes: number;

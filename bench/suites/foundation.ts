@@ -17,13 +17,21 @@ type DaemonReady = { port: number; key: string };
 
 function loadDetail(r: LoadResult): Record<string, unknown> {
   return {
-    requests: r.total2xx, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.durationS, rps: Math.round(r.rps),
-    latency_p50_ms: r.latencyMs.p50, latency_p99_ms: r.latencyMs.p99, bytes_per_response: r.bytesPerResponse,
+    requests: r.total2xx,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    seconds: r.durationS,
+    rps: Math.round(r.rps),
+    latency_p50_ms: r.latencyMs.p50,
+    latency_p99_ms: r.latencyMs.p99,
+    bytes_per_response: r.bytesPerResponse,
   };
 }
 
 function assertClean(what: string, r: LoadResult): void {
-  if (r.non2xx || r.errors || r.total2xx === 0) throw new Error(`${what}: ${r.total2xx} ok, ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (r.non2xx || r.errors || r.total2xx === 0)
+    throw new Error(`${what}: ${r.total2xx} ok, ${r.non2xx} non-2xx, ${r.errors} errors`);
 }
 
 /** Requests per second over several runs (total 2xx / total seconds). */
@@ -48,7 +56,10 @@ type StartDaemon = (dir: string, env?: Record<string, string>) => ReturnType<typ
  * on, off, on), each on a fresh data folder.
  */
 async function piiCreates(
-  ctx: SuiteContext, startDaemon: StartDaemon, seconds: number, warmupS: number,
+  ctx: SuiteContext,
+  startDaemon: StartDaemon,
+  seconds: number,
+  warmupS: number,
 ): Promise<{ on: LoadResult[]; off: LoadResult[] }> {
   const out: { on: LoadResult[]; off: LoadResult[] } = { on: [], off: [] };
   let n = 0;
@@ -56,13 +67,22 @@ async function piiCreates(
     for (const side of ['off', 'on'] as const) {
       const d = await startDaemon(ctx.tmpDir(`titled-bench-pii-${side}-`), { BENCH_ENCRYPTION: side });
       try {
-        ctx.log(`round ${round + 1}/${PII_ROUNDS}: POST /title with PII, encryption ${side}: `
-          + `${warmupS} s warm-up + ${seconds} s`);
-        const r = await warmAndLoad({
-          url: d.url, connections: CONNECTIONS, durationS: seconds, method: 'POST', path: '/title',
-          headers: { authorization: `Bearer ${d.ready.key}`, 'content-type': 'application/json' },
-          next: () => ({ body: createBody('3VWDX7AJ', n++, { pii: true }) }),
-        }, warmupS);
+        ctx.log(
+          `round ${round + 1}/${PII_ROUNDS}: POST /title with PII, encryption ${side}: ` +
+            `${warmupS} s warm-up + ${seconds} s`,
+        );
+        const r = await warmAndLoad(
+          {
+            url: d.url,
+            connections: CONNECTIONS,
+            durationS: seconds,
+            method: 'POST',
+            path: '/title',
+            headers: { authorization: `Bearer ${d.ready.key}`, 'content-type': 'application/json' },
+            next: () => ({ body: createBody('3VWDX7AJ', n++, { pii: true }) }),
+          },
+          warmupS,
+        );
         assertClean(`POST with PII, encryption ${side}`, r);
         out[side].push(r);
       } finally {
@@ -89,7 +109,8 @@ export const foundation: Suite = {
     const rand = (n: number) => Math.floor(Math.random() * n);
     const startDaemon = (dir: string, env: Record<string, string> = {}) =>
       startChild<DaemonReady>(daemonJs, {
-        env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench', ...env }, execArgv: ctx.execArgv,
+        env: { BENCH_DATA_DIR: dir, BENCH_ORG: 'bench', ...env },
+        execArgv: ctx.execArgv,
       });
 
     // --- A: daemon on a fresh SQLite folder: idle RSS, then seed
@@ -108,7 +129,8 @@ export const foundation: Suite = {
       await waitComplete(d.url, key, SEED);
       const id = ids[rand(ids.length)]!;
       const one = await api(d.url, key, 'GET', `/title/${id}`);
-      if (one.status !== 200 || (JSON.parse(one.text) as { job_status: string }).job_status !== 'complete') throw new Error(`GET /title/${id}: ${one.status} ${one.text.slice(0, 300)}`);
+      if (one.status !== 200 || (JSON.parse(one.text) as { job_status: string }).job_status !== 'complete')
+        throw new Error(`GET /title/${id}: ${one.status} ${one.text.slice(0, 300)}`);
       sample = { id, engine: one.text };
     } catch (e) {
       await d.stop();
@@ -122,11 +144,19 @@ export const foundation: Suite = {
     for (let round = 0; round < GET_ROUNDS; round++) {
       if (round > 0) d = await startDaemon(dirA);
       try {
-        ctx.log(`round ${round + 1}/${GET_ROUNDS}: GET /title/{id} on the engine, ${warmupS} s warm-up + ${roundS} s, ${CONNECTIONS} connections`);
-        const r = await warmAndLoad({
-          url: d.url, connections: CONNECTIONS, durationS: roundS, headers: { authorization: `Bearer ${d.ready.key}` },
-          next: () => ({ path: `/title/${ids[rand(ids.length)]}` }),
-        }, warmupS);
+        ctx.log(
+          `round ${round + 1}/${GET_ROUNDS}: GET /title/{id} on the engine, ${warmupS} s warm-up + ${roundS} s, ${CONNECTIONS} connections`,
+        );
+        const r = await warmAndLoad(
+          {
+            url: d.url,
+            connections: CONNECTIONS,
+            durationS: roundS,
+            headers: { authorization: `Bearer ${d.ready.key}` },
+            next: () => ({ path: `/title/${ids[rand(ids.length)]}` }),
+          },
+          warmupS,
+        );
         assertClean('engine GET', r);
         engineRuns.push(r);
         afterLoadRss ??= rssOf(d.pid);
@@ -135,7 +165,10 @@ export const foundation: Suite = {
       }
 
       ctx.log(`round ${round + 1}/${GET_ROUNDS}: GET /title/{id} on the bare Koa + better-sqlite3 baseline`);
-      const b = await startChild(baselineJs, { env: { BENCH_DB: join(dirA, 'titled.sqlite') }, execArgv: ctx.execArgv });
+      const b = await startChild(baselineJs, {
+        env: { BENCH_DB: join(dirA, 'titled.sqlite') },
+        execArgv: ctx.execArgv,
+      });
       try {
         if (round === 0) {
           const one = await fetch(`${b.url}/title/${sample.id}`);
@@ -144,7 +177,15 @@ export const foundation: Suite = {
             throw new Error(`baseline and engine disagree on entry ${sample.id}: ${one.status} ${text.slice(0, 200)}`);
           }
         }
-        const r = await warmAndLoad({ url: b.url, connections: CONNECTIONS, durationS: roundS, next: () => ({ path: `/title/${ids[rand(ids.length)]}` }) }, warmupS);
+        const r = await warmAndLoad(
+          {
+            url: b.url,
+            connections: CONNECTIONS,
+            durationS: roundS,
+            next: () => ({ path: `/title/${ids[rand(ids.length)]}` }),
+          },
+          warmupS,
+        );
         assertClean('baseline GET', r);
         baseRuns.push(r);
       } finally {
@@ -168,11 +209,18 @@ export const foundation: Suite = {
 
       ctx.log(`POST /title structured creates: ${warmupS} s warm-up + ${durationS} s, ${CONNECTIONS} connections`);
       let n = 0;
-      post = await warmAndLoad({
-        url: d2.url, connections: CONNECTIONS, durationS, method: 'POST', path: '/title',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        next: () => ({ body: createBody('5YJSA1E2', n++) }),
-      }, warmupS);
+      post = await warmAndLoad(
+        {
+          url: d2.url,
+          connections: CONNECTIONS,
+          durationS,
+          method: 'POST',
+          path: '/title',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          next: () => ({ body: createBody('5YJSA1E2', n++) }),
+        },
+        warmupS,
+      );
       assertClean('engine POST', post);
     } finally {
       await d2.stop();
@@ -184,40 +232,67 @@ export const foundation: Suite = {
     const baseRps = median(baseRuns);
     return [
       {
-        name: 'get_title_rps', label: 'GET /title/{id} (engine vs bare Koa+SQLite)', value: engineRps, unit: 'req/s',
+        name: 'get_title_rps',
+        label: 'GET /title/{id} (engine vs bare Koa+SQLite)',
+        value: engineRps,
+        unit: 'req/s',
         baseline: { label: 'bare Koa + better-sqlite3', value: baseRps },
         target: { op: '>=', value: 0.5, on: 'ratio' },
         detail: {
-          connections: CONNECTIONS, entries: SEED, rounds: GET_ROUNDS, statistic: 'median of the rounds, per side',
+          connections: CONNECTIONS,
+          entries: SEED,
+          rounds: GET_ROUNDS,
+          statistic: 'median of the rounds, per side',
           pooled_rps: { engine: Math.round(pooled(engineRuns)), baseline: Math.round(pooled(baseRuns)) },
           round_ratios: engineRuns.map((r, i) => Math.round((r.rps / baseRuns[i]!.rps) * 1000) / 1000),
-          engine: engineRuns.map(loadDetail), baseline: baseRuns.map(loadDetail),
+          engine: engineRuns.map(loadDetail),
+          baseline: baseRuns.map(loadDetail),
         },
       },
       {
-        name: 'post_title_creates_per_s', label: 'POST /title structured creates', value: post.rps, unit: 'creates/s',
-        detail: { ...loadDetail(post), connections: CONNECTIONS, note: 'intake workers run meanwhile on the same database' },
+        name: 'post_title_creates_per_s',
+        label: 'POST /title structured creates',
+        value: post.rps,
+        unit: 'creates/s',
+        detail: {
+          ...loadDetail(post),
+          connections: CONNECTIONS,
+          note: 'intake workers run meanwhile on the same database',
+        },
       },
       {
-        name: 'intake_entries_per_s', label: `create -> complete, ${PIPELINE_N} entries, intake only`, value: PIPELINE_N / pipeline.seconds, unit: 'entries/s',
+        name: 'intake_entries_per_s',
+        label: `create -> complete, ${PIPELINE_N} entries, intake only`,
+        value: PIPELINE_N / pipeline.seconds,
+        unit: 'entries/s',
         detail: {
-          entries: PIPELINE_N, seconds: pipeline.seconds, create_seconds: pipeline.createSeconds,
-          creates_per_s: PIPELINE_N / pipeline.createSeconds, drain_after_last_create_seconds: pipeline.seconds - pipeline.createSeconds, concurrency: CONNECTIONS,
+          entries: PIPELINE_N,
+          seconds: pipeline.seconds,
+          create_seconds: pipeline.createSeconds,
+          creates_per_s: PIPELINE_N / pipeline.createSeconds,
+          drain_after_last_create_seconds: pipeline.seconds - pipeline.createSeconds,
+          concurrency: CONNECTIONS,
         },
       },
       {
         name: 'post_title_pii_creates_per_s',
         label: 'POST /title creates with SSN, DOB, license number: encryption on vs off',
-        value: median(pii.on), unit: 'creates/s',
+        value: median(pii.on),
+        unit: 'creates/s',
         baseline: { label: 'the same creates, encryption.enabled false', value: median(pii.off) },
         detail: {
-          rounds: PII_ROUNDS, statistic: 'median of the rounds, per side; sides alternate, each on a fresh data folder',
+          rounds: PII_ROUNDS,
+          statistic: 'median of the rounds, per side; sides alternate, each on a fresh data folder',
           round_ratios: pii.on.map((r, i) => Math.round((r.rps / pii.off[i]!.rps) * 1000) / 1000),
-          on: pii.on.map(loadDetail), off: pii.off.map(loadDetail),
+          on: pii.on.map(loadDetail),
+          off: pii.off.map(loadDetail),
         },
       },
       {
-        name: 'daemon_idle_rss_mb', label: 'daemon idle RSS (after start-up, before load)', value: idleRss === null ? null : idleRss / MB, unit: 'MB',
+        name: 'daemon_idle_rss_mb',
+        label: 'daemon idle RSS (after start-up, before load)',
+        value: idleRss === null ? null : idleRss / MB,
+        unit: 'MB',
         target: { op: '<=', value: 150, on: 'value' },
         detail: { rss_after_get_load_mb: afterLoadRss === null ? null : afterLoadRss / MB },
       },

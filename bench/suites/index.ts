@@ -14,4 +14,15 @@ import { webhooks } from './webhooks.js';
  * Every suite, run in this order by `npm run bench` (`--only a,b` picks some).
  * A new suite is one file in this folder exporting a `Suite`, listed here.
  */
-export const SUITES: Suite[] = [foundation, fees, enrichment, webhooks, forms, ocr, titleCollection, submission, consoleSuite, signing];
+export const SUITES: Suite[] = [
+  foundation,
+  fees,
+  enrichment,
+  webhooks,
+  forms,
+  ocr,
+  titleCollection,
+  submission,
+  consoleSuite,
+  signing,
+];

@@ -52,7 +52,8 @@ const pct = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 10
 
 export const ocr: Suite = {
   name: 'ocr',
-  description: 'OCR pages/s vs raw tesseract x cores, digital-PDF pages/s vs pdftotext x cores, field accuracy per type and condition',
+  description:
+    'OCR pages/s vs raw tesseract x cores, digital-PDF pages/s vs pdftotext x cores, field accuracy per type and condition',
   async run(ctx: SuiteContext): Promise<Metric[]> {
     const cores = availableParallelism();
     const perLayout = Math.max(1, Math.round(3 * ctx.scale));
@@ -71,65 +72,105 @@ export const ocr: Suite = {
     /** Reads documents `inFlight` at a time, as the ocr stage does (parallelDocuments). */
     const readAll = (list: CorpusDoc[], inFlight: number, offThread = true) => {
       const queue = [...list];
-      return Promise.all(Array.from({ length: inFlight }, async () => {
-        for (let d = queue.shift(); d; d = queue.shift()) results.set(d.id, await analyzeDocument(readFileSync(join(dir, d.file)), { offThread }));
-      }));
+      return Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          for (let d = queue.shift(); d; d = queue.shift())
+            results.set(d.id, await analyzeDocument(readFileSync(join(dir, d.file)), { offThread }));
+        }),
+      );
     };
     // rounds alternate the two sides (raw, pipeline, pipeline, raw, ...): load from other processes on a shared machine hits both alike
     const ROUNDS = 3;
     const raw = { seconds: 0 };
     const rawParallel = { seconds: 0 };
     const pipe = { seconds: 0 };
-    ctx.log(`${sample.length} clean scans in ${ROUNDS} rounds: raw tesseract one page at a time (OMP_THREAD_LIMIT=1), then the pipeline (${cores} tesseract processes, ${cores * 2} documents in flight)`);
+    ctx.log(
+      `${sample.length} clean scans in ${ROUNDS} rounds: raw tesseract one page at a time (OMP_THREAD_LIMIT=1), then the pipeline (${cores} tesseract processes, ${cores * 2} documents in flight)`,
+    );
     for (let r = 0; r < ROUNDS; r++) {
       const idx = sample.map((_, i) => i).filter((i) => i % ROUNDS === r);
       const rawSide = async () => {
-        raw.seconds += (await timed(async () => {
-          for (const i of idx) await run('tesseract', [files[i]!, 'stdout', 'tsv'], { env, maxBuffer: 64 * 1024 * 1024 });
-        })).seconds;
+        raw.seconds += (
+          await timed(async () => {
+            for (const i of idx)
+              await run('tesseract', [files[i]!, 'stdout', 'tsv'], { env, maxBuffer: 64 * 1024 * 1024 });
+          })
+        ).seconds;
       };
       const pipeSide = async () => {
-        pipe.seconds += (await timed(() => readAll(idx.map((i) => sample[i]!), cores * 2))).seconds;
+        pipe.seconds += (
+          await timed(() =>
+            readAll(
+              idx.map((i) => sample[i]!),
+              cores * 2,
+            ),
+          )
+        ).seconds;
       };
       // for the record, not the target: the raw CLI with one process per core, what this machine gives right now
       const parallelSide = async () => {
         const queue = [...idx];
-        rawParallel.seconds += (await timed(() => Promise.all(Array.from({ length: cores }, async () => {
-          for (let i = queue.shift(); i !== undefined; i = queue.shift()) await run('tesseract', [files[i]!, 'stdout', 'tsv'], { env, maxBuffer: 64 * 1024 * 1024 });
-        })))).seconds;
+        rawParallel.seconds += (
+          await timed(() =>
+            Promise.all(
+              Array.from({ length: cores }, async () => {
+                for (let i = queue.shift(); i !== undefined; i = queue.shift())
+                  await run('tesseract', [files[i]!, 'stdout', 'tsv'], { env, maxBuffer: 64 * 1024 * 1024 });
+              }),
+            ),
+          )
+        ).seconds;
       };
-      for (const side of r % 2 === 0 ? [rawSide, pipeSide, parallelSide] : [parallelSide, pipeSide, rawSide]) await side();
+      for (const side of r % 2 === 0 ? [rawSide, pipeSide, parallelSide] : [parallelSide, pipeSide, rawSide])
+        await side();
     }
     const rawPps = files.length / raw.seconds;
     // where the pipeline's time goes on these pages (each step's time summed over pages; steps of concurrent pages overlap)
     const steps: Record<string, number> = {};
-    for (const d of sample) for (const [k, v] of Object.entries(results.get(d.id)?.timings_ms.steps ?? {})) steps[k] = (steps[k] ?? 0) + v;
+    for (const d of sample)
+      for (const [k, v] of Object.entries(results.get(d.id)?.timings_ms.steps ?? {})) steps[k] = (steps[k] ?? 0) + v;
 
     // --- digital PDFs: text layer, no OCR, read in worker threads
     // a first pass is the process's (and the workers') first sight of these code paths (JIT, lazy imports); then rounds alternate
     // the pipeline with the limit: pdftotext -bbox-layout on the same files, one process per core
-    ctx.log(`digital PDFs: ${digital.length} documents, a first pass, then ${ROUNDS} rounds against pdftotext x ${cores}`);
+    ctx.log(
+      `digital PDFs: ${digital.length} documents, a first pass, then ${ROUNDS} rounds against pdftotext x ${cores}`,
+    );
     const digCold = await timed(() => readAll(digital, cores * 4));
     const digitalPages = digital.reduce((n, d) => n + (results.get(d.id)?.pages.length ?? 1), 0);
     const dig = { seconds: 0 };
     const poppler = { seconds: 0 };
     const popplerSide = async () => {
       const queue = [...digital];
-      poppler.seconds += (await timed(() => Promise.all(Array.from({ length: cores }, async () => {
-        for (let d = queue.shift(); d; d = queue.shift()) await run('pdftotext', ['-q', '-bbox-layout', '-enc', 'UTF-8', join(dir, d.file), '-'], { maxBuffer: 64 * 1024 * 1024 });
-      })))).seconds;
+      poppler.seconds += (
+        await timed(() =>
+          Promise.all(
+            Array.from({ length: cores }, async () => {
+              for (let d = queue.shift(); d; d = queue.shift())
+                await run('pdftotext', ['-q', '-bbox-layout', '-enc', 'UTF-8', join(dir, d.file), '-'], {
+                  maxBuffer: 64 * 1024 * 1024,
+                });
+            }),
+          ),
+        )
+      ).seconds;
     };
     const digSide = async () => {
       dig.seconds += (await timed(() => readAll(digital, cores * 4))).seconds;
     };
-    for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? [popplerSide, digSide] : [digSide, popplerSide]) await side();
+    for (let r = 0; r < ROUNDS; r++)
+      for (const side of r % 2 === 0 ? [popplerSide, digSide] : [digSide, popplerSide]) await side();
     // the event loop while digital PDFs are read: in worker threads (the default) and, for the record, in this thread
     const loopDelay = async (offThread: boolean) => {
       const h = monitorEventLoopDelay({ resolution: 10 });
       h.enable();
       const t = await timed(() => readAll(digital, cores * 4, offThread));
       h.disable();
-      return { pages_per_s: digitalPages / t.seconds, loop_delay_p99_ms: h.percentile(99) / 1e6, loop_delay_max_ms: h.max / 1e6 };
+      return {
+        pages_per_s: digitalPages / t.seconds,
+        loop_delay_p99_ms: h.percentile(99) / 1e6,
+        loop_delay_max_ms: h.max / 1e6,
+      };
     };
     const loopWorkers = await loopDelay(true);
     const loopHere = await loopDelay(false);
@@ -143,26 +184,54 @@ export const ocr: Suite = {
 
     const metrics: Metric[] = [
       {
-        name: 'ocr_scan_pages_per_s', label: 'OCR pipeline, clean 300-dpi scans (pages/s)', value: sample.length / pipe.seconds, unit: 'pages/s',
+        name: 'ocr_scan_pages_per_s',
+        label: 'OCR pipeline, clean 300-dpi scans (pages/s)',
+        value: sample.length / pipe.seconds,
+        unit: 'pages/s',
         baseline: { label: `raw tesseract CLI, 1 thread x ${cores} cores`, value: rawPps * cores },
         target: { op: '>=', value: 0.8, on: 'ratio' },
         detail: {
-          pages: sample.length, cores, rounds: ROUNDS, pipeline_s: pipe.seconds, raw_single_thread_pages_per_s: rawPps, raw_s: raw.seconds,
-          raw_parallel_pages_per_s: files.length / rawParallel.seconds, ratio_to_raw_parallel: sample.length / pipe.seconds / (files.length / rawParallel.seconds),
+          pages: sample.length,
+          cores,
+          rounds: ROUNDS,
+          pipeline_s: pipe.seconds,
+          raw_single_thread_pages_per_s: rawPps,
+          raw_s: raw.seconds,
+          raw_parallel_pages_per_s: files.length / rawParallel.seconds,
+          ratio_to_raw_parallel: sample.length / pipe.seconds / (files.length / rawParallel.seconds),
           steps_ms: steps,
         },
       },
       {
-        name: 'ocr_other_scans_pages_per_s', label: 'OCR pipeline, the other scans incl. degraded (pages/s)', value: rest.length / restRun.seconds, unit: 'pages/s',
-        detail: { documents: rest.length, seconds: restRun.seconds, note: 'degraded scans add denoising and deskewing; no baseline' },
+        name: 'ocr_other_scans_pages_per_s',
+        label: 'OCR pipeline, the other scans incl. degraded (pages/s)',
+        value: rest.length / restRun.seconds,
+        unit: 'pages/s',
+        detail: {
+          documents: rest.length,
+          seconds: restRun.seconds,
+          note: 'degraded scans add denoising and deskewing; no baseline',
+        },
       },
       {
-        name: 'ocr_digital_pages_per_s', label: 'digital PDFs, text layer, in worker threads (pages/s)', value: (ROUNDS * digitalPages) / dig.seconds, unit: 'pages/s',
-        baseline: { label: `pdftotext -bbox-layout, 1 process x ${cores} cores`, value: (ROUNDS * digitalPages) / poppler.seconds },
+        name: 'ocr_digital_pages_per_s',
+        label: 'digital PDFs, text layer, in worker threads (pages/s)',
+        value: (ROUNDS * digitalPages) / dig.seconds,
+        unit: 'pages/s',
+        baseline: {
+          label: `pdftotext -bbox-layout, 1 process x ${cores} cores`,
+          value: (ROUNDS * digitalPages) / poppler.seconds,
+        },
         target: { op: '>=', value: 0.5, on: 'ratio' },
         detail: {
-          documents: digital.length, pages: digitalPages, rounds: ROUNDS, seconds: dig.seconds, pdftotext_seconds: poppler.seconds, first_pass_pages_per_s: digitalPages / digCold.seconds,
-          event_loop_workers: loopWorkers, event_loop_this_thread: loopHere,
+          documents: digital.length,
+          pages: digitalPages,
+          rounds: ROUNDS,
+          seconds: dig.seconds,
+          pdftotext_seconds: poppler.seconds,
+          first_pass_pages_per_s: digitalPages / digCold.seconds,
+          event_loop_workers: loopWorkers,
+          event_loop_this_thread: loopHere,
         },
       },
     ];
@@ -170,13 +239,22 @@ export const ocr: Suite = {
     for (const condition of ['digital', 'scan', 'degraded']) {
       const s = summarize(scores.filter((x) => x.condition === condition));
       metrics.push({
-        name: `ocr_accuracy_${condition}`, label: `fields exact, ${condition} (%)`, value: pct(s.accuracy), unit: '%',
-        ...(targets[condition] ? { target: { op: '>=' as const, value: targets[condition]! * 100, on: 'value' as const } } : {}),
+        name: `ocr_accuracy_${condition}`,
+        label: `fields exact, ${condition} (%)`,
+        value: pct(s.accuracy),
+        unit: '%',
+        ...(targets[condition]
+          ? { target: { op: '>=' as const, value: targets[condition]! * 100, on: 'value' as const } }
+          : {}),
         detail: { documents: s.docs, fields: s.fields, exact: s.exact, classification_pct: pct(s.typeAccuracy) },
       });
       metrics.push({
-        name: `ocr_vin_${condition}`, label: `VIN exact after repair, ${condition} (%)`, value: pct(s.vinAccuracy), unit: '%',
-        ...(condition === 'scan' ? { target: { op: '>=' as const, value: 99, on: 'value' as const } } : {}), detail: { documents: s.vinDocs, exact: s.vinExact },
+        name: `ocr_vin_${condition}`,
+        label: `VIN exact after repair, ${condition} (%)`,
+        value: pct(s.vinAccuracy),
+        unit: '%',
+        ...(condition === 'scan' ? { target: { op: '>=' as const, value: 99, on: 'value' as const } } : {}),
+        detail: { documents: s.vinDocs, exact: s.vinExact },
       });
     }
     for (const type of [...new Set(docs.map((d) => d.type))].filter((t) => t !== 'VEHICLE_TITLE_BACK')) {
@@ -186,10 +264,22 @@ export const ocr: Suite = {
         detail[condition] = { pct: pct(s.accuracy), fields: s.fields, exact: s.exact };
       }
       const all = summarize(scores.filter((x) => x.type === type && x.condition !== 'digital'));
-      metrics.push({ name: `ocr_accuracy_${type.toLowerCase()}`, label: `fields exact, ${type} scans+degraded (%)`, value: pct(all.accuracy), unit: '%', detail });
+      metrics.push({
+        name: `ocr_accuracy_${type.toLowerCase()}`,
+        label: `fields exact, ${type} scans+degraded (%)`,
+        value: pct(all.accuracy),
+        unit: '%',
+        detail,
+      });
     }
     const misses = scores.flatMap((s) => s.misses.map((m) => ({ id: s.id, ...m })));
-    metrics.push({ name: 'ocr_classification', label: 'documents classified right (%)', value: pct(summarize(scores).typeAccuracy), unit: '%', detail: { documents: scores.length, misses: misses.slice(0, 40) } });
+    metrics.push({
+      name: 'ocr_classification',
+      label: 'documents classified right (%)',
+      value: pct(summarize(scores).typeAccuracy),
+      unit: '%',
+      detail: { documents: scores.length, misses: misses.slice(0, 40) },
+    });
     return metrics;
   },
 };

@@ -1,6 +1,14 @@
 import { ACCOUNT_STATUSES } from '../../core/index.js';
 import { PHYSICAL_TITLE_STATUSES } from '../../core/status.js';
-import { ENGINE_OPTION_HELP, ENGINE_OPTIONS, UsageError, print, withEngine, type CommandGroup, type Values } from '../command.js';
+import {
+  ENGINE_OPTION_HELP,
+  ENGINE_OPTIONS,
+  UsageError,
+  print,
+  withEngine,
+  type CommandGroup,
+  type Values,
+} from '../command.js';
 
 function required(values: Values, name: string, flag: string): string {
   const v = values[name];
@@ -14,14 +22,26 @@ export const entries: CommandGroup = {
   commands: [
     {
       name: 'set-status',
-      summary: 'change an entry\'s account_status (or, with --physical, its physical_title_status)',
+      summary: "change an entry's account_status (or, with --physical, its physical_title_status)",
       usage: 'entries set-status --org NAME --entry ID --status S [--physical] [--note TEXT]',
-      details: `account_status: ${ACCOUNT_STATUSES.join(', ')}.\nphysical_title_status: ${PHYSICAL_TITLE_STATUSES.join(', ')}.\n`
-        + 'Moves follow the state machines of core/status.ts; each change records its webhook event (title.account_status.<S>, ...).',
-      options: { ...ENGINE_OPTIONS, org: { type: 'string' }, entry: { type: 'string' }, status: { type: 'string' }, physical: { type: 'boolean' }, note: { type: 'string' } },
+      details:
+        `account_status: ${ACCOUNT_STATUSES.join(', ')}.\nphysical_title_status: ${PHYSICAL_TITLE_STATUSES.join(', ')}.\n` +
+        'Moves follow the state machines of core/status.ts; each change records its webhook event (title.account_status.<S>, ...).',
+      options: {
+        ...ENGINE_OPTIONS,
+        org: { type: 'string' },
+        entry: { type: 'string' },
+        status: { type: 'string' },
+        physical: { type: 'boolean' },
+        note: { type: 'string' },
+      },
       optionHelp: [
-        ['--org NAME', 'the organization (required)'], ['--entry ID', 'the entry id (required)'], ['--status S', 'the new status (required)'],
-        ['--physical', 'change physical_title_status instead of account_status'], ['--note TEXT', 'a note stored with the event'], ...ENGINE_OPTION_HELP,
+        ['--org NAME', 'the organization (required)'],
+        ['--entry ID', 'the entry id (required)'],
+        ['--status S', 'the new status (required)'],
+        ['--physical', 'change physical_title_status instead of account_status'],
+        ['--note TEXT', 'a note stored with the event'],
+        ...ENGINE_OPTION_HELP,
       ],
       async run({ values }) {
         const org = required(values, 'org', '--org NAME');
@@ -43,7 +63,12 @@ export const entries: CommandGroup = {
       summary: 'print an entry as GET /title/{id} returns it (JSON)',
       usage: 'entries get --org NAME --entry ID [--pretty]',
       options: { ...ENGINE_OPTIONS, org: { type: 'string' }, entry: { type: 'string' }, pretty: { type: 'boolean' } },
-      optionHelp: [['--org NAME', 'the organization (required)'], ['--entry ID', 'the entry id (required)'], ['--pretty', 'indent the JSON'], ...ENGINE_OPTION_HELP],
+      optionHelp: [
+        ['--org NAME', 'the organization (required)'],
+        ['--entry ID', 'the entry id (required)'],
+        ['--pretty', 'indent the JSON'],
+        ...ENGINE_OPTION_HELP,
+      ],
       async run({ values }) {
         const org = required(values, 'org', '--org NAME');
         const id = required(values, 'entry', '--entry ID');

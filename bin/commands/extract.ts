@@ -21,7 +21,8 @@ export const extract: Command = {
   async run({ values, positionals }) {
     const file = positionals[0]!;
     const maxPages = values['max-pages'] === undefined ? undefined : Number(values['max-pages']);
-    if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1)) throw new UsageError(`--max-pages must be a positive whole number (got '${String(values['max-pages'])}')`);
+    if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1))
+      throw new UsageError(`--max-pages must be a positive whole number (got '${String(values['max-pages'])}')`);
     let bytes: Buffer;
     try {
       bytes = await readFile(file);

@@ -1,6 +1,15 @@
 import { UsageError, print, type Command, type Values } from '../command.js';
 
-const TRANSACTIONS = ['new_lien', 'refinance', 'purchase', 'duplicate_title', 'repossession', 'lien_release', 'transfer', 'duplicate'];
+const TRANSACTIONS = [
+  'new_lien',
+  'refinance',
+  'purchase',
+  'duplicate_title',
+  'repossession',
+  'lien_release',
+  'transfer',
+  'duplicate',
+];
 const TYPES = ['AUTO', 'OHV', 'MOTORCYCLE', 'TRAILER', 'BOAT', 'LOW_SPEED', 'ORV', 'ATV'];
 const FUELS = ['electric', 'hybrid', 'plug_in_hybrid', 'other'];
 
@@ -8,18 +17,25 @@ function num(values: Values, flag: string): number | undefined {
   const v = values[flag];
   if (v === undefined) return undefined;
   const n = Number(String(v).replace(/[$,]/g, ''));
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${flag} must be a non-negative number (got '${String(v)}')`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${flag} must be a non-negative number (got '${String(v)}')`);
   return n;
 }
 
 function date(values: Values, flag: string): string | undefined {
   const v = values[flag];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw new UsageError(`--${flag} must be a date YYYY-MM-DD (got '${String(v)}')`);
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+    throw new UsageError(`--${flag} must be a date YYYY-MM-DD (got '${String(v)}')`);
   return v;
 }
 
-function oneOf(values: Values, flag: string, allowed: string[], map: (s: string) => string = (s) => s): string | undefined {
+function oneOf(
+  values: Values,
+  flag: string,
+  allowed: string[],
+  map: (s: string) => string = (s) => s,
+): string | undefined {
   const v = values[flag];
   if (v === undefined) return undefined;
   const s = map(String(v));
@@ -30,14 +46,28 @@ function oneOf(values: Values, flag: string, allowed: string[], map: (s: string)
 function zip(values: Values): string | undefined {
   const v = values.zip;
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d{5}(-\d{4})?$/.test(v.trim())) throw new UsageError(`--zip must be a ZIP code 12345 or 12345-6789 (got '${String(v)}')`);
+  if (typeof v !== 'string' || !/^\d{5}(-\d{4})?$/.test(v.trim()))
+    throw new UsageError(`--zip must be a ZIP code 12345 or 12345-6789 (got '${String(v)}')`);
   return v.trim();
 }
 
 /** The human summary after the JSON: the county used, unsourced figures and what is not modelled. */
-function summary(e: { metadata: { state: string; county: string; city: string; county_source: string | null; complete: boolean; unsourced: string[]; not_modelled: string[]; unknown: string[] } }): string {
+function summary(e: {
+  metadata: {
+    state: string;
+    county: string;
+    city: string;
+    county_source: string | null;
+    complete: boolean;
+    unsourced: string[];
+    not_modelled: string[];
+    unknown: string[];
+  };
+}): string {
   const m = e.metadata;
-  const lines = [`${m.state}${m.county ? `, ${m.county} County${m.county_source === 'zip' ? ' (from the ZIP)' : ''}` : ', county not known'}${m.city ? `, ${m.city}` : ''}: ${m.complete ? 'complete' : 'incomplete (totals are a lower bound)'}`];
+  const lines = [
+    `${m.state}${m.county ? `, ${m.county} County${m.county_source === 'zip' ? ' (from the ZIP)' : ''}` : ', county not known'}${m.city ? `, ${m.city}` : ''}: ${m.complete ? 'complete' : 'incomplete (totals are a lower bound)'}`,
+  ];
   lines.push(m.unsourced.length ? `unsourced (shown, not counted): ${m.unsourced.length}` : 'unsourced: none');
   for (const u of m.unsourced) lines.push(`  - ${u}`);
   lines.push(m.not_modelled.length ? `not modelled: ${m.not_modelled.length}` : 'not modelled: none');
@@ -49,9 +79,10 @@ function summary(e: { metadata: { state: string; county: string; city: string; c
 export const fees: Command = {
   name: 'fees',
   summary: 'estimate tax, registration and title fees (prints the fee_estimate JSON)',
-  usage: 'fees --state XX [--price N] [--county C] [--city C] [--zip Z] [--trade-in N] [--transaction T[,T]] [--vehicle-type T] [--year Y] [--weight LBS] [--date YYYY-MM-DD] [...]',
+  usage:
+    'fees --state XX [--price N] [--county C] [--city C] [--zip Z] [--trade-in N] [--transaction T[,T]] [--vehicle-type T] [--year Y] [--weight LBS] [--date YYYY-MM-DD] [...]',
   details: [
-    'Money in dollars. The estimate is the spec\'s EstFees (docs/fees.md): tax, registration and title, each with',
+    "Money in dollars. The estimate is the spec's EstFees (docs/fees.md): tax, registration and title, each with",
     'items and a total, plus submission_instructions and metadata (unknown amounts, assumptions, totals in cents).',
     'Exit code 0 also when some amounts are unknown: see metadata.complete and metadata.unknown.',
     'After the JSON, stderr lists the figures that are unsourced (shown, never counted in a total) and what the',
@@ -83,8 +114,11 @@ export const fees: Command = {
   optionHelp: [
     ['--state XX', 'state where the vehicle is titled and registered (required)'],
     ['--price N', 'sale price, dollars'],
-    ['--county C, --city C', 'buyer\'s county and city (county and city tax rates, county fees, the county\'s filing office)'],
-    ['--zip Z', 'buyer\'s ZIP: finds the county when --county is not given (the state\'s ZIP table)'],
+    [
+      '--county C, --city C',
+      "buyer's county and city (county and city tax rates, county fees, the county's filing office)",
+    ],
+    ['--zip Z', "buyer's ZIP: finds the county when --county is not given (the state's ZIP table)"],
     ['--trade-in N', 'trade-in allowance, dollars'],
     ['--transaction T[,T]', `${TRANSACTIONS.join(', ')} (default new_lien)`],
     ['--vehicle-type T', `${TYPES.join(', ')} (default AUTO)`],
@@ -98,7 +132,7 @@ export const fees: Command = {
     ['--as-of YYYY-MM-DD', 'the day of the estimate (default today)'],
     ['--compact', 'one line of JSON'],
     ['--quiet', 'no unsourced / not-modelled summary on stderr'],
-    ['--audit', 'instead of an estimate: every state\'s figures counted (official, unsourced, not modelled)'],
+    ['--audit', "instead of an estimate: every state's figures counted (official, unsourced, not modelled)"],
   ],
   async run({ values }) {
     if (values.audit === true) {
@@ -110,13 +144,24 @@ export const fees: Command = {
     if (!state) throw new UsageError('--state is required');
     const { estimateFees } = await import('../../plugins/fees/calculator.js');
     const { isStateCode } = await import('../../plugins/fees/schedules.js');
-    if (!isStateCode(state)) throw new UsageError(`--state must be a two-letter code of the 50 states or DC (got '${state}')`);
-    const tx = typeof values.transaction === 'string' ? values.transaction.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined;
-    for (const t of tx ?? []) if (!TRANSACTIONS.includes(t)) throw new UsageError(`--transaction must be one or more of ${TRANSACTIONS.join(', ')} (got '${t}')`);
+    if (!isStateCode(state))
+      throw new UsageError(`--state must be a two-letter code of the 50 states or DC (got '${state}')`);
+    const tx =
+      typeof values.transaction === 'string'
+        ? values.transaction
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter(Boolean)
+        : undefined;
+    for (const t of tx ?? [])
+      if (!TRANSACTIONS.includes(t))
+        throw new UsageError(`--transaction must be one or more of ${TRANSACTIONS.join(', ')} (got '${t}')`);
     const year = num(values, 'year');
     if (year !== undefined && !Number.isInteger(year)) throw new UsageError('--year must be a whole year');
-    const titleState = typeof values['title-state'] === 'string' ? values['title-state'].trim().toUpperCase() : undefined;
-    if (titleState !== undefined && !isStateCode(titleState)) throw new UsageError(`--title-state must be a two-letter code of the 50 states or DC (got '${titleState}')`);
+    const titleState =
+      typeof values['title-state'] === 'string' ? values['title-state'].trim().toUpperCase() : undefined;
+    if (titleState !== undefined && !isStateCode(titleState))
+      throw new UsageError(`--title-state must be a two-letter code of the 50 states or DC (got '${titleState}')`);
     const estimate = estimateFees({
       state,
       county: typeof values.county === 'string' ? values.county : undefined,
@@ -125,8 +170,11 @@ export const fees: Command = {
       transaction: tx as never,
       vehicle: {
         type: oneOf(values, 'vehicle-type', TYPES, (s) => s.toUpperCase()) as never,
-        year, weight_lbs: num(values, 'weight'), gross_weight_lbs: num(values, 'gross-weight'),
-        value: num(values, 'value'), msrp: num(values, 'msrp'),
+        year,
+        weight_lbs: num(values, 'weight'),
+        gross_weight_lbs: num(values, 'gross-weight'),
+        value: num(values, 'value'),
+        msrp: num(values, 'msrp'),
         fuel: oneOf(values, 'fuel', FUELS, (s) => s.toLowerCase()) as never,
         new: values.new === true ? true : undefined,
         title_state: titleState,

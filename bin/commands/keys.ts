@@ -1,4 +1,13 @@
-import { ENGINE_OPTION_HELP, ENGINE_OPTIONS, UsageError, isoTime, print, table, withEngine, type CommandGroup } from '../command.js';
+import {
+  ENGINE_OPTION_HELP,
+  ENGINE_OPTIONS,
+  UsageError,
+  isoTime,
+  print,
+  table,
+  withEngine,
+  type CommandGroup,
+} from '../command.js';
 
 export const keys: CommandGroup = {
   name: 'keys',
@@ -8,19 +17,30 @@ export const keys: CommandGroup = {
       name: 'create',
       summary: 'create an API key for an organization (printed once, alone on the last line)',
       usage: 'keys create --org NAME [--group G ...] [--label L] [--role operator|viewer|host]',
-      details: 'The secret is shown only now; only its hash is stored. Scripts: KEY=$(titled keys create --org acme | tail -1)\n'
-        + 'A key with groups sees only entries of those groups; without --group it sees every entry of its organization.',
-      options: { ...ENGINE_OPTIONS, org: { type: 'string' }, group: { type: 'string', multiple: true }, label: { type: 'string' }, role: { type: 'string' } },
+      details:
+        'The secret is shown only now; only its hash is stored. Scripts: KEY=$(titled keys create --org acme | tail -1)\n' +
+        'A key with groups sees only entries of those groups; without --group it sees every entry of its organization.',
+      options: {
+        ...ENGINE_OPTIONS,
+        org: { type: 'string' },
+        group: { type: 'string', multiple: true },
+        label: { type: 'string' },
+        role: { type: 'string' },
+      },
       optionHelp: [
         ['--org NAME', 'the organization the key acts for (required)'],
         ['--group G', 'restrict the key to a user group (repeatable)'],
         ['--label L', 'a note to recognize the key by'],
-        ['--role R', 'operator (default: reads and acts), viewer (read-only), host (console operator of every organization)'],
+        [
+          '--role R',
+          'operator (default: reads and acts), viewer (read-only), host (console operator of every organization)',
+        ],
         ...ENGINE_OPTION_HELP,
       ],
       async run({ values }) {
         const role = values.role ?? 'operator';
-        if (role !== 'operator' && role !== 'viewer' && role !== 'host') throw new UsageError('--role must be operator, viewer or host');
+        if (role !== 'operator' && role !== 'viewer' && role !== 'host')
+          throw new UsageError('--role must be operator, viewer or host');
         const orgName = values.org;
         if (typeof orgName !== 'string' || !orgName) throw new UsageError('--org NAME is required');
         const groups = (values.group as string[] | undefined) ?? [];
@@ -31,8 +51,8 @@ export const keys: CommandGroup = {
           const label = typeof values.label === 'string' ? values.label : undefined;
           const issued = await engine.keys.create(org.id, { groups, label, role });
           print(
-            `created key ${issued.id} for ${org.name}${issued.groups ? ` (groups: ${issued.groups.join(', ')})` : ''}${label ? ` label: ${label}` : ''}`
-              + (issued.role === 'operator' ? '' : ` role: ${issued.role}`),
+            `created key ${issued.id} for ${org.name}${issued.groups ? ` (groups: ${issued.groups.join(', ')})` : ''}${label ? ` label: ${label}` : ''}` +
+              (issued.role === 'operator' ? '' : ` role: ${issued.role}`),
             'the key is shown only once; use it as "Authorization: Bearer <key>":',
             issued.key,
           );
@@ -44,7 +64,11 @@ export const keys: CommandGroup = {
       summary: 'list the keys of an organization (never shows secrets)',
       usage: 'keys list --org NAME [--json]',
       options: { ...ENGINE_OPTIONS, org: { type: 'string' }, json: { type: 'boolean' } },
-      optionHelp: [['--org NAME', 'the organization (required)'], ['--json', 'print one JSON object per line'], ...ENGINE_OPTION_HELP],
+      optionHelp: [
+        ['--org NAME', 'the organization (required)'],
+        ['--json', 'print one JSON object per line'],
+        ...ENGINE_OPTION_HELP,
+      ],
       async run({ values }) {
         const orgName = values.org;
         if (typeof orgName !== 'string' || !orgName) throw new UsageError('--org NAME is required');
@@ -53,11 +77,23 @@ export const keys: CommandGroup = {
           if (!org) throw new Error(`no organization '${orgName}'`);
           const list = await engine.keys.list(org.id);
           if (values.json) print(...list.map((k) => JSON.stringify(k)));
-          else if (list.length === 0) print(`organization ${org.name} has no keys (create one: titled keys create --org ${org.name})`);
+          else if (list.length === 0)
+            print(`organization ${org.name} has no keys (create one: titled keys create --org ${org.name})`);
           else {
-            print(...table(['ID', 'STATUS', 'ROLE', 'GROUPS', 'LABEL', 'CREATED', 'REVOKED'], list.map((k) => [
-              k.id, k.revokedAt ? 'revoked' : 'active', k.role, k.groups?.join(',') ?? '*', k.label ?? '-', isoTime(k.createdAt), isoTime(k.revokedAt),
-            ])));
+            print(
+              ...table(
+                ['ID', 'STATUS', 'ROLE', 'GROUPS', 'LABEL', 'CREATED', 'REVOKED'],
+                list.map((k) => [
+                  k.id,
+                  k.revokedAt ? 'revoked' : 'active',
+                  k.role,
+                  k.groups?.join(',') ?? '*',
+                  k.label ?? '-',
+                  isoTime(k.createdAt),
+                  isoTime(k.revokedAt),
+                ]),
+              ),
+            );
           }
         });
       },
@@ -66,7 +102,8 @@ export const keys: CommandGroup = {
       name: 'revoke',
       summary: 'revoke an API key by its id (tk_...)',
       usage: 'keys revoke ID',
-      details: 'ID is the part of the key before the dot. A running daemon stops accepting the key within auth.keyCacheMs.',
+      details:
+        'ID is the part of the key before the dot. A running daemon stops accepting the key within auth.keyCacheMs.',
       options: { ...ENGINE_OPTIONS },
       optionHelp: ENGINE_OPTION_HELP,
       positionals: [1, 1],
@@ -82,11 +119,12 @@ export const keys: CommandGroup = {
     },
     {
       name: 'rotate-master',
-      summary: 'make a new master key current and wrap every organization\'s data key with it',
+      summary: "make a new master key current and wrap every organization's data key with it",
       usage: 'keys rotate-master',
-      details: 'Local key file: a new key is added, every data key is wrapped again, then the old key is removed from the file.\n'
-        + 'encryption.masterKey: set the new key, move the old one to encryption.previousMasterKeys, run this, then drop it.\n'
-        + 'http provider: the key service makes the new key (POST /rotate).',
+      details:
+        'Local key file: a new key is added, every data key is wrapped again, then the old key is removed from the file.\n' +
+        'encryption.masterKey: set the new key, move the old one to encryption.previousMasterKeys, run this, then drop it.\n' +
+        'http provider: the key service makes the new key (POST /rotate).',
       options: { ...ENGINE_OPTIONS },
       optionHelp: ENGINE_OPTION_HELP,
       async run({ values }) {
@@ -100,8 +138,9 @@ export const keys: CommandGroup = {
       name: 'rotate-data',
       summary: 'make a new data key active for an organization and re-encrypt its stored PII with it',
       usage: 'keys rotate-data --org NAME',
-      details: 'Entries, queued jobs and kept idempotent replies are sealed again. The old version is kept (retired) so objects\n'
-        + 'sealed with it and writes a running daemon made with it (for up to encryption.activeKeyCacheMs) stay readable.',
+      details:
+        'Entries, queued jobs and kept idempotent replies are sealed again. The old version is kept (retired) so objects\n' +
+        'sealed with it and writes a running daemon made with it (for up to encryption.activeKeyCacheMs) stay readable.',
       options: { ...ENGINE_OPTIONS, org: { type: 'string' } },
       optionHelp: [['--org NAME', 'the organization (required)'], ...ENGINE_OPTION_HELP],
       async run({ values }) {

@@ -8,11 +8,19 @@ export const migrate: Command = {
   options: { ...ENGINE_OPTIONS },
   optionHelp: ENGINE_OPTION_HELP,
   async run({ values }) {
-    await withEngine(values, async (engine) => {
-      const applied = await engine.db.migrate();
-      const where = engine.db.dialect === 'sqlite' ? `SQLite in ${engine.config.dataDir}` : 'PostgreSQL';
-      if (applied.length === 0) print(`database is up to date (${where})`);
-      else print(`applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${where}):`, ...applied.map((n) => `  ${n}`));
-    }, { migrate: false });
+    await withEngine(
+      values,
+      async (engine) => {
+        const applied = await engine.db.migrate();
+        const where = engine.db.dialect === 'sqlite' ? `SQLite in ${engine.config.dataDir}` : 'PostgreSQL';
+        if (applied.length === 0) print(`database is up to date (${where})`);
+        else
+          print(
+            `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${where}):`,
+            ...applied.map((n) => `  ${n}`),
+          );
+      },
+      { migrate: false },
+    );
   },
 };

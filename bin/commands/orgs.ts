@@ -1,5 +1,15 @@
 import { parseAddressArg, parseOrgSettings } from '../../plugins/title-collection/settings.js';
-import { ENGINE_OPTION_HELP, ENGINE_OPTIONS, UsageError, isoTime, print, table, withEngine, type CommandGroup, type Values } from '../command.js';
+import {
+  ENGINE_OPTION_HELP,
+  ENGINE_OPTIONS,
+  UsageError,
+  isoTime,
+  print,
+  table,
+  withEngine,
+  type CommandGroup,
+  type Values,
+} from '../command.js';
 
 function onOff(values: Values, name: string): boolean | undefined {
   const v = values[name];
@@ -17,13 +27,14 @@ function settingsPatch(values: Values): Record<string, unknown> {
   if (ev !== undefined) patch.physical_title_events = ev;
   const addr = values['receiving-address'];
   if (typeof addr === 'string') patch.receiving_address = addr === 'none' ? null : parseAddressArg(addr);
-  if (Object.keys(patch).length === 0) throw new UsageError('nothing to set: give --title-collection, --physical-title-events or --receiving-address');
+  if (Object.keys(patch).length === 0)
+    throw new UsageError('nothing to set: give --title-collection, --physical-title-events or --receiving-address');
   return parseOrgSettings(patch);
 }
 
 export const orgs: CommandGroup = {
   name: 'orgs',
-  summary: 'manage organizations (an entry\'s `website`)',
+  summary: "manage organizations (an entry's `website`)",
   commands: [
     {
       name: 'create',
@@ -43,19 +54,25 @@ export const orgs: CommandGroup = {
     },
     {
       name: 'set',
-      summary: 'change an organization\'s settings (physical title collection)',
-      usage: 'orgs set NAME [--title-collection on|off] [--physical-title-events on|off] [--receiving-address ADDR] [--json]',
-      details: 'ADDR: "Name, street1[, street2], City, ST 12345", a JSON object {recipient_name, street1, street2, city, state, zip},\n'
-        + 'or none to remove it. docs/title-collection.md explains the settings.',
+      summary: "change an organization's settings (physical title collection)",
+      usage:
+        'orgs set NAME [--title-collection on|off] [--physical-title-events on|off] [--receiving-address ADDR] [--json]',
+      details:
+        'ADDR: "Name, street1[, street2], City, ST 12345", a JSON object {recipient_name, street1, street2, city, state, zip},\n' +
+        'or none to remove it. docs/title-collection.md explains the settings.',
       options: {
-        ...ENGINE_OPTIONS, json: { type: 'boolean' }, 'title-collection': { type: 'string' }, 'physical-title-events': { type: 'string' },
+        ...ENGINE_OPTIONS,
+        json: { type: 'boolean' },
+        'title-collection': { type: 'string' },
+        'physical-title-events': { type: 'string' },
         'receiving-address': { type: 'string' },
       },
       optionHelp: [
         ['--title-collection on|off', 'enroll in physical title collection'],
         ['--physical-title-events on|off', 'title.physical_title_status.* webhooks'],
         ['--receiving-address ADDR', 'the facility that receives returned titles'],
-        ['--json', 'print the settings as JSON'], ...ENGINE_OPTION_HELP,
+        ['--json', 'print the settings as JSON'],
+        ...ENGINE_OPTION_HELP,
       ],
       positionals: [1, 1],
       async run({ values, positionals }) {
@@ -63,7 +80,12 @@ export const orgs: CommandGroup = {
         await withEngine(values, async (engine) => {
           const org = await engine.orgs.updateSettings(positionals[0]!, patch);
           if (values.json) print(JSON.stringify(org.settings));
-          else print(`organization ${org.name}: ${Object.keys(patch).map((k) => `${k} ${JSON.stringify(org.settings[k])}`).join(', ')}`);
+          else
+            print(
+              `organization ${org.name}: ${Object.keys(patch)
+                .map((k) => `${k} ${JSON.stringify(org.settings[k])}`)
+                .join(', ')}`,
+            );
         });
       },
     },
@@ -78,7 +100,13 @@ export const orgs: CommandGroup = {
           const all = await engine.orgs.list();
           if (values.json) print(...all.map((o) => JSON.stringify(o)));
           else if (all.length === 0) print('no organizations (create one: titled orgs create NAME)');
-          else print(...table(['NAME', 'ID', 'CREATED'], all.map((o) => [o.name, o.id, isoTime(o.createdAt)])));
+          else
+            print(
+              ...table(
+                ['NAME', 'ID', 'CREATED'],
+                all.map((o) => [o.name, o.id, isoTime(o.createdAt)]),
+              ),
+            );
         });
       },
     },

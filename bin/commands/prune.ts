@@ -4,7 +4,8 @@ export const prune: Command = {
   name: 'prune',
   summary: 'remove old outbox rows, failed jobs and ended webhook deliveries now, and exit',
   usage: 'prune [--json] [--data-dir DIR] [--database-url URL] [--config FILE]',
-  details: 'One pass of the loop every daemon runs (config `retention`, docs/storage.md): prints the rows removed by table.',
+  details:
+    'One pass of the loop every daemon runs (config `retention`, docs/storage.md): prints the rows removed by table.',
   options: { ...ENGINE_OPTIONS, json: { type: 'boolean' } },
   optionHelp: [['--json', 'print the counts as JSON'], ...ENGINE_OPTION_HELP],
   async run({ values }) {

@@ -5,7 +5,8 @@ import { ENGINE_OPTION_HELP, ENGINE_OPTIONS, UsageError, engineOverrides, type C
 const STOP_GRACE_MS = 30_000;
 
 function parsePort(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not '${v}'`);
+  if (!/^\d+$/.test(v) || Number(v) > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535, not '${v}'`);
   return Number(v);
 }
 
@@ -13,7 +14,8 @@ export const serve: Command = {
   name: 'serve',
   summary: 'run the daemon: HTTP API and pipeline workers',
   usage: 'serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--config FILE]',
-  details: 'Runs migrations, starts the workers and the HTTP server, and logs JSON lines (pino) to stdout.\nSIGTERM or SIGINT stops it gracefully (exit code 0).',
+  details:
+    'Runs migrations, starts the workers and the HTTP server, and logs JSON lines (pino) to stdout.\nSIGTERM or SIGINT stops it gracefully (exit code 0).',
   options: { ...ENGINE_OPTIONS, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   optionHelp: [
     ['-p, --port N', 'port to listen on; 0 picks a free one (env PORT; default 8080)'],
@@ -46,15 +48,18 @@ export const serve: Command = {
           process.exit(1);
         }, STOP_GRACE_MS);
         force.unref();
-        engine.stop().then(() => {
-          clearTimeout(force);
-          engine.log.info('stopped');
-          resolveExit(0);
-        }, (e: unknown) => {
-          clearTimeout(force);
-          engine.log.error({ err: e }, 'stop failed');
-          resolveExit(1);
-        });
+        engine.stop().then(
+          () => {
+            clearTimeout(force);
+            engine.log.info('stopped');
+            resolveExit(0);
+          },
+          (e: unknown) => {
+            clearTimeout(force);
+            engine.log.error({ err: e }, 'stop failed');
+            resolveExit(1);
+          },
+        );
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);

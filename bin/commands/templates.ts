@@ -22,7 +22,7 @@ async function dirsOf(values: Values): Promise<string[]> {
  */
 export const templates: Command = {
   name: 'templates',
-  summary: 'list the states\' official templates (found where, SHA-256); `templates fetch [STATE]` downloads them',
+  summary: "list the states' official templates (found where, SHA-256); `templates fetch [STATE]` downloads them",
   usage: 'templates [STATE] [--dir DIR ...] [--json]  |  templates fetch [STATE] [--dir DIR] [--json]',
   details: [
     'STATUS of a listed template: ok (found, the revision mapped), missing, different_revision (found with another',
@@ -33,7 +33,7 @@ export const templates: Command = {
   ].join('\n'),
   options: { dir: { type: 'string', multiple: true }, json: { type: 'boolean' } },
   optionHelp: [
-    ['--dir DIR', 'template folder (repeatable for listing; default: the forms plugin\'s default folders)'],
+    ['--dir DIR', "template folder (repeatable for listing; default: the forms plugin's default folders)"],
     ['--json', 'print JSON'],
   ],
   positionals: [0, 2],
@@ -45,13 +45,24 @@ export const templates: Command = {
       if (!dir) throw new UsageError('no template folder: pass --dir DIR (or configure plugins.forms.templateDirs)');
       const results = await fetchTemplates(await selected(positionals.slice(1)), dir);
       if (values.json) print(JSON.stringify({ dir, results }, null, 2));
-      else print(...table(['STATE', 'FORM', 'FILE', 'STATUS', 'DETAIL'], results.map((r) => [r.state, r.form, r.file, r.status, r.error ?? r.path ?? ''])));
+      else
+        print(
+          ...table(
+            ['STATE', 'FORM', 'FILE', 'STATUS', 'DETAIL'],
+            results.map((r) => [r.state, r.form, r.file, r.status, r.error ?? r.path ?? '']),
+          ),
+        );
       return results.some((r) => r.status === 'rejected' || r.status === 'failed') ? 1 : 0;
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const rows = listTemplates(await selected(positionals), dirs);
     if (values.json) return void print(JSON.stringify({ dirs, templates: rows }, null, 2));
     print(`template folders: ${dirs.length ? dirs.join(', ') : '(none)'}`);
-    print(...table(['STATE', 'FORM', 'FILE', 'STATUS', 'SHA-256'], rows.map((r) => [r.state, r.form, r.file, r.status, r.sha256 ?? r.expected ?? '-'])));
+    print(
+      ...table(
+        ['STATE', 'FORM', 'FILE', 'STATUS', 'SHA-256'],
+        rows.map((r) => [r.state, r.form, r.file, r.status, r.sha256 ?? r.expected ?? '-']),
+      ),
+    );
   },
 };

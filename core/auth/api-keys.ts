@@ -44,17 +44,32 @@ export function parseApiKey(key: string): { id: string; secret: string } | null 
 export class ApiKeys {
   constructor(private readonly db: Database) {}
 
-  async create(orgId: string, opts: { groups?: string[] | null; label?: string; role?: KeyRole } = {}): Promise<IssuedKey> {
+  async create(
+    orgId: string,
+    opts: { groups?: string[] | null; label?: string; role?: KeyRole } = {},
+  ): Promise<IssuedKey> {
     const role = opts.role ?? 'operator';
-    if (!KEY_ROLES.includes(role)) throw new TitledError('INVALID_INPUT', `role must be one of ${KEY_ROLES.join(', ')}`);
+    if (!KEY_ROLES.includes(role))
+      throw new TitledError('INVALID_INPUT', `role must be one of ${KEY_ROLES.join(', ')}`);
     const id = `tk_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const groups = opts.groups && opts.groups.length ? opts.groups : null;
     for (const g of groups ?? []) {
-      if (!g || g.length > 200 || g.includes('\u0000')) throw new TitledError('INVALID_INPUT', 'a group id is 1-200 characters without NUL');
+      if (!g || g.length > 200 || g.includes('\u0000'))
+        throw new TitledError('INVALID_INPUT', 'a group id is 1-200 characters without NUL');
     }
-    await this.db.exec('INSERT INTO api_keys (id, "orgId", "secretHash", groups, label, "createdAt", role) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [id, orgId, sha256(secret), groups ? JSON.stringify(groups) : null, opts.label ?? null, Date.now(), role === 'operator' ? null : role]);
+    await this.db.exec(
+      'INSERT INTO api_keys (id, "orgId", "secretHash", groups, label, "createdAt", role) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        id,
+        orgId,
+        sha256(secret),
+        groups ? JSON.stringify(groups) : null,
+        opts.label ?? null,
+        Date.now(),
+        role === 'operator' ? null : role,
+      ],
+    );
     return { id, key: `${id}.${secret}`, orgId, groups, role };
   }
 
@@ -78,12 +93,18 @@ export class ApiKeys {
   }
 
   async list(orgId: string): Promise<ApiKeyInfo[]> {
-    const rows = await this.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE "orgId" = ? ORDER BY "createdAt"', [orgId]);
+    const rows = await this.db.query<Record<string, unknown>>(
+      'SELECT * FROM api_keys WHERE "orgId" = ? ORDER BY "createdAt"',
+      [orgId],
+    );
     return rows.map(toInfo);
   }
 
   async revoke(id: string): Promise<void> {
-    const { affected } = await this.db.exec('UPDATE api_keys SET "revokedAt" = ? WHERE id = ? AND "revokedAt" IS NULL', [Date.now(), id]);
+    const { affected } = await this.db.exec(
+      'UPDATE api_keys SET "revokedAt" = ? WHERE id = ? AND "revokedAt" IS NULL',
+      [Date.now(), id],
+    );
     if (affected !== 1) {
       const k = await this.get(id);
       throw new TitledError(k ? 'CONFLICT' : 'NOT_FOUND', k ? `key ${id} is already revoked` : `no key ${id}`);
@@ -93,7 +114,12 @@ export class ApiKeys {
 
 function toInfo(r: Record<string, unknown>): ApiKeyInfo {
   return {
-    id: String(r.id), orgId: String(r.orgId), groups: r.groups ? (JSON.parse(String(r.groups)) as string[]) : null,
-    label: (r.label as string | null) ?? null, role: (r.role as KeyRole | null) ?? 'operator', createdAt: Number(r.createdAt), revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
+    id: String(r.id),
+    orgId: String(r.orgId),
+    groups: r.groups ? (JSON.parse(String(r.groups)) as string[]) : null,
+    label: (r.label as string | null) ?? null,
+    role: (r.role as KeyRole | null) ?? 'operator',
+    createdAt: Number(r.createdAt),
+    revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
   };
 }

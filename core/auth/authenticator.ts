@@ -40,7 +40,10 @@ function jwtGroups(claim: unknown, name: string): string[] | null {
   if (isId(claim)) return jwtGroups([claim], name);
   if (Array.isArray(claim) && claim.every(isId)) {
     const groups = claim.map(String);
-    if (!groups.every(storable)) throw denied(`JWT '${name}' claim holds a group id longer than ${MAX_ID_LENGTH} characters or with a NUL character`);
+    if (!groups.every(storable))
+      throw denied(
+        `JWT '${name}' claim holds a group id longer than ${MAX_ID_LENGTH} characters or with a NUL character`,
+      );
     return groups;
   }
   throw denied(`JWT '${name}' claim must be a group id or an array of group ids`);
@@ -58,14 +61,20 @@ export class Authenticator {
   private jwtKey?: KeyObject | Uint8Array | JWTVerifyGetKey;
   private readonly sessionKey: Uint8Array;
 
-  constructor(private readonly config: Readonly<TitledConfig>, private readonly orgs: Organizations, private readonly keys: ApiKeys, secret: string,
-    private readonly sessions: Sessions) {
+  constructor(
+    private readonly config: Readonly<TitledConfig>,
+    private readonly orgs: Organizations,
+    private readonly keys: ApiKeys,
+    secret: string,
+    private readonly sessions: Sessions,
+  ) {
     this.sessionKey = createHash('sha256').update(`session:${secret}`).digest();
   }
 
   async authenticate(authorization: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
     const header = authorization?.trim();
-    if (!header && !sessionCookie) throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
+    if (!header && !sessionCookie)
+      throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
     const cacheKey = header ? cacheKeyOf('header', header) : cacheKeyOf('cookie', sessionCookie!);
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > Date.now()) return hit.principal;
@@ -90,10 +99,15 @@ export class Authenticator {
       let decoded = '';
       try {
         decoded = Buffer.from(value, 'base64').toString('utf8');
-      } catch { /* falls through to the error below */ }
+      } catch {
+        /* falls through to the error below */
+      }
       const colon = decoded.indexOf(':');
       if (colon < 0) throw denied('basic credentials must be base64 of "<key id>:<secret>"');
-      return { principal: await this.fromKey(decoded.slice(0, colon), decoded.slice(colon + 1), 'basic'), until: forever };
+      return {
+        principal: await this.fromKey(decoded.slice(0, colon), decoded.slice(colon + 1), 'basic'),
+        until: forever,
+      };
     }
     throw denied('unsupported authorization scheme: use Bearer or Basic (a session travels in its cookie)');
   }
@@ -102,7 +116,7 @@ export class Authenticator {
     const info = await this.keys.verify(id, secret);
     if (!info) throw denied('invalid or revoked API key');
     const org = await this.orgs.byId(info.orgId);
-    if (!org) throw denied('the key\'s organization no longer exists');
+    if (!org) throw denied("the key's organization no longer exists");
     return { org, userId: info.id, groups: info.groups, via, keyId: info.id, role: info.role };
   }
 
@@ -111,7 +125,8 @@ export class Authenticator {
     const jwt = this.config.auth.jwt;
     if (!jwt) throw denied('JWT authentication is not configured');
     if (jwt.jwksUrl) this.jwtKey = createRemoteJWKSet(new URL(jwt.jwksUrl));
-    else if (jwt.publicKey!.trim().startsWith('{')) this.jwtKey = (await importJWK(JSON.parse(jwt.publicKey!))) as KeyObject | Uint8Array;
+    else if (jwt.publicKey!.trim().startsWith('{'))
+      this.jwtKey = (await importJWK(JSON.parse(jwt.publicKey!))) as KeyObject | Uint8Array;
     else this.jwtKey = createPublicKey(jwt.publicKey!);
     return this.jwtKey;
   }
@@ -122,7 +137,12 @@ export class Authenticator {
     let payload: JWTPayload;
     try {
       const key = await this.verifyKey();
-      ({ payload } = await jwtVerify(token, key as KeyObject, { issuer: jwt.issuer, audience: jwt.audience, algorithms: jwt.algorithms, requiredClaims: ['exp'] }));
+      ({ payload } = await jwtVerify(token, key as KeyObject, {
+        issuer: jwt.issuer,
+        audience: jwt.audience,
+        algorithms: jwt.algorithms,
+        requiredClaims: ['exp'],
+      }));
     } catch (e) {
       throw denied(`invalid JWT: ${(e as Error).message}`);
     }
@@ -136,11 +156,17 @@ export class Authenticator {
     // a JWT may make its user a viewer or an operator (never host: that is a key's role)
     const claimed = payload[jwt.roleClaim];
     const role: KeyRole = claimed === 'viewer' ? 'viewer' : 'operator';
-    if (typeof userId === 'string' && !storable(userId)) throw denied(`JWT '${jwt.userClaim}' claim is longer than ${MAX_ID_LENGTH} characters or holds a NUL character`);
+    if (typeof userId === 'string' && !storable(userId))
+      throw denied(`JWT '${jwt.userClaim}' claim is longer than ${MAX_ID_LENGTH} characters or holds a NUL character`);
     return {
       principal: {
-        org, userId: typeof userId === 'string' ? userId : 'jwt', email: typeof email === 'string' ? email : undefined,
-        groups, via: 'jwt', expiresAt: payload.exp! * 1000, role,
+        org,
+        userId: typeof userId === 'string' ? userId : 'jwt',
+        email: typeof email === 'string' ? email : undefined,
+        groups,
+        via: 'jwt',
+        expiresAt: payload.exp! * 1000,
+        role,
       },
       until: payload.exp! * 1000,
     };
@@ -153,12 +179,27 @@ export class Authenticator {
    * minted from does (a JWT's `exp`), whichever comes first.
    */
   async issueSession(p: Principal): Promise<{ token: string; expiresAt: number }> {
-    const expiresAt = Math.min(Date.now() + this.config.auth.sessionTtlSeconds * 1000, p.expiresAt ?? Number.MAX_SAFE_INTEGER);
+    const expiresAt = Math.min(
+      Date.now() + this.config.auth.sessionTtlSeconds * 1000,
+      p.expiresAt ?? Number.MAX_SAFE_INTEGER,
+    );
     const exp = Math.floor(expiresAt / 1000);
     if (exp * 1000 <= Date.now()) throw denied('the credential expires too soon to start a session');
     const id = await this.sessions.create(p.org.id, p.keyId ?? null, exp * 1000);
-    const token = await new SignJWT({ org: p.org.id, groups: p.groups, kid: p.keyId, email: p.email, via: p.via, role: p.role })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuer(SESSION_ISSUER).setSubject(p.userId).setJti(id).setIssuedAt().setExpirationTime(exp)
+    const token = await new SignJWT({
+      org: p.org.id,
+      groups: p.groups,
+      kid: p.keyId,
+      email: p.email,
+      via: p.via,
+      role: p.role,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(SESSION_ISSUER)
+      .setSubject(p.userId)
+      .setJti(id)
+      .setIssuedAt()
+      .setExpirationTime(exp)
       .sign(this.sessionKey);
     return { token, expiresAt: exp * 1000 };
   }
@@ -178,27 +219,37 @@ export class Authenticator {
   private async fromSession(token: string): Promise<{ principal: Principal; until: number }> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'], requiredClaims: ['jti', 'exp'] }));
+      ({ payload } = await jwtVerify(token, this.sessionKey, {
+        issuer: SESSION_ISSUER,
+        algorithms: ['HS256'],
+        requiredClaims: ['jti', 'exp'],
+      }));
     } catch {
       throw denied('invalid or expired session');
     }
     const session = await this.sessions.live(String(payload.jti));
-    if (!session || session.orgId !== String(payload.org)) throw denied('the session has ended (logged out or expired)');
-    let role: KeyRole = KEY_ROLES.includes(payload.role as KeyRole) ? payload.role as KeyRole : 'operator';
+    if (!session || session.orgId !== String(payload.org))
+      throw denied('the session has ended (logged out or expired)');
+    let role: KeyRole = KEY_ROLES.includes(payload.role as KeyRole) ? (payload.role as KeyRole) : 'operator';
     if (typeof payload.kid === 'string') {
       const key = await this.keys.get(payload.kid);
-      if (!key || key.revokedAt) throw denied('the session\'s API key was revoked');
+      if (!key || key.revokedAt) throw denied("the session's API key was revoked");
       role = key.role;
     } else if (role === 'host') {
       role = 'operator';
     }
     const org = await this.orgs.byId(session.orgId);
-    if (!org) throw denied('the session\'s organization no longer exists');
+    if (!org) throw denied("the session's organization no longer exists");
     return {
       principal: {
-        org, userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : undefined,
-        groups: Array.isArray(payload.groups) ? payload.groups.map(String) : null, via: 'session',
-        keyId: typeof payload.kid === 'string' ? payload.kid : undefined, expiresAt: session.expiresAt, role,
+        org,
+        userId: String(payload.sub),
+        email: typeof payload.email === 'string' ? payload.email : undefined,
+        groups: Array.isArray(payload.groups) ? payload.groups.map(String) : null,
+        via: 'session',
+        keyId: typeof payload.kid === 'string' ? payload.kid : undefined,
+        expiresAt: session.expiresAt,
+        role,
       },
       until: session.expiresAt,
     };

@@ -16,13 +16,25 @@ const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 export class Organizations {
   /** @param onCreate runs after an organization is made (the engine makes its data key) */
-  constructor(private readonly db: Database, private readonly onCreate?: (org: Organization) => Promise<void>) {}
+  constructor(
+    private readonly db: Database,
+    private readonly onCreate?: (org: Organization) => Promise<void>,
+  ) {}
 
   async create(name: string, settings: Record<string, unknown> = {}): Promise<Organization> {
-    if (!NAME_RE.test(name)) throw new TitledError('INVALID_INPUT', 'organization name: lowercase letters, digits, ".", "_", "-" (1-100 characters), starting with a letter or digit');
+    if (!NAME_RE.test(name))
+      throw new TitledError(
+        'INVALID_INPUT',
+        'organization name: lowercase letters, digits, ".", "_", "-" (1-100 characters), starting with a letter or digit',
+      );
     const org: Organization = { id: randomUUID(), name, settings, createdAt: Date.now() };
     try {
-      await this.db.exec('INSERT INTO organizations (id, name, settings, "createdAt") VALUES (?, ?, ?, ?)', [org.id, name, JSON.stringify(settings), org.createdAt]);
+      await this.db.exec('INSERT INTO organizations (id, name, settings, "createdAt") VALUES (?, ?, ?, ?)', [
+        org.id,
+        name,
+        JSON.stringify(settings),
+        org.createdAt,
+      ]);
     } catch (e) {
       if (isUniqueViolation(e)) throw new TitledError('CONFLICT', `organization '${name}' exists`);
       throw e;
@@ -60,5 +72,10 @@ export class Organizations {
 }
 
 function toOrg(r: Record<string, unknown>): Organization {
-  return { id: String(r.id), name: String(r.name), settings: JSON.parse(String(r.settings)) as Record<string, unknown>, createdAt: Number(r.createdAt) };
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    settings: JSON.parse(String(r.settings)) as Record<string, unknown>,
+    createdAt: Number(r.createdAt),
+  };
 }

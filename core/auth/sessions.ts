@@ -23,19 +23,28 @@ export class Sessions {
   async create(orgId: string, keyId: string | null, expiresAt: number): Promise<string> {
     const id = randomUUID();
     const now = Date.now();
-    await this.db.exec('INSERT INTO sessions (id, "orgId", "keyId", "expiresAt", "revokedAt", "createdAt") VALUES (?, ?, ?, ?, NULL, ?)', [id, orgId, keyId, expiresAt, now]);
+    await this.db.exec(
+      'INSERT INTO sessions (id, "orgId", "keyId", "expiresAt", "revokedAt", "createdAt") VALUES (?, ?, ?, ?, NULL, ?)',
+      [id, orgId, keyId, expiresAt, now],
+    );
     await this.db.exec('DELETE FROM sessions WHERE "expiresAt" < ?', [now - KEEP_ENDED_MS]);
     return id;
   }
 
   /** The session when it exists, has not ended and has not expired; else null. */
   async live(id: string): Promise<SessionRow | null> {
-    const rows = await this.db.query<Record<string, unknown>>('SELECT id, "orgId", "keyId", "expiresAt", "revokedAt" FROM sessions WHERE id = ?', [id]);
+    const rows = await this.db.query<Record<string, unknown>>(
+      'SELECT id, "orgId", "keyId", "expiresAt", "revokedAt" FROM sessions WHERE id = ?',
+      [id],
+    );
     const r = rows[0];
     if (!r) return null;
     const row: SessionRow = {
-      id: String(r.id), orgId: String(r.orgId), keyId: r.keyId === null ? null : String(r.keyId),
-      expiresAt: Number(r.expiresAt), revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
+      id: String(r.id),
+      orgId: String(r.orgId),
+      keyId: r.keyId === null ? null : String(r.keyId),
+      expiresAt: Number(r.expiresAt),
+      revokedAt: r.revokedAt === null ? null : Number(r.revokedAt),
     };
     return row.revokedAt === null && row.expiresAt > Date.now() ? row : null;
   }

@@ -199,15 +199,18 @@ function pluginActionForm(e: TitleEntry, csrf: string, plugin: string, a: Consol
   return html`<form method="post" action="/console/entries/${e.entryId}/plugin/${plugin}/${a.name}" class="inline">
     <input type="hidden" name="_csrf" value="${csrf}" />
     ${(a.fields ?? []).map(
-      (f) => html`<div class="field">
-        <label for="${id(f.name)}">${f.label}${f.required ? '' : ' (optional)'}</label>
-        ${f.options
-          ? html`<select id="${id(f.name)}" name="${f.name}">
-              ${f.required ? '' : html`<option value=""></option>`}
-              ${f.options.map((o) => html`<option value="${o}">${o}</option>`)}
-            </select>`
-          : html`<input id="${id(f.name)}" name="${f.name}" type="text" maxlength="500" />`}
-      </div>`,
+      (f) =>
+        html`<div class="field">
+          <label for="${id(f.name)}">${f.label}${f.required ? '' : ' (optional)'}</label>
+          ${
+            f.options
+              ? html`<select id="${id(f.name)}" name="${f.name}">
+                  ${f.required ? '' : html`<option value=""></option>`}
+                  ${f.options.map((o) => html`<option value="${o}">${o}</option>`)}
+                </select>`
+              : html`<input id="${id(f.name)}" name="${f.name}" type="text" maxlength="500" />`
+          }
+        </div>`,
     )}
     <button type="submit">${a.label}</button>
   </form>`;

@@ -316,7 +316,10 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
   );
 
   /** An operator's action on an entry: runs `act`, then back to the entry page with its message (a 404 stays a 404 page). */
-  const entryAction = (route: string, act: (v: Viewer, id: string, f: URLSearchParams, ctx: Context) => Promise<string>) =>
+  const entryAction = (
+    route: string,
+    act: (v: Viewer, id: string, f: URLSearchParams, ctx: Context) => Promise<string>,
+  ) =>
     router.post(
       `/console/entries/:id/${route}`,
       page(async (ctx) => {
@@ -348,7 +351,11 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
   // the plugins' own actions (signing, title collection, submissions): EnginePlugin.consoleActions
   router.post('/console/entries/:id/plugin/:plugin/:action', async (ctx, next) => {
     const plugin = ctx.params.plugin!;
-    const action = d.plugins().find((p) => p.name === plugin)?.consoleActions?.().find((a) => a.name === ctx.params.action);
+    const action = d
+      .plugins()
+      .find((p) => p.name === plugin)
+      ?.consoleActions?.()
+      .find((a) => a.name === ctx.params.action);
     if (!action) throw new TitledError('NOT_FOUND', `no console action '${plugin}/${ctx.params.action}'`);
     ctx.state.consoleAction = action;
     await next();
@@ -359,7 +366,8 @@ export function consoleRoutes(router: Router, d: ConsoleDeps): void {
     for (const def of action.fields ?? []) {
       const value = (f.get(def.name) ?? '').trim();
       if (def.required && !value) throw new TitledError('INVALID_INPUT', `${def.label} is required`);
-      if (value && def.options && !def.options.includes(value)) throw new TitledError('INVALID_INPUT', `${def.label}: not one of ${def.options.join(', ')}`);
+      if (value && def.options && !def.options.includes(value))
+        throw new TitledError('INVALID_INPUT', `${def.label}: not one of ${def.options.join(', ')}`);
       if (value) fields[def.name] = value;
     }
     return action.run(v.p, id, fields);
@@ -807,8 +815,12 @@ export function consoleOpenApi(): OpenApiContribution {
 }
 
 /** The actions the enabled plugins offer for this entry now. */
-function pluginActions(plugins: readonly EnginePlugin[], entry: TitleEntry): { plugin: string; action: ConsoleAction }[] {
+function pluginActions(
+  plugins: readonly EnginePlugin[],
+  entry: TitleEntry,
+): { plugin: string; action: ConsoleAction }[] {
   const out: { plugin: string; action: ConsoleAction }[] = [];
-  for (const p of plugins) for (const action of p.consoleActions?.() ?? []) if (action.appliesTo(entry)) out.push({ plugin: p.name, action });
+  for (const p of plugins)
+    for (const action of p.consoleActions?.() ?? []) if (action.appliesTo(entry)) out.push({ plugin: p.name, action });
   return out;
 }

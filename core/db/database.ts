@@ -23,7 +23,9 @@ export interface PluginSchema {
  * could only fail ("database is locked").
  */
 const sqliteWriteQueues = new Map<string, WriteQueue>();
-interface WriteQueue { chain: Promise<unknown> }
+interface WriteQueue {
+  chain: Promise<unknown>;
+}
 /** The SQLite transaction the current async context runs in (work it spawns may outlive it: `open` says whether it still runs). */
 const inTransaction = new AsyncLocalStorage<{ queue: WriteQueue; open: boolean }>();
 const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
@@ -42,7 +44,11 @@ export class Database {
   /** PostgreSQL LISTEN/NOTIFY between the daemons on this database (a no-op on SQLite). */
   readonly notifications: Notifications;
 
-  constructor(readonly dataSource: DataSource, sqliteFile?: string, notifications?: Notifications) {
+  constructor(
+    readonly dataSource: DataSource,
+    sqliteFile?: string,
+    notifications?: Notifications,
+  ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.notifications = notifications ?? new Notifications(undefined, 'public', false);
     let queue = sqliteFile ? sqliteWriteQueues.get(sqliteFile) : undefined;
@@ -136,7 +142,11 @@ export class Database {
   }
 
   /** Raw SQL with `?` placeholders on both dialects; rows (of a SELECT or RETURNING) and the rows affected. */
-  async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = [], manager?: EntityManager): Promise<{ rows: T[]; affected: number }> {
+  async exec<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    manager?: EntityManager,
+  ): Promise<{ rows: T[]; affected: number }> {
     // SQLite: a write outside a transaction waits for the transaction in progress (it would otherwise join it)
     const current = inTransaction.getStore();
     if (this.dialect === 'sqlite' && !manager && !isRead(sql) && !(current?.open && current.queue === this.writes)) {
@@ -145,7 +155,11 @@ export class Database {
     return this.run<T>(sql, params, manager);
   }
 
-  private async run<T>(sql: string, params: unknown[], manager?: EntityManager): Promise<{ rows: T[]; affected: number }> {
+  private async run<T>(
+    sql: string,
+    params: unknown[],
+    manager?: EntityManager,
+  ): Promise<{ rows: T[]; affected: number }> {
     const runner = manager?.queryRunner ?? this.dataSource.createQueryRunner();
     try {
       const r = await runner.query(this.dialect === 'postgres' ? toPg(sql) : sql, params, true);

@@ -7,13 +7,17 @@
 import 'reflect-metadata';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-const epoch = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)) };
+const epoch = {
+  to: (v: number | null | undefined) => v,
+  from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)),
+};
 
 @Entity('organizations')
 class OrganizationRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Index('uq_organizations_name', { unique: true })
-  @Column('varchar', { length: 200 }) name!: string;
+  @Column('varchar', { length: 200 })
+  name!: string;
   /** JSON: per-organization switches (preview features, physical title events, ...). */
   @Column('text', { default: '{}' }) settings!: string;
   @Column('bigint', { transformer: epoch }) createdAt!: number;
@@ -23,7 +27,8 @@ class OrganizationRecord {
 class ApiKeyRecord {
   @PrimaryColumn('varchar', { length: 40 }) id!: string;
   @Index('ix_api_keys_org')
-  @Column('varchar', { length: 36 }) orgId!: string;
+  @Column('varchar', { length: 36 })
+  orgId!: string;
   /** SHA-256 (hex) of the key's secret part; the secret itself is never stored. */
   @Column('varchar', { length: 64 }) secretHash!: string;
   /** JSON array of group ids the key is restricted to; null = no group restriction. */
@@ -70,7 +75,8 @@ class DuplicatePointerRecord {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { length: 36 }) orgId!: string;
   @Index('ix_duplicate_pointers_canonical')
-  @Column('varchar', { length: 36 }) canonicalId!: string;
+  @Column('varchar', { length: 36 })
+  canonicalId!: string;
   @Column('varchar', { length: 200 }) userId!: string;
   @Column('bigint', { transformer: epoch }) createdAt!: number;
 }
@@ -128,7 +134,8 @@ class SessionRecord {
   /** The API key that logged in (a revoked key ends its sessions); null for a JWT login. */
   @Column('varchar', { length: 40, nullable: true }) keyId!: string | null;
   @Index('ix_sessions_expires')
-  @Column('bigint', { transformer: epoch }) expiresAt!: number;
+  @Column('bigint', { transformer: epoch })
+  expiresAt!: number;
   @Column('bigint', { nullable: true, transformer: epoch }) revokedAt!: number | null;
   @Column('bigint', { transformer: epoch }) createdAt!: number;
 }
@@ -165,5 +172,13 @@ class IdempotencyRecord {
 }
 
 export const CORE_ENTITIES = [
-  OrganizationRecord, ApiKeyRecord, EntryRecord, DuplicatePointerRecord, JobRecord, OutboxRecord, SessionRecord, DataKeyRecord, IdempotencyRecord,
+  OrganizationRecord,
+  ApiKeyRecord,
+  EntryRecord,
+  DuplicatePointerRecord,
+  JobRecord,
+  OutboxRecord,
+  SessionRecord,
+  DataKeyRecord,
+  IdempotencyRecord,
 ];

@@ -20,20 +20,26 @@ if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) {
   console.error('usage: gen-migration.js PascalCaseName [module exporting pluginSchema]');
   process.exit(2);
 }
-const plugins: PluginSchema[] = process.argv[3] ? [(await import(join(process.cwd(), process.argv[3]))).pluginSchema] : [];
+const plugins: PluginSchema[] = process.argv[3]
+  ? [(await import(join(process.cwd(), process.argv[3]))).pluginSchema]
+  : [];
 const stamp = Date.now();
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   const schema = `gen_${stamp}`;
-  const db = await Database.open(dialect === 'sqlite'
-    ? { dataDir: mkdtempSync(join(tmpdir(), 'titled-gen-')) }
-    : { dataDir: '.', databaseUrl: pgUrl, databaseSchema: schema }, plugins);
+  const db = await Database.open(
+    dialect === 'sqlite'
+      ? { dataDir: mkdtempSync(join(tmpdir(), 'titled-gen-')) }
+      : { dataDir: '.', databaseUrl: pgUrl, databaseSchema: schema },
+    plugins,
+  );
   await db.migrate();
   const log = await db.dataSource.driver.createSchemaBuilder().log();
   // the scratch schema's name must not end up in the migration (it runs in whatever schema the engine uses)
   const unqualify = (sql: string) => sql.split(`"${schema}".`).join('');
-  const lines = (qs: { query: string; parameters?: unknown[] }[]) => qs.map((q) => `    await queryRunner.query(${JSON.stringify(unqualify(q.query))});`).join('\n');
+  const lines = (qs: { query: string; parameters?: unknown[] }[]) =>
+    qs.map((q) => `    await queryRunner.query(${JSON.stringify(unqualify(q.query))});`).join('\n');
   const cls = `${name}${stamp}`;
   const body = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
@@ -49,7 +55,9 @@ ${lines([...log.downQueries].reverse())}
   }
 }
 `;
-  const outDir = process.argv[4] ? resolve(packageRoot, process.argv[4]) : join(packageRoot, 'core', 'db', 'migrations');
+  const outDir = process.argv[4]
+    ? resolve(packageRoot, process.argv[4])
+    : join(packageRoot, 'core', 'db', 'migrations');
   const file = join(outDir, dialect, `${stamp}-${name}.ts`);
   writeFileSync(file, body);
   console.log(`${dialect}: ${log.upQueries.length} statements -> ${file}`);

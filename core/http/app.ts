@@ -34,14 +34,19 @@ export interface HttpDeps {
   /** Routes mounted after the core ones (OpenAPI, docs, console): built by the engine. */
   lateRoutes?: ((router: Router) => void)[];
   /** Hooks plugins use to add routes before the app is built. */
-  extraRoutes: ((router: Router, deps: { authenticate: (ctx: Context) => Promise<Principal>; readJson: (ctx: Context) => Promise<unknown> }) => void)[];
+  extraRoutes: ((
+    router: Router,
+    deps: { authenticate: (ctx: Context) => Promise<Principal>; readJson: (ctx: Context) => Promise<unknown> },
+  ) => void)[];
 }
 
 type State = { principal: Principal };
 
 /** The spec's error body. */
 function errorBody(status: number, message: string, disallowedFields?: string[]) {
-  return disallowedFields ? { error: message, statusCode: status, disallowedFields } : { error: message, statusCode: status };
+  return disallowedFields
+    ? { error: message, statusCode: status, disallowedFields }
+    : { error: message, statusCode: status };
 }
 
 type Body = (ctx: Context) => Promise<unknown>;
@@ -61,7 +66,10 @@ export function createApp(d: HttpDeps): Koa {
   app.silent = true;
   app.on('error', (err: unknown, ctx?: Context) => {
     const e = err as { status?: number; code?: string };
-    d.log[e.status && e.status < 500 ? 'debug' : 'warn']({ err, code: e.code ?? 'INTERNAL', method: ctx?.method, path: ctx?.path }, 'response failed');
+    d.log[e.status && e.status < 500 ? 'debug' : 'warn'](
+      { err, code: e.code ?? 'INTERNAL', method: ctx?.method, path: ctx?.path },
+      'response failed',
+    );
   });
   app.use(requestId());
   if (d.config.cors.origins.length) app.use(corsMiddleware(d.config.cors));
@@ -100,7 +108,8 @@ export function createApp(d: HttpDeps): Koa {
   // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
   // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
   const listen = app.listen.bind(app);
-  app.listen = ((...args: Parameters<typeof listen>) => answerClientErrors(listen(...args), d.log)) as typeof app.listen;
+  app.listen = ((...args: Parameters<typeof listen>) =>
+    answerClientErrors(listen(...args), d.log)) as typeof app.listen;
   return app;
 }
 
@@ -108,19 +117,26 @@ export function createApp(d: HttpDeps): Koa {
 function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName: string): void {
   const dataSource = d.db?.dialect === 'postgres' ? d.db.dataSource : undefined;
   const limit = rateLimit({
-    config: d.config.rateLimit, authenticate,
+    config: d.config.rateLimit,
+    authenticate,
     log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
     hasCredentials: (ctx) => !!ctx.get('authorization') || !!ctx.cookies.get(cookieName),
-    postgres: dataSource && rateLimitStore(d.config) === 'postgres'
-      ? { dataSource, schema: d.config.databaseSchema } : undefined,
+    postgres:
+      dataSource && rateLimitStore(d.config) === 'postgres'
+        ? { dataSource, schema: d.config.databaseSchema }
+        : undefined,
   });
   if (limit) app.use(limit);
   if (!d.db) return;
-  app.use(idempotency({
-    keys: new IdempotencyKeys(d.db, d.pii, d.config.idempotency), authenticate, bodyLimit: d.config.bodyLimitBytes,
-    maxResponseBytes: d.config.idempotency.maxResponseBytes,
-    log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
-  }));
+  app.use(
+    idempotency({
+      keys: new IdempotencyKeys(d.db, d.pii, d.config.idempotency),
+      authenticate,
+      bodyLimit: d.config.bodyLimitBytes,
+      maxResponseBytes: d.config.idempotency.maxResponseBytes,
+      log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
+    }),
+  );
 }
 
 /** A request id an `X-Request-Id` header may carry (else one is generated). */
@@ -147,12 +163,18 @@ function corsMiddleware(c: TitledConfig['cors']) {
   return cors({
     origin: (ctx: Context) => {
       const o = ctx.get('origin');
-      return any ? (c.credentials ? o : '*') : (c.origins.includes(o) ? o : '');
+      return any ? (c.credentials ? o : '*') : c.origins.includes(o) ? o : '';
     },
     credentials: c.credentials,
     maxAge: c.maxAgeSeconds,
     exposeHeaders: [
-      'X-Request-Id', 'Allow', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+      'X-Request-Id',
+      'Allow',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
       'Idempotent-Replayed',
     ],
     allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
@@ -168,7 +190,10 @@ function errorMiddleware(log: Logger, metrics: Metrics) {
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
         if (ctx.status === 405) {
-          throw new TitledError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`);
+          throw new TitledError(
+            'METHOD_NOT_ALLOWED',
+            `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow')})`,
+          );
         }
         if (ctx.status === 501) throw new TitledError('NOT_IMPLEMENTED', `method ${ctx.method} is not implemented`);
         // any other empty error (no handler set a body) would go out as Koa's plain-text status line
@@ -192,10 +217,14 @@ function errorMiddleware(log: Logger, metrics: Metrics) {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // by the router's pattern (/title/:id), never the raw path: one series per route, not per entry
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.status === 404 ? 'unmatched' : 'other');
+      const route =
+        (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.status === 404 ? 'unmatched' : 'other');
       metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, ms / 1000);
       if (log.isLevelEnabled('debug') || ctx.status >= 500) {
-        log[ctx.status >= 500 ? 'warn' : 'debug']({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+        log[ctx.status >= 500 ? 'warn' : 'debug'](
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms },
+          'request',
+        );
       }
     }
   };
@@ -224,17 +253,31 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
   });
   router.post('/auth/login', async (ctx) => {
     const header = ctx.get('authorization');
-    if (!header || /^session\s/i.test(header)) throw new TitledError('UNAUTHENTICATED', 'send an API key (Bearer or Basic) to log in');
+    if (!header || /^session\s/i.test(header))
+      throw new TitledError('UNAUTHENTICATED', 'send an API key (Bearer or Basic) to log in');
     const principal = await d.auth.authenticate(header, undefined);
     const { token, expiresAt } = await d.auth.issueSession(principal);
-    ctx.cookies.set(cookieName, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', expires: new Date(expiresAt), overwrite: true });
+    ctx.cookies.set(cookieName, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      expires: new Date(expiresAt),
+      overwrite: true,
+    });
     ctx.body = { organization: principal.org.name, expiresAt: new Date(expiresAt).toISOString() };
   });
   router.post('/auth/logout', async (ctx) => {
     // the session ends on the server too: its cookie is refused from now on, even if a copy of it was kept
     const token = ctx.cookies.get(cookieName);
     if (token) await d.auth.endSession(token);
-    ctx.cookies.set(cookieName, '', { httpOnly: true, sameSite: 'lax', path: '/', expires: new Date(0), overwrite: true });
+    ctx.cookies.set(cookieName, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      expires: new Date(0),
+      overwrite: true,
+    });
     ctx.body = { statusCode: 200, message: 'logged out' };
   });
   router.get('/files/*key', async (ctx) => {

@@ -24,11 +24,15 @@ export function assertJsonShape(text: string, limits: JsonLimits): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) {
         inString = false;
         if (i - stringStart > limits.maxStringLength) {
-          throw new TitledError('INVALID_INPUT', `a string in the request body is longer than ${limits.maxStringLength} characters`);
+          throw new TitledError(
+            'INVALID_INPUT',
+            `a string in the request body is longer than ${limits.maxStringLength} characters`,
+          );
         }
       }
       continue;
@@ -54,16 +58,27 @@ export function assertJsonShape(text: string, limits: JsonLimits): void {
       case 0x2c: // ,
         if (members.length) {
           const n = ++members[members.length - 1]!;
-          if (n > limits.maxMembers) throw new TitledError('INVALID_INPUT', `an object or array in the request body has more than ${limits.maxMembers} members`);
+          if (n > limits.maxMembers)
+            throw new TitledError(
+              'INVALID_INPUT',
+              `an object or array in the request body has more than ${limits.maxMembers} members`,
+            );
         }
         break;
-      case 0x20: case 0x0a: case 0x0d: case 0x09: case 0x3a: // whitespace, :
+      case 0x20:
+      case 0x0a:
+      case 0x0d:
+      case 0x09:
+      case 0x3a: // whitespace, :
         break;
       default: // a number or literal starts or continues
         if (members.length && members[members.length - 1] === 0) members[members.length - 1] = 1;
     }
   }
   if (inString && text.length - stringStart > limits.maxStringLength) {
-    throw new TitledError('INVALID_INPUT', `a string in the request body is longer than ${limits.maxStringLength} characters`);
+    throw new TitledError(
+      'INVALID_INPUT',
+      `a string in the request body is longer than ${limits.maxStringLength} characters`,
+    );
   }
 }

@@ -29,7 +29,10 @@ export interface OpenApiContribution {
 
 /** A `$ref` to a component schema. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-export const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+export const json = (schema: unknown, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
 /** Error responses by status, each listing the error codes (core/errors.ts) that answer it. */

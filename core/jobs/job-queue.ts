@@ -35,7 +35,8 @@ export interface ClaimedJob {
 /** Merges two job inputs: reasons and attachments accumulate, flags OR together, account data merges (RFC 7396). */
 export function mergeJobInput(a: JobInput, b: JobInput): JobInput {
   const out: JobInput = { reasons: [...new Set([...a.reasons, ...b.reasons])] };
-  if (a.account_data || b.account_data) out.account_data = mergePatch(a.account_data ?? {}, b.account_data ?? {}) as AccountData;
+  if (a.account_data || b.account_data)
+    out.account_data = mergePatch(a.account_data ?? {}, b.account_data ?? {}) as AccountData;
   if (a.attachments || b.attachments) out.attachments = [...(a.attachments ?? []), ...(b.attachments ?? [])];
   for (const f of ['sync_nmvtis', 'sync_public', 'sync_private'] as const) if (a[f] || b[f]) out[f] = true;
   const dppa = b.dppa_exemption ?? a.dppa_exemption;
@@ -74,14 +75,19 @@ export class JobQueue {
     return (this.opts.pii ? await this.opts.pii.parse(orgId, text, m) : JSON.parse(text)) as JobInput;
   }
 
-  async enqueue(m: EntityManager, j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus }): Promise<string> {
+  async enqueue(
+    m: EntityManager,
+    j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus },
+  ): Promise<string> {
     const merged = await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
     if (merged) return merged;
     const id = randomUUID();
     const now = Date.now();
     await this.db.exec(
       'INSERT INTO jobs (id, "entryId", "orgId", status, input, "stagesDone", attempts, "runAfter", "initialStatus", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
-      [id, j.entryId, j.orgId, 'queued', await this.store(j.orgId, j.input, m), '[]', now, j.initialStatus, now, now], m);
+      [id, j.entryId, j.orgId, 'queued', await this.store(j.orgId, j.input, m), '[]', now, j.initialStatus, now, now],
+      m,
+    );
     // the other daemons on this database claim it at once (PostgreSQL, sent on commit); local workers: `wake`
     await this.db.notifications.notify(m, 'jobs');
     return id;
@@ -107,19 +113,36 @@ export class JobQueue {
   }
 
   /** Merges into the entry's queued job and returns its id, or null when none is queued. */
-  private async mergeIntoQueued(m: EntityManager, entryId: string, add: JobInput, initialStatus?: JobStatus): Promise<string | null> {
+  private async mergeIntoQueued(
+    m: EntityManager,
+    entryId: string,
+    add: JobInput,
+    initialStatus?: JobStatus,
+  ): Promise<string | null> {
     for (;;) {
       const queued = await this.db.query<{ id: string; orgId: string; input: string; initialStatus: string }>(
-        'SELECT id, "orgId", input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+        'SELECT id, "orgId", input, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?',
+        [entryId, 'queued'],
+        m,
+      );
       if (!queued[0]) return null;
       const orgId = queued[0].orgId;
       const input = mergeJobInput(await this.read(orgId, queued[0].input, m), add);
       // Only if it is still queued with the input read: a worker that claimed it meanwhile has read its input
       // already (the request then gets a job of its own), and a concurrent merge must not be overwritten.
       // A queued job waiting for a retry has a checkpoint: with new input it runs every stage again.
-      const { affected } = await this.db.exec(`UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
-        [await this.store(orgId, input, m), initialStatus ?? queued[0].initialStatus, Date.now(), queued[0].id, 'queued',
-          queued[0].input], m);
+      const { affected } = await this.db.exec(
+        `UPDATE jobs SET input = ?, "initialStatus" = ?, "stagesDone" = '[]', attempts = 0, "updatedAt" = ? WHERE id = ? AND status = ? AND input = ?`,
+        [
+          await this.store(orgId, input, m),
+          initialStatus ?? queued[0].initialStatus,
+          Date.now(),
+          queued[0].id,
+          'queued',
+          queued[0].input,
+        ],
+        m,
+      );
       if (affected === 1) return queued[0].id;
     }
   }
@@ -145,20 +168,32 @@ export class JobQueue {
     if (n <= 0) return [];
     const now = Date.now();
     const rows = await this.db.tx(async (m) => {
-      const chosen = pickFairly(await this.candidates(m, owner, n, now), n, this.opts.perOrganization ?? Number.MAX_SAFE_INTEGER);
+      const chosen = pickFairly(
+        await this.candidates(m, owner, n, now),
+        n,
+        this.opts.perOrganization ?? Number.MAX_SAFE_INTEGER,
+      );
       if (!chosen.length) return [];
       // the WHERE re-checks each row: a job another daemon claimed meanwhile is not taken twice
       return this.db.query<Record<string, unknown>>(
         `UPDATE jobs SET status = 'running', "leaseOwner" = ?, "leaseExpiresAt" = ?, attempts = attempts + 1, "updatedAt" = ?
          WHERE id IN (${chosen.map(() => '?').join(', ')}) AND (status = 'queued' OR (status = 'running' AND "leaseExpiresAt" < ?))
          RETURNING id, "entryId", "orgId", input, "stagesDone", attempts, "initialStatus"`,
-        [owner, now + leaseMs, now, ...chosen, now], m);
+        [owner, now + leaseMs, now, ...chosen, now],
+        m,
+      );
     });
-    return Promise.all(rows.map(async (r) => ({
-      id: String(r.id), entryId: String(r.entryId), orgId: String(r.orgId),
-      input: await this.read(String(r.orgId), String(r.input)), stagesDone: JSON.parse(String(r.stagesDone)) as string[],
-      attempts: Number(r.attempts), initialStatus: String(r.initialStatus) as JobStatus,
-    })));
+    return Promise.all(
+      rows.map(async (r) => ({
+        id: String(r.id),
+        entryId: String(r.entryId),
+        orgId: String(r.orgId),
+        input: await this.read(String(r.orgId), String(r.input)),
+        stagesDone: JSON.parse(String(r.stagesDone)) as string[],
+        attempts: Number(r.attempts),
+        initialStatus: String(r.initialStatus) as JobStatus,
+      })),
+    );
   }
 
   /**
@@ -180,11 +215,21 @@ export class JobQueue {
        LEFT JOIN (SELECT "orgId", COUNT(*) AS n FROM jobs WHERE "leaseOwner" = ? AND status = 'running' AND "leaseExpiresAt" >= ?
                   GROUP BY "orgId") mine ON mine."orgId" = x."orgId"
        WHERE x.rk <= ? ORDER BY x.rk, x."createdAt", x.id LIMIT ?`,
-      [now, now, owner, now, n, 4 * n + 16], m);
-    let list = rows.map((r) => ({ id: String(r.id), orgId: String(r.orgId), createdAt: Number(r.createdAt), mine: Number(r.mine ?? 0) }));
+      [now, now, owner, now, n, 4 * n + 16],
+      m,
+    );
+    let list = rows.map((r) => ({
+      id: String(r.id),
+      orgId: String(r.orgId),
+      createdAt: Number(r.createdAt),
+      mine: Number(r.mine ?? 0),
+    }));
     if (this.db.dialect === 'postgres' && list.length) {
       const locked = await this.db.query<{ id: string }>(
-        `SELECT id FROM jobs WHERE id IN (${list.map(() => '?').join(', ')}) FOR UPDATE SKIP LOCKED`, list.map((c) => c.id), m);
+        `SELECT id FROM jobs WHERE id IN (${list.map(() => '?').join(', ')}) FOR UPDATE SKIP LOCKED`,
+        list.map((c) => c.id),
+        m,
+      );
       const ids = new Set(locked.map((r) => String(r.id)));
       list = list.filter((c) => ids.has(c.id));
     }
@@ -193,14 +238,20 @@ export class JobQueue {
 
   /** Extends the lease; false when the job is no longer this owner's (lease lost, job deleted). */
   async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
-    const { affected } = await this.db.exec('UPDATE jobs SET "leaseExpiresAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?', [Date.now() + leaseMs, jobId, owner, 'running']);
+    const { affected } = await this.db.exec(
+      'UPDATE jobs SET "leaseExpiresAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?',
+      [Date.now() + leaseMs, jobId, owner, 'running'],
+    );
     return affected === 1;
   }
 
   /** Records finished stages; false when the lease was lost (another worker owns the job now). */
   async checkpoint(m: EntityManager, jobId: string, owner: string, stagesDone: string[]): Promise<boolean> {
-    const { affected } = await this.db.exec('UPDATE jobs SET "stagesDone" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?',
-      [JSON.stringify(stagesDone), Date.now(), jobId, owner, 'running'], m);
+    const { affected } = await this.db.exec(
+      'UPDATE jobs SET "stagesDone" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = ?',
+      [JSON.stringify(stagesDone), Date.now(), jobId, owner, 'running'],
+      m,
+    );
     return affected === 1;
   }
 
@@ -208,7 +259,10 @@ export class JobQueue {
   async finish(m: EntityManager, jobId: string, owner: string): Promise<boolean> {
     // RETURNING: the rows tell whether it was ours (SQLite reports no affected count for a statement that returns rows)
     const { rows } = await this.db.exec<{ entryId: string }>(
-      'DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"', [jobId, owner], m);
+      'DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"',
+      [jobId, owner],
+      m,
+    );
     if (rows[0]) await this.unblocked(m, String(rows[0].entryId));
     return rows.length === 1;
   }
@@ -222,22 +276,40 @@ export class JobQueue {
    */
   async retry(jobId: string, owner: string, error: string, runAfter: number): Promise<void> {
     await this.db.tx(async (m) => {
-      const mine = (await this.db.query<{ entryId: string; orgId: string; input: string }>(
-        'SELECT "entryId", "orgId", input FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m))[0];
+      const mine = (
+        await this.db.query<{ entryId: string; orgId: string; input: string }>(
+          'SELECT "entryId", "orgId", input FROM jobs WHERE id = ? AND "leaseOwner" = ?',
+          [jobId, owner],
+          m,
+        )
+      )[0];
       if (!mine) return;
       // requests enqueue while holding the entry's row: take it too (SQLite transactions are serialized already)
-      if (this.db.dialect === 'postgres') await this.db.query('SELECT id FROM entries WHERE id = ? FOR UPDATE', [mine.entryId], m);
-      const newer = (await this.db.query<{ id: string; input: string }>('SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?', [mine.entryId, 'queued', jobId], m))[0];
+      if (this.db.dialect === 'postgres')
+        await this.db.query('SELECT id FROM entries WHERE id = ? FOR UPDATE', [mine.entryId], m);
+      const newer = (
+        await this.db.query<{ id: string; input: string }>(
+          'SELECT id, input FROM jobs WHERE "entryId" = ? AND status = ? AND id <> ?',
+          [mine.entryId, 'queued', jobId],
+          m,
+        )
+      )[0];
       if (newer) {
-        const input = mergeJobInput(await this.read(mine.orgId, mine.input, m), await this.read(mine.orgId, newer.input, m));
+        const input = mergeJobInput(
+          await this.read(mine.orgId, mine.input, m),
+          await this.read(mine.orgId, newer.input, m),
+        );
         const text = await this.store(mine.orgId, input, m);
         await this.db.exec('UPDATE jobs SET input = ?, "updatedAt" = ? WHERE id = ?', [text, Date.now(), newer.id], m);
         await this.db.exec('DELETE FROM jobs WHERE id = ? AND "leaseOwner" = ?', [jobId, owner], m);
         await this.unblocked(m, mine.entryId);
         return;
       }
-      await this.db.exec('UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
-        ['queued', runAfter, error, Date.now(), jobId, owner], m);
+      await this.db.exec(
+        'UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "runAfter" = ?, "lastError" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ?',
+        ['queued', runAfter, error, Date.now(), jobId, owner],
+        m,
+      );
     });
   }
 
@@ -246,23 +318,36 @@ export class JobQueue {
     const { rows } = await this.db.exec<{ entryId: string }>(
       `UPDATE jobs SET status = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastError" = ?, "updatedAt" = ?
        WHERE id = ? AND "leaseOwner" = ? RETURNING "entryId"`,
-      ['failed', error, Date.now(), jobId, owner], m);
+      ['failed', error, Date.now(), jobId, owner],
+      m,
+    );
     if (rows[0]) await this.unblocked(m, String(rows[0].entryId));
   }
 
   /** The queued (not yet claimed) job of an entry, if any. */
   async queuedFor(entryId: string, m?: EntityManager): Promise<{ id: string; initialStatus: JobStatus } | null> {
-    const rows = await this.db.query<{ id: string; initialStatus: string }>('SELECT id, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?', [entryId, 'queued'], m);
+    const rows = await this.db.query<{ id: string; initialStatus: string }>(
+      'SELECT id, "initialStatus" FROM jobs WHERE "entryId" = ? AND status = ?',
+      [entryId, 'queued'],
+      m,
+    );
     return rows[0] ? { id: rows[0].id, initialStatus: rows[0].initialStatus as JobStatus } : null;
   }
 
   async counts(): Promise<Record<string, number>> {
-    const rows = await this.db.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status');
+    const rows = await this.db.query<{ status: string; n: number }>(
+      'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status',
+    );
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 }
 
-interface Candidate { id: string; orgId: string; createdAt: number; mine: number }
+interface Candidate {
+  id: string;
+  orgId: string;
+  createdAt: number;
+  mine: number;
+}
 
 /**
  * Chooses up to `n` of `candidates` (in turn order): first the jobs of

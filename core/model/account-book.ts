@@ -39,7 +39,8 @@ function sourcesOf(entry: TitleEntry): AccountSource[] {
   if (stored) return stored;
   // an entry written before sources were kept: what it holds is the client's
   return entry.account_data && Object.keys(entry.account_data).length
-    ? [{ id: 'client', kind: 'client', record: structuredClone(entry.account_data) }] : [];
+    ? [{ id: 'client', kind: 'client', record: structuredClone(entry.account_data) }]
+    : [];
 }
 
 export class AccountBook implements AccountAccess {
@@ -67,7 +68,8 @@ export class AccountBook implements AccountAccess {
   contribute(source: AccountSource): void {
     if (!source.id || !source.kind) throw new TitledError('INVALID_INPUT', 'an account source needs an id and a kind');
     const check = AccountDataSchema.safeParse(source.record ?? {});
-    if (!check.success) throw new TitledError('INVALID_INPUT', `source ${source.id}: ${describeZodError(check.error, 'account_data')}`);
+    if (!check.success)
+      throw new TitledError('INVALID_INPUT', `source ${source.id}: ${describeZodError(check.error, 'account_data')}`);
     this.put(structuredClone({ ...source, record: check.data as AccountData }));
   }
 
@@ -111,7 +113,11 @@ export class AccountBook implements AccountAccess {
   commit(): MergeOutcome {
     const out = mergeAccountData(this.list);
     const check = AccountDataSchema.safeParse(out.account_data);
-    if (!check.success) throw new TitledError('INVALID_INPUT', `merged account_data is invalid: ${describeZodError(check.error, 'account_data')}`);
+    if (!check.success)
+      throw new TitledError(
+        'INVALID_INPUT',
+        `merged account_data is invalid: ${describeZodError(check.error, 'account_data')}`,
+      );
     const e = this.entry;
     e.account_data = out.account_data;
     e.account_sources = this.list;

@@ -37,10 +37,24 @@ export interface AccountSource {
 }
 
 /** Where a comparison's observation came from (the spec's deprecated `account_discrepancies` shape). */
-export interface SourceRef { kind: string; ref_id: string; doc_type: string }
-export interface Observation { from: SourceRef; value: unknown }
-export interface Discrepancy { field_path: string; observations: Observation[] }
-export interface Match { field_path: string; agreed_value: unknown; sources: SourceRef[] }
+export interface SourceRef {
+  kind: string;
+  ref_id: string;
+  doc_type: string;
+}
+export interface Observation {
+  from: SourceRef;
+  value: unknown;
+}
+export interface Discrepancy {
+  field_path: string;
+  observations: Observation[];
+}
+export interface Match {
+  field_path: string;
+  agreed_value: unknown;
+  sources: SourceRef[];
+}
 
 /** A title another source reports that differs from the one the client described. */
 export interface OtherTitle {
@@ -73,7 +87,7 @@ export interface MergeOutcome {
  * by field, except for the groups below.
  */
 export const PRECEDENCE: readonly { kind: AccountSourceKind; type?: string; label: string }[] = [
-  { kind: 'client', label: 'the client\'s request (POST /title, PATCH)' },
+  { kind: 'client', label: "the client's request (POST /title, PATCH)" },
   { kind: 'document', type: 'VEHICLE_TITLE', label: 'title document' },
   { kind: 'document', type: 'VEHICLE_REGISTRATION', label: 'registration document' },
   { kind: 'document', type: 'DRIVER_LICENSE_BACK', label: 'driver license (barcode)' },
@@ -98,33 +112,75 @@ function rank(s: AccountSource): number {
 
 /** Sources in precedence order (documents of one type: newest first). */
 function byPrecedence(sources: readonly AccountSource[]): AccountSource[] {
-  return [...sources].sort((a, b) => rank(a) - rank(b) || (b.at ?? '').localeCompare(a.at ?? '') || a.id.localeCompare(b.id));
+  return [...sources].sort(
+    (a, b) => rank(a) - rank(b) || (b.at ?? '').localeCompare(a.at ?? '') || a.id.localeCompare(b.id),
+  );
 }
 
 const T = '/vehicle/title';
 /** Owner facts: one source gives the whole group (owners and their conjunction never mix sources). */
-export const OWNER_FIELDS = ['owners', 'owner_names_one_line', 'number_of_owners', 'conjunction', 'is_and', 'is_or', 'is_tod', 'is_jtwros']
-  .map((f) => `${T}/${f}`);
+export const OWNER_FIELDS = [
+  'owners',
+  'owner_names_one_line',
+  'number_of_owners',
+  'conjunction',
+  'is_and',
+  'is_or',
+  'is_tod',
+  'is_jtwros',
+].map((f) => `${T}/${f}`);
 /** Lien facts: one source gives the whole group. */
 export const LIEN_FIELDS = ['has_liens', 'active_liens'].map((f) => `${T}/${f}`);
 /** The title chain: follows the title the client described, else the newest title. */
 export const TITLE_FIELDS = [
-  'number', 'issuing_state', 'issuing_county', 'issuance_date', 'brand', 'brand_code', 'brands', 'odometer_reading', 'odometer_reading_unit',
-  'odometer_code', 'odometer_code_translation', 'status', 'status_raw_text', 'prev_action', 'prev_action_raw_text', 'prev_action_date', 'is_electronic',
+  'number',
+  'issuing_state',
+  'issuing_county',
+  'issuance_date',
+  'brand',
+  'brand_code',
+  'brands',
+  'odometer_reading',
+  'odometer_reading_unit',
+  'odometer_code',
+  'odometer_code_translation',
+  'status',
+  'status_raw_text',
+  'prev_action',
+  'prev_action_raw_text',
+  'prev_action_date',
+  'is_electronic',
 ].map((f) => `${T}/${f}`);
 /** What identifies a title: a client who gave one of these described a title of his own. */
 const IDENTIFYING = [`${T}/number`, `${T}/issuance_date`];
 /** Vehicle facts: field by field; the VIN decode last. */
-export const VEHICLE_FIELDS = ['year', 'make', 'model', 'body', 'type', 'color', 'fuel_type', 'weight_rating', 'number_of_cylinders']
-  .map((f) => `/vehicle/${f}`);
+export const VEHICLE_FIELDS = [
+  'year',
+  'make',
+  'model',
+  'body',
+  'type',
+  'color',
+  'fuel_type',
+  'weight_rating',
+  'number_of_cylinders',
+].map((f) => `/vehicle/${f}`);
 /** Registration facts: a group against pulls (documents fill them field by field). */
-export const REGISTRATION_FIELDS = ['license_plate', 'license_plate_type', 'registration_status', 'registration_issuance_date', 'registration_expiration_date']
-  .map((f) => `/vehicle/${f}`);
+export const REGISTRATION_FIELDS = [
+  'license_plate',
+  'license_plate_type',
+  'registration_status',
+  'registration_issuance_date',
+  'registration_expiration_date',
+].map((f) => `/vehicle/${f}`);
 const BORROWERS = '/loan/borrower';
 const HOLDS = '/vehicle/reg_title_holds';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const compactUpper = (v: unknown) => String(v).toUpperCase().replace(/[^A-Z0-9]/g, '');
+const compactUpper = (v: unknown) =>
+  String(v)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
 const has = (d: unknown, ptrs: readonly string[]) => ptrs.some((p) => present(getAt(d, p)));
 
 /** Leaf pointers of a record (objects are walked; arrays and scalars are leaves). */
@@ -133,20 +189,35 @@ function leaves(v: unknown, prefix = ''): [string, unknown][] {
   return Object.entries(v).flatMap(([k, x]) => leaves(x, `${prefix}/${k}`));
 }
 
-const PULL_DOC_TYPES: Record<string, string> = { nmvtis: 'NMVTIS', state: 'STATE_RECORD', portal: 'DMV_PORTAL', public: 'PUBLIC_DMV' };
+const PULL_DOC_TYPES: Record<string, string> = {
+  nmvtis: 'NMVTIS',
+  state: 'STATE_RECORD',
+  portal: 'DMV_PORTAL',
+  public: 'PUBLIC_DMV',
+};
 
 /** How a source appears in comparisons. */
 function refOf(s: AccountSource): SourceRef {
   if (s.kind === 'client') return { kind: 'submitted_account_data', ref_id: 'account_data', doc_type: 'ACCOUNT_DATA' };
-  if (s.kind === 'document') return { kind: 'document_upload', ref_id: s.ref_id ?? s.id, doc_type: s.type ?? 'UNKNOWN' };
-  return { kind: s.type === 'nmvtis' ? 'nmvtis_pull' : 'state_portal_pull', ref_id: s.ref_id ?? s.id, doc_type: PULL_DOC_TYPES[s.type ?? ''] ?? String(s.type) };
+  if (s.kind === 'document')
+    return { kind: 'document_upload', ref_id: s.ref_id ?? s.id, doc_type: s.type ?? 'UNKNOWN' };
+  return {
+    kind: s.type === 'nmvtis' ? 'nmvtis_pull' : 'state_portal_pull',
+    ref_id: s.ref_id ?? s.id,
+    doc_type: PULL_DOC_TYPES[s.type ?? ''] ?? String(s.type),
+  };
 }
 
 /** A source's name in sentences of the review. */
 function describeSource(s: AccountSource): string {
   if (s.kind === 'client') return 'the submitted account data';
   if (s.kind === 'document') return `the ${(s.type ?? 'UNKNOWN').toLowerCase().replace(/_/g, ' ')} document`;
-  if (s.kind === 'pull') return { nmvtis: 'NMVTIS', state: 'the state record', portal: 'the DMV portal', public: 'the public DMV record' }[s.type ?? ''] ?? String(s.type);
+  if (s.kind === 'pull')
+    return (
+      { nmvtis: 'NMVTIS', state: 'the state record', portal: 'the DMV portal', public: 'the public DMV record' }[
+        s.type ?? ''
+      ] ?? String(s.type)
+    );
   if (s.kind === 'plugin') return `the ${s.id.replace(/^plugin:/, '')} plugin`;
   return s.kind === 'vin_decode' ? 'the VIN decode' : 'the insurance search';
 }
@@ -171,8 +242,10 @@ const COMPARED: [string, (v: unknown) => unknown][] = [
 const NORMALIZERS = new Map(COMPARED);
 
 const ownerNames = (v: unknown) => (Array.isArray(v) ? v.map((p) => personName(p as never)) : []);
-const lienholders = (v: unknown) => (Array.isArray(v)
-  ? v.map((l) => compactUpper((l as { lienholder?: { name?: string } } | null)?.lienholder?.name ?? '')).sort() : []);
+const lienholders = (v: unknown) =>
+  Array.isArray(v)
+    ? v.map((l) => compactUpper((l as { lienholder?: { name?: string } } | null)?.lienholder?.name ?? '')).sort()
+    : [];
 
 /** Whether two observations of `ptr` agree (after normalization). */
 export function sameValue(ptr: string, a: unknown, b: unknown): boolean {
@@ -229,14 +302,22 @@ function sameTitle(a: Record<string, unknown>, b: Record<string, unknown>): bool
   const sb = present(b.issuing_state) ? String(b.issuing_state).toUpperCase() : '';
   if (sa && sb && sa !== sb) return false;
   if (present(a.number) && present(b.number)) return compactUpper(a.number) === compactUpper(b.number);
-  if (present(a.issuance_date) && present(b.issuance_date)) return String(a.issuance_date).slice(0, 10) === String(b.issuance_date).slice(0, 10);
+  if (present(a.issuance_date) && present(b.issuance_date))
+    return String(a.issuance_date).slice(0, 10) === String(b.issuance_date).slice(0, 10);
   return false;
 }
 const TITLE_KEYS = new Set(TITLE_FIELDS.map((p) => p.slice(T.length + 1)));
-const titleOnly = (t: unknown) => (isObj(t) ? Object.fromEntries(Object.entries(t).filter(([k, v]) => TITLE_KEYS.has(k) && present(v))) : {});
-const titleOf = (d: unknown) => (isObj(getAt(d, T)) ? getAt(d, T) as Record<string, unknown> : undefined);
-const titleLabel = (t: Record<string, unknown>) => [t.issuing_state, t.number ? `title ${String(t.number)}` : 'a title',
-  t.issuance_date ? `issued ${String(t.issuance_date).slice(0, 10)}` : 'with no issuance date'].filter(Boolean).join(' ');
+const titleOnly = (t: unknown) =>
+  isObj(t) ? Object.fromEntries(Object.entries(t).filter(([k, v]) => TITLE_KEYS.has(k) && present(v))) : {};
+const titleOf = (d: unknown) => (isObj(getAt(d, T)) ? (getAt(d, T) as Record<string, unknown>) : undefined);
+const titleLabel = (t: Record<string, unknown>) =>
+  [
+    t.issuing_state,
+    t.number ? `title ${String(t.number)}` : 'a title',
+    t.issuance_date ? `issued ${String(t.issuance_date).slice(0, 10)}` : 'with no issuance date',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
 // ---------------------------------------------------------------------------
 // The merge
@@ -282,7 +363,10 @@ export function mergeAccountData(sources: readonly AccountSource[]): MergeOutcom
   compareAll(cmp, [...(client ? [client] : []), ...documents, ...pulls]);
   summarize(review, cmp.discrepancies, [...(client ? [client] : []), ...documents, ...pulls], data);
   return {
-    account_data: data as AccountData, provenance, discrepancies: cmp.discrepancies, matches: cmp.matches,
+    account_data: data as AccountData,
+    provenance,
+    discrepancies: cmp.discrepancies,
+    matches: cmp.matches,
     review: review.summary.length || review.other_titles?.length ? review : null,
   };
 }
@@ -292,7 +376,13 @@ export function mergeAccountData(sources: readonly AccountSource[]): MergeOutcom
  * from one document, every other leaf from the first document that has it;
  * the license holder fills the matching borrower (or becomes the borrower).
  */
-function mergeDocuments(clientData: Record<string, unknown>, docs: AccountSource[], w: Writes, cmp: Comparisons, client?: AccountSource): void {
+function mergeDocuments(
+  clientData: Record<string, unknown>,
+  docs: AccountSource[],
+  w: Writes,
+  cmp: Comparisons,
+  client?: AccountSource,
+): void {
   const clientObs = (ptr: string): [AccountSource, unknown][] => {
     const v = getAt(clientData, ptr);
     return client && present(v) ? [[client, v]] : [];
@@ -306,7 +396,9 @@ function mergeDocuments(clientData: Record<string, unknown>, docs: AccountSource
     }
   }
   const groups = [OWNER_FIELDS, LIEN_FIELDS];
-  const groupSource = new Map(groups.map((g) => [g, has(clientData, g) ? null : docs.find((d) => has(d.record, g)) ?? null]));
+  const groupSource = new Map(
+    groups.map((g) => [g, has(clientData, g) ? null : (docs.find((d) => has(d.record, g)) ?? null)]),
+  );
   for (const [ptr, from] of seen) {
     cmp.add(ptr, [...clientObs(ptr), ...from.map((f): [AccountSource, unknown] => [f.d, f.value])]);
     if (present(getAt(clientData, ptr))) continue;
@@ -330,10 +422,13 @@ function mergeDocuments(clientData: Record<string, unknown>, docs: AccountSource
   }
   const i = borrowers.findIndex((b) => namesMatch(b as never, holder as never));
   if (i < 0) {
-    cmp.discrepancies.push({ field_path: `${BORROWERS}/0/name`, observations: [
-      ...(client ? [{ from: refOf(client), value: personName(borrowers[0] as never) || null }] : []),
-      { from: refOf(holderDoc), value: holder.name ?? personName(holder as never) },
-    ] });
+    cmp.discrepancies.push({
+      field_path: `${BORROWERS}/0/name`,
+      observations: [
+        ...(client ? [{ from: refOf(client), value: personName(borrowers[0] as never) || null }] : []),
+        { from: refOf(holderDoc), value: holder.name ?? personName(holder as never) },
+      ],
+    });
     return;
   }
   for (const [leaf, value] of leaves(holder)) {
@@ -344,7 +439,13 @@ function mergeDocuments(clientData: Record<string, unknown>, docs: AccountSource
 }
 
 /** Pulls, the VIN decode and the insurance policy fill what the client and documents (the base) left empty. */
-function mergeRecords(base: Record<string, unknown>, pulls: AccountSource[], decoded: AccountSource | undefined, insurance: AccountSource | undefined, w: Writes): void {
+function mergeRecords(
+  base: Record<string, unknown>,
+  pulls: AccountSource[],
+  decoded: AccountSource | undefined,
+  insurance: AccountSource | undefined,
+  w: Writes,
+): void {
   for (const group of [OWNER_FIELDS, LIEN_FIELDS, REGISTRATION_FIELDS]) {
     if (has(base, group)) continue;
     const from = pulls.find((p) => has(p.record, group));
@@ -356,11 +457,14 @@ function mergeRecords(base: Record<string, unknown>, pulls: AccountSource[], dec
   }
   for (const ptr of VEHICLE_FIELDS) {
     if (present(getAt(base, ptr))) continue;
-    const from = pulls.find((p) => present(getAt(p.record, ptr))) ?? (decoded && present(getAt(decoded.record, ptr)) ? decoded : undefined);
+    const from =
+      pulls.find((p) => present(getAt(p.record, ptr))) ??
+      (decoded && present(getAt(decoded.record, ptr)) ? decoded : undefined);
     if (from) w.set(ptr, getAt(from.record, ptr), from);
   }
   const policy = insurance ? getAt(insurance.record, '/vehicle/insurance') : undefined;
-  if (insurance && present(policy) && !present(getAt(base, '/vehicle/insurance'))) w.set('/vehicle/insurance', policy, insurance);
+  if (insurance && present(policy) && !present(getAt(base, '/vehicle/insurance')))
+    w.set('/vehicle/insurance', policy, insurance);
 }
 
 /** The insurance search's own holds join the others on `reg_title_holds`. */
@@ -371,10 +475,19 @@ function mergeHolds(data: Record<string, unknown>, insurance: AccountSource | un
   const others = (Array.isArray(current) ? current : []).filter((h) => !isObj(h) || h.source !== 'insurance');
   const holds = [...others, ...structuredClone(own as Record<string, unknown>[])];
   setAt(data, HOLDS, holds);
-  setAt(data, '/vehicle/has_reg_title_holds', holds.some((h) => isObj(h) && !present(h.clear_date)));
+  setAt(
+    data,
+    '/vehicle/has_reg_title_holds',
+    holds.some((h) => isObj(h) && !present(h.clear_date)),
+  );
 }
 
-interface Candidate { source: AccountSource | null; rank: number; t: Record<string, unknown>; date?: string }
+interface Candidate {
+  source: AccountSource | null;
+  rank: number;
+  t: Record<string, unknown>;
+  date?: string;
+}
 
 /**
  * The title chain. When the client described a title (its number or
@@ -384,7 +497,13 @@ interface Candidate { source: AccountSource | null; rank: number; t: Record<stri
  * to `previous_title`. Otherwise the newest title (of the documents and
  * pulls) wins, but a title field the client gave keeps the client's value.
  */
-function mergeTitleChain(base: Record<string, unknown>, clientData: Record<string, unknown>, pulls: AccountSource[], w: Writes, review: AccountReview): void {
+function mergeTitleChain(
+  base: Record<string, unknown>,
+  clientData: Record<string, unknown>,
+  pulls: AccountSource[],
+  w: Writes,
+  review: AccountReview,
+): void {
   const candidates: Candidate[] = [];
   const bt = titleOf(base);
   if (bt && has(base, TITLE_FIELDS)) candidates.push({ source: null, rank: -1, t: bt });
@@ -394,12 +513,18 @@ function mergeTitleChain(base: Record<string, unknown>, clientData: Record<strin
   }
   if (!candidates.some((c) => c.source)) return;
   for (const c of candidates) {
-    c.date = present(c.t.issuance_date) ? String(c.t.issuance_date).slice(0, 10)
-      : (candidates.find((o) => o !== c && present(o.t.issuance_date) && sameTitle(o.t, c.t))?.t.issuance_date as string | undefined)?.slice(0, 10);
+    c.date = present(c.t.issuance_date)
+      ? String(c.t.issuance_date).slice(0, 10)
+      : (
+          candidates.find((o) => o !== c && present(o.t.issuance_date) && sameTitle(o.t, c.t))?.t.issuance_date as
+            string | undefined
+        )?.slice(0, 10);
   }
   // the client described a title (its number or issuance date): that title stays the entry's
   const pinned = has(clientData, IDENTIFYING) ? candidates.find((c) => !c.source) : undefined;
-  const sorted = [...candidates].sort((a, b) => (a.date && b.date ? b.date.localeCompare(a.date) : a.date ? -1 : b.date ? 1 : 0) || a.rank - b.rank);
+  const sorted = [...candidates].sort(
+    (a, b) => (a.date && b.date ? b.date.localeCompare(a.date) : a.date ? -1 : b.date ? 1 : 0) || a.rank - b.rank,
+  );
   const winner = pinned ?? sorted[0]!;
   // the sources describing the winning title (closed under "same title")
   const group = [winner];
@@ -426,17 +551,36 @@ function mergeTitleChain(base: Record<string, unknown>, clientData: Record<strin
       const relation = !c.date ? null : !pinned.date ? 'undated' : c.date > pinned.date ? 'newer' : null;
       if (!relation) continue;
       (review.other_titles ??= []).push({ source: c.source!.id, relation, title: titleOnly(c.t) });
-      review.summary.push(relation === 'newer'
-        ? `${describeSource(c.source!)} reports a newer title (${titleLabel(c.t)}) than the submitted one (${titleLabel(pinned.t)}); the submitted title was kept`
-        : `${describeSource(c.source!)} reports ${titleLabel(c.t)}, and the submitted title (${titleLabel({ ...pinned.t, issuance_date: undefined }).replace(/ with no issuance date$/, '')}) has no issuance date to tell which is current; the submitted title was kept`);
+      review.summary.push(
+        relation === 'newer'
+          ? `${describeSource(c.source!)} reports a newer title (${titleLabel(c.t)}) than the submitted one (${titleLabel(pinned.t)}); the submitted title was kept`
+          : `${describeSource(c.source!)} reports ${titleLabel(c.t)}, and the submitted title (${titleLabel({ ...pinned.t, issuance_date: undefined }).replace(/ with no issuance date$/, '')}) has no issuance date to tell which is current; the submitted title was kept`,
+      );
     }
   }
-  writePreviousTitles(base, winner, group, others.filter((c) => !pinned || (c.date && pinned.date && c.date <= pinned.date)), candidates, w);
+  writePreviousTitles(
+    base,
+    winner,
+    group,
+    others.filter((c) => !pinned || (c.date && pinned.date && c.date <= pinned.date)),
+    candidates,
+    w,
+  );
 }
 
 /** Every other title the sources know goes to `previous_title`, one entry per title, newest first. */
-function writePreviousTitles(base: Record<string, unknown>, winner: Candidate, group: Candidate[], older: Candidate[], all: Candidate[], w: Writes): void {
-  const current = { ...titleOnly(winner.t), ...Object.fromEntries(group.flatMap((c) => Object.entries(titleOnly(c.t))).reverse()) };
+function writePreviousTitles(
+  base: Record<string, unknown>,
+  winner: Candidate,
+  group: Candidate[],
+  older: Candidate[],
+  all: Candidate[],
+  w: Writes,
+): void {
+  const current = {
+    ...titleOnly(winner.t),
+    ...Object.fromEntries(group.flatMap((c) => Object.entries(titleOnly(c.t))).reverse()),
+  };
   const previous: Record<string, unknown>[] = [];
   const addPrev = (t: Record<string, unknown>) => {
     const only = titleOnly(t);
@@ -446,7 +590,8 @@ function writePreviousTitles(base: Record<string, unknown>, winner: Candidate, g
     else previous.push(only);
   };
   // a client's previous_title is loose JSON (the spec types it `any`): only objects in it are titles
-  const prevOf = (c: Candidate) => (Array.isArray(c.t.previous_title) ? (c.t.previous_title as unknown[]).filter(isObj) : []);
+  const prevOf = (c: Candidate) =>
+    Array.isArray(c.t.previous_title) ? (c.t.previous_title as unknown[]).filter(isObj) : [];
   for (const c of group) prevOf(c).forEach(addPrev);
   for (const c of older) addPrev(c.t);
   for (const c of older) prevOf(c).forEach(addPrev);
@@ -460,7 +605,8 @@ function writePreviousTitles(base: Record<string, unknown>, winner: Candidate, g
 /** Compares the fixed fields across the client, documents and pulls (document leaves were compared while merging). */
 function compareAll(cmp: Comparisons, observers: AccountSource[]): void {
   const judge = (ptr: string) => {
-    const obs = observers.map((o): [AccountSource, unknown] => [o, getAt(o.record, ptr)])
+    const obs = observers
+      .map((o): [AccountSource, unknown] => [o, getAt(o.record, ptr)])
       .filter(([, v]) => present(v) && !(Array.isArray(v) && v.length === 0));
     cmp.add(ptr, obs);
   };
@@ -470,11 +616,22 @@ function compareAll(cmp: Comparisons, observers: AccountSource[]): void {
   cmp.judge();
 }
 
-const show = (v: unknown) => (Array.isArray(v) ? (v.every((x) => isObj(x) && 'lienholder' in x) ? lienholders(v).join(' + ')
-  : ownerNames(v).join(' + ')) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const show = (v: unknown) =>
+  Array.isArray(v)
+    ? v.every((x) => isObj(x) && 'lienholder' in x)
+      ? lienholders(v).join(' + ')
+      : ownerNames(v).join(' + ')
+    : typeof v === 'object' && v !== null
+      ? JSON.stringify(v)
+      : String(v);
 
 /** One sentence per disagreement: who says what, and which value the entry holds. */
-function summarize(review: AccountReview, discrepancies: Discrepancy[], observers: AccountSource[], data: Record<string, unknown>): void {
+function summarize(
+  review: AccountReview,
+  discrepancies: Discrepancy[],
+  observers: AccountSource[],
+  data: Record<string, unknown>,
+): void {
   const byRef = new Map(observers.map((s) => [`${refOf(s).kind}|${refOf(s).ref_id}`, s]));
   for (const d of discrepancies) {
     const kept = getAt(data, d.field_path);
@@ -484,6 +641,8 @@ function summarize(review: AccountReview, discrepancies: Discrepancy[], observer
     });
     const clientSaid = d.observations.some((o) => o.from.kind === 'submitted_account_data');
     const field = d.field_path.slice(1).replace(/\//g, '.');
-    review.summary.push(`${field}: ${said.join('; ')}; ${clientSaid ? 'the submitted value was kept' : present(kept) ? `the entry holds ${show(kept)}` : 'the entry holds none'}`);
+    review.summary.push(
+      `${field}: ${said.join('; ')}; ${clientSaid ? 'the submitted value was kept' : present(kept) ? `the entry holds ${show(kept)}` : 'the entry holds none'}`,
+    );
   }
 }

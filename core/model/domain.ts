@@ -10,7 +10,8 @@ import { US_STATES } from './schemas.js';
 /** The 50 states and DC, by two-letter code, sorted. */
 export const STATE_CODES = US_STATES;
 export type StateCode = (typeof STATE_CODES)[number];
-export const isStateCode = (code: string): code is StateCode => (STATE_CODES as readonly string[]).includes(code.toUpperCase());
+export const isStateCode = (code: string): code is StateCode =>
+  (STATE_CODES as readonly string[]).includes(code.toUpperCase());
 
 /**
  * The transactions an entry may be (several at once). One vocabulary for
@@ -50,8 +51,10 @@ const LOST = /\b(lost|stolen|missing|destroyed|mutilated|illegible)\b/i;
 const RELEASE_STATUSES = new Set(['account_paid', 'lien_release_pending', 'lien_release_complete']);
 
 /** Whether an object has at least one member with a value. */
-export const hasAnyValue = (o: unknown): boolean => !!o && typeof o === 'object'
-  && Object.values(o as Record<string, unknown>).some((v) => v !== null && v !== undefined && v !== '');
+export const hasAnyValue = (o: unknown): boolean =>
+  !!o &&
+  typeof o === 'object' &&
+  Object.values(o as Record<string, unknown>).some((v) => v !== null && v !== undefined && v !== '');
 
 /**
  * The state the entry is filed in (its forms, fees and filing office):
@@ -64,19 +67,26 @@ export function filingState(entry: Readonly<TitleEntry>): string {
 
 export function isRepossession(entry: Readonly<TitleEntry>): boolean {
   const sale = entry.account_data?.sale;
-  return [sale?.type, sale?.sale_type].some((t) => typeof t === 'string' && /^repo/i.test(t))
-    || /\brepo(ssession)?\b/i.test(entry.account_data?.txn_quick_reference ?? '');
+  return (
+    [sale?.type, sale?.sale_type].some((t) => typeof t === 'string' && /^repo/i.test(t)) ||
+    /\brepo(ssession)?\b/i.test(entry.account_data?.txn_quick_reference ?? '')
+  );
 }
 
 /** A lien is being released: a lien with `lien_release_signed`, or the account is paid / in lien release. */
 export function isLienRelease(entry: Readonly<TitleEntry>): boolean {
-  return (entry.account_data?.vehicle?.title?.active_liens ?? []).some((l) => l?.lien_release_signed) || RELEASE_STATUSES.has(entry.account_status);
+  return (
+    (entry.account_data?.vehicle?.title?.active_liens ?? []).some((l) => l?.lien_release_signed) ||
+    RELEASE_STATUSES.has(entry.account_status)
+  );
 }
 
 /** The paper title is lost: `physical_title_status` unavailable, or the title's status says lost, stolen, missing, ... */
 export function isTitleLost(entry: Readonly<TitleEntry>): boolean {
   const title = entry.account_data?.vehicle?.title;
-  return entry.physical_title_status === 'unavailable' || LOST.test(`${title?.status ?? ''} ${title?.status_raw_text ?? ''}`);
+  return (
+    entry.physical_title_status === 'unavailable' || LOST.test(`${title?.status ?? ''} ${title?.status_raw_text ?? ''}`)
+  );
 }
 
 /** The entry's transactions, in the order of TRANSACTION_KINDS. */

@@ -9,7 +9,14 @@ import { personName } from './names.js';
 export interface DocumentUpload {
   display_name: string;
   store_key: string;
-  document_type: 'VEHICLE_TITLE' | 'VEHICLE_TITLE_BACK' | 'VEHICLE_REGISTRATION' | 'DRIVER_LICENSE' | 'DRIVER_LICENSE_BACK' | 'PAYOFF_LETTER' | 'UNKNOWN';
+  document_type:
+    | 'VEHICLE_TITLE'
+    | 'VEHICLE_TITLE_BACK'
+    | 'VEHICLE_REGISTRATION'
+    | 'DRIVER_LICENSE'
+    | 'DRIVER_LICENSE_BACK'
+    | 'PAYOFF_LETTER'
+    | 'UNKNOWN';
   json_path: string;
   [k: string]: unknown;
 }

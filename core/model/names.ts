@@ -39,32 +39,102 @@ export interface ParsedName {
 
 const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'ESQ', 'MD', 'PHD', 'DDS', 'DVM']);
 const PREFIXES = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'MX', 'SIR', 'REV']);
-const BUSINESS = /\b(LLC|L L C|INC|INCORPORATED|CORP|CORPORATION|COMPANY|CO|BANK|TRUST|LTD|LP|LLP|NA|FCU|CREDIT UNION|FINANCIAL|FINANCE|MOTORS|LEASING|AUTO|GROUP|HOLDINGS|SERVICES)\b/;
+const BUSINESS =
+  /\b(LLC|L L C|INC|INCORPORATED|CORP|CORPORATION|COMPANY|CO|BANK|TRUST|LTD|LP|LLP|NA|FCU|CREDIT UNION|FINANCIAL|FINANCE|MOTORS|LEASING|AUTO|GROUP|HOLDINGS|SERVICES)\b/;
 
 /** formal name -> common nicknames (and spelling variants). */
 const NICKNAMES: Record<string, string[]> = {
-  ABIGAIL: ['ABBY', 'ABBIE', 'GAIL'], ALBERT: ['AL', 'BERT', 'BERTIE'], ALEXANDER: ['ALEX', 'AL', 'XANDER', 'SANDY', 'ALEC'],
-  ALEXANDRA: ['ALEX', 'ALEXA', 'SANDRA', 'SANDY', 'LEXI'], ALFRED: ['AL', 'ALF', 'FRED'], ALLISON: ['ALLIE', 'ALI'],
-  ANDREW: ['ANDY', 'DREW'], ANN: ['ANNIE', 'NAN', 'ANNE'], ANNE: ['ANNIE', 'NAN', 'ANN'], ANTHONY: ['TONY', 'ANT'],
-  ARTHUR: ['ART', 'ARTIE'], BARBARA: ['BARB', 'BARBIE', 'BABS'], BENJAMIN: ['BEN', 'BENNY', 'BENJI'],
-  BRADLEY: ['BRAD'], CAMERON: ['CAM'], CATHERINE: ['CATHY', 'CATE', 'KATE', 'KATIE', 'KATHY', 'CAT'], CHARLES: ['CHARLIE', 'CHUCK', 'CHAS', 'CHAZ'],
-  CHRISTINA: ['CHRIS', 'TINA', 'CHRISSY'], CHRISTINE: ['CHRIS', 'TINA', 'CHRISSY'], CHRISTOPHER: ['CHRIS', 'KIT', 'TOPHER'],
-  CYNTHIA: ['CINDY'], DANIEL: ['DAN', 'DANNY'], DAVID: ['DAVE', 'DAVEY'], DEBORAH: ['DEB', 'DEBBIE', 'DEBRA'], DEBRA: ['DEB', 'DEBBIE'],
-  DENNIS: ['DENNY'], DONALD: ['DON', 'DONNIE'], DOROTHY: ['DOT', 'DOTTIE', 'DOLLY'], DOUGLAS: ['DOUG'], EDWARD: ['ED', 'EDDIE', 'TED', 'NED'],
-  ELIZABETH: ['LIZ', 'BETH', 'BETTY', 'LIZZIE', 'ELIZA', 'LIZA', 'BETSY', 'LISA', 'ELISE'], EMILY: ['EM', 'EMMY'],
-  FREDERICK: ['FRED', 'FREDDIE', 'FRITZ'], GABRIEL: ['GABE'], GERALD: ['GERRY', 'JERRY'], GREGORY: ['GREG'], HAROLD: ['HAL', 'HARRY'],
-  HENRY: ['HANK', 'HARRY'], ISABEL: ['BELLA', 'IZZY'], ISABELLA: ['BELLA', 'IZZY'], JACOB: ['JAKE'], JAMES: ['JIM', 'JIMMY', 'JAMIE'],
-  JANET: ['JAN'], JEFFREY: ['JEFF'], JENNIFER: ['JEN', 'JENNY', 'JENNI'], JESSICA: ['JESS', 'JESSIE'], JOHN: ['JACK', 'JOHNNY', 'JON'],
-  JONATHAN: ['JON', 'JONNY', 'NATHAN'], JOSEPH: ['JOE', 'JOEY'], JOSHUA: ['JOSH'], JUDITH: ['JUDY'], KATHERINE: ['KATE', 'KATHY', 'KATIE', 'KAT', 'KAY', 'KITTY'],
-  KATHLEEN: ['KATHY', 'KATE', 'KATIE'], KENNETH: ['KEN', 'KENNY'], KIMBERLY: ['KIM'], LAWRENCE: ['LARRY'], LEONARD: ['LEN', 'LENNY', 'LEO'],
-  MARGARET: ['MAGGIE', 'MEG', 'PEGGY', 'MARGE', 'MADGE', 'GRETA', 'PEG'], MARY: ['MOLLY', 'POLLY', 'MAMIE'], MATTHEW: ['MATT'],
-  MICHAEL: ['MIKE', 'MICKEY', 'MICK', 'MIKEY'], MICHELLE: ['SHELLY', 'MICHELE'], NATHANIEL: ['NATE', 'NATHAN', 'NAT'], NICHOLAS: ['NICK', 'NICKY', 'COLE'],
-  PAMELA: ['PAM'], PATRICIA: ['PAT', 'PATTY', 'TRISH', 'TRICIA'], PATRICK: ['PAT', 'PADDY'], PETER: ['PETE'], PHILIP: ['PHIL'], PHILLIP: ['PHIL'],
-  RAYMOND: ['RAY'], REBECCA: ['BECKY', 'BECCA'], RICHARD: ['RICH', 'RICK', 'RICKY', 'DICK', 'RICHIE'], ROBERT: ['BOB', 'BOBBY', 'ROB', 'ROBBIE', 'BERT'],
-  RONALD: ['RON', 'RONNIE'], SAMANTHA: ['SAM', 'SAMMY'], SAMUEL: ['SAM', 'SAMMY'], SANDRA: ['SANDY'], STEPHANIE: ['STEPH'], STEPHEN: ['STEVE', 'STEVIE'],
-  STEVEN: ['STEVE', 'STEVIE'], SUSAN: ['SUE', 'SUSIE', 'SUZY'], TERESA: ['TERRI', 'TESS', 'TERRY'], THEODORE: ['TED', 'TEDDY', 'THEO'],
-  THOMAS: ['TOM', 'TOMMY'], TIMOTHY: ['TIM', 'TIMMY'], VICTORIA: ['VICKY', 'TORI', 'VIKKI'], VINCENT: ['VINCE', 'VINNY'], WALTER: ['WALT', 'WALLY'],
-  WILLIAM: ['BILL', 'BILLY', 'WILL', 'WILLIE', 'LIAM'], ZACHARY: ['ZACH', 'ZACK'],
+  ABIGAIL: ['ABBY', 'ABBIE', 'GAIL'],
+  ALBERT: ['AL', 'BERT', 'BERTIE'],
+  ALEXANDER: ['ALEX', 'AL', 'XANDER', 'SANDY', 'ALEC'],
+  ALEXANDRA: ['ALEX', 'ALEXA', 'SANDRA', 'SANDY', 'LEXI'],
+  ALFRED: ['AL', 'ALF', 'FRED'],
+  ALLISON: ['ALLIE', 'ALI'],
+  ANDREW: ['ANDY', 'DREW'],
+  ANN: ['ANNIE', 'NAN', 'ANNE'],
+  ANNE: ['ANNIE', 'NAN', 'ANN'],
+  ANTHONY: ['TONY', 'ANT'],
+  ARTHUR: ['ART', 'ARTIE'],
+  BARBARA: ['BARB', 'BARBIE', 'BABS'],
+  BENJAMIN: ['BEN', 'BENNY', 'BENJI'],
+  BRADLEY: ['BRAD'],
+  CAMERON: ['CAM'],
+  CATHERINE: ['CATHY', 'CATE', 'KATE', 'KATIE', 'KATHY', 'CAT'],
+  CHARLES: ['CHARLIE', 'CHUCK', 'CHAS', 'CHAZ'],
+  CHRISTINA: ['CHRIS', 'TINA', 'CHRISSY'],
+  CHRISTINE: ['CHRIS', 'TINA', 'CHRISSY'],
+  CHRISTOPHER: ['CHRIS', 'KIT', 'TOPHER'],
+  CYNTHIA: ['CINDY'],
+  DANIEL: ['DAN', 'DANNY'],
+  DAVID: ['DAVE', 'DAVEY'],
+  DEBORAH: ['DEB', 'DEBBIE', 'DEBRA'],
+  DEBRA: ['DEB', 'DEBBIE'],
+  DENNIS: ['DENNY'],
+  DONALD: ['DON', 'DONNIE'],
+  DOROTHY: ['DOT', 'DOTTIE', 'DOLLY'],
+  DOUGLAS: ['DOUG'],
+  EDWARD: ['ED', 'EDDIE', 'TED', 'NED'],
+  ELIZABETH: ['LIZ', 'BETH', 'BETTY', 'LIZZIE', 'ELIZA', 'LIZA', 'BETSY', 'LISA', 'ELISE'],
+  EMILY: ['EM', 'EMMY'],
+  FREDERICK: ['FRED', 'FREDDIE', 'FRITZ'],
+  GABRIEL: ['GABE'],
+  GERALD: ['GERRY', 'JERRY'],
+  GREGORY: ['GREG'],
+  HAROLD: ['HAL', 'HARRY'],
+  HENRY: ['HANK', 'HARRY'],
+  ISABEL: ['BELLA', 'IZZY'],
+  ISABELLA: ['BELLA', 'IZZY'],
+  JACOB: ['JAKE'],
+  JAMES: ['JIM', 'JIMMY', 'JAMIE'],
+  JANET: ['JAN'],
+  JEFFREY: ['JEFF'],
+  JENNIFER: ['JEN', 'JENNY', 'JENNI'],
+  JESSICA: ['JESS', 'JESSIE'],
+  JOHN: ['JACK', 'JOHNNY', 'JON'],
+  JONATHAN: ['JON', 'JONNY', 'NATHAN'],
+  JOSEPH: ['JOE', 'JOEY'],
+  JOSHUA: ['JOSH'],
+  JUDITH: ['JUDY'],
+  KATHERINE: ['KATE', 'KATHY', 'KATIE', 'KAT', 'KAY', 'KITTY'],
+  KATHLEEN: ['KATHY', 'KATE', 'KATIE'],
+  KENNETH: ['KEN', 'KENNY'],
+  KIMBERLY: ['KIM'],
+  LAWRENCE: ['LARRY'],
+  LEONARD: ['LEN', 'LENNY', 'LEO'],
+  MARGARET: ['MAGGIE', 'MEG', 'PEGGY', 'MARGE', 'MADGE', 'GRETA', 'PEG'],
+  MARY: ['MOLLY', 'POLLY', 'MAMIE'],
+  MATTHEW: ['MATT'],
+  MICHAEL: ['MIKE', 'MICKEY', 'MICK', 'MIKEY'],
+  MICHELLE: ['SHELLY', 'MICHELE'],
+  NATHANIEL: ['NATE', 'NATHAN', 'NAT'],
+  NICHOLAS: ['NICK', 'NICKY', 'COLE'],
+  PAMELA: ['PAM'],
+  PATRICIA: ['PAT', 'PATTY', 'TRISH', 'TRICIA'],
+  PATRICK: ['PAT', 'PADDY'],
+  PETER: ['PETE'],
+  PHILIP: ['PHIL'],
+  PHILLIP: ['PHIL'],
+  RAYMOND: ['RAY'],
+  REBECCA: ['BECKY', 'BECCA'],
+  RICHARD: ['RICH', 'RICK', 'RICKY', 'DICK', 'RICHIE'],
+  ROBERT: ['BOB', 'BOBBY', 'ROB', 'ROBBIE', 'BERT'],
+  RONALD: ['RON', 'RONNIE'],
+  SAMANTHA: ['SAM', 'SAMMY'],
+  SAMUEL: ['SAM', 'SAMMY'],
+  SANDRA: ['SANDY'],
+  STEPHANIE: ['STEPH'],
+  STEPHEN: ['STEVE', 'STEVIE'],
+  STEVEN: ['STEVE', 'STEVIE'],
+  SUSAN: ['SUE', 'SUSIE', 'SUZY'],
+  TERESA: ['TERRI', 'TESS', 'TERRY'],
+  THEODORE: ['TED', 'TEDDY', 'THEO'],
+  THOMAS: ['TOM', 'TOMMY'],
+  TIMOTHY: ['TIM', 'TIMMY'],
+  VICTORIA: ['VICKY', 'TORI', 'VIKKI'],
+  VINCENT: ['VINCE', 'VINNY'],
+  WALTER: ['WALT', 'WALLY'],
+  WILLIAM: ['BILL', 'BILLY', 'WILL', 'WILLIE', 'LIAM'],
+  ZACHARY: ['ZACH', 'ZACK'],
 };
 const FORMALS_OF = new Map<string, Set<string>>();
 for (const [formal, nicks] of Object.entries(NICKNAMES)) {
@@ -77,8 +147,15 @@ for (const [formal, nicks] of Object.entries(NICKNAMES)) {
 const compact = (s: string) => s.replace(/[^A-Z0-9]/g, '');
 
 function clean(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
-    .replace(/&/g, ' AND ').replace(/['’`.]/g, '').replace(/[^A-Z0-9,\- ]/g, ' ').replace(/\s+/g, ' ').trim();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/&/g, ' AND ')
+    .replace(/['’`.]/g, '')
+    .replace(/[^A-Z0-9,\- ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const isSuffix = (t: string, i: number, n: number) => SUFFIXES.has(t) || (t === 'V' && i === n - 1 && n >= 3);
@@ -89,8 +166,12 @@ const PARSED_MAX = 5_000;
 
 /** Parses a full name (`Jane Q. Doe Jr.`, `DOE, JANE Q`) or the structured parts of a Person. The result is frozen. */
 export function parseName(input: string | PersonName | null | undefined): ParsedName {
-  const key = typeof input === 'string' ? `s:${input}`
-    : input ? `o:${input.name ?? ''}\u0000${input.name_first ?? ''}\u0000${input.name_middle ?? ''}\u0000${input.name_last ?? ''}\u0000${input.name_suffix ?? ''}` : 'nil';
+  const key =
+    typeof input === 'string'
+      ? `s:${input}`
+      : input
+        ? `o:${input.name ?? ''}\u0000${input.name_first ?? ''}\u0000${input.name_middle ?? ''}\u0000${input.name_last ?? ''}\u0000${input.name_suffix ?? ''}`
+        : 'nil';
   const hit = PARSED.get(key);
   if (hit) return hit;
   const parsed = parseNameUncached(input);
@@ -103,17 +184,22 @@ export function parseName(input: string | PersonName | null | undefined): Parsed
 function parseNameUncached(input: string | PersonName | null | undefined): ParsedName {
   if (input && typeof input === 'object' && !input.name && (input.name_first || input.name_last)) {
     const first = clean(input.name_first ?? '').split(' ')[0] ?? '';
-    const middle = clean(input.name_middle ?? '').split(' ').filter(Boolean);
+    const middle = clean(input.name_middle ?? '')
+      .split(' ')
+      .filter(Boolean);
     const last = clean(input.name_last ?? '');
     const suffix = compact(clean(input.name_suffix ?? ''));
     return { first, middle, last, suffix, business: false, compact: compact([first, ...middle, last].join('')) };
   }
-  const raw = typeof input === 'string' ? input : input?.name ?? '';
+  const raw = typeof input === 'string' ? input : (input?.name ?? '');
   let s = clean(raw);
   const business = BUSINESS.test(s);
   if (business) return { first: '', middle: [], last: s.replace(/,/g, ''), suffix: '', business, compact: compact(s) };
   let tokens: string[];
-  const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length >= 2 && !parts.slice(1).every((p) => p.split(' ').every((t) => SUFFIXES.has(t)))) {
     // LAST, FIRST MIDDLE [, SUFFIX]
     const lastTokens = parts[0]!.split(' ');
@@ -121,16 +207,32 @@ function parseNameUncached(input: string | PersonName | null | undefined): Parse
     let suffix = '';
     if (lastTokens.length > 1 && SUFFIXES.has(lastTokens[lastTokens.length - 1]!)) suffix = lastTokens.pop()!;
     const given = rest.filter((t) => !PREFIXES.has(t));
-    if (given.length > 1 && isSuffix(given[given.length - 1]!, given.length - 1, given.length + 1)) suffix = given.pop()!;
-    return { first: given[0] ?? '', middle: given.slice(1), last: lastTokens.join(' '), suffix, business, compact: compact(s) };
+    if (given.length > 1 && isSuffix(given[given.length - 1]!, given.length - 1, given.length + 1))
+      suffix = given.pop()!;
+    return {
+      first: given[0] ?? '',
+      middle: given.slice(1),
+      last: lastTokens.join(' '),
+      suffix,
+      business,
+      compact: compact(s),
+    };
   }
   s = s.replace(/,/g, ' ');
   tokens = s.split(' ').filter(Boolean);
   while (tokens.length > 1 && PREFIXES.has(tokens[0]!)) tokens.shift();
   let suffix = '';
-  if (tokens.length > 2 && isSuffix(tokens[tokens.length - 1]!, tokens.length - 1, tokens.length)) suffix = tokens.pop()!;
+  if (tokens.length > 2 && isSuffix(tokens[tokens.length - 1]!, tokens.length - 1, tokens.length))
+    suffix = tokens.pop()!;
   if (tokens.length === 1) return { first: '', middle: [], last: tokens[0]!, suffix, business, compact: compact(s) };
-  return { first: tokens[0] ?? '', middle: tokens.slice(1, -1), last: tokens[tokens.length - 1] ?? '', suffix, business, compact: compact(s) };
+  return {
+    first: tokens[0] ?? '',
+    middle: tokens.slice(1, -1),
+    last: tokens[tokens.length - 1] ?? '',
+    suffix,
+    business,
+    compact: compact(s),
+  };
 }
 
 /** Whether two first names name the same person: equal or related by a nickname (not transitively). */
@@ -167,7 +269,10 @@ function middlesCompatible(a: string[], b: string[]): boolean {
 }
 
 /** Whether two names (strings or Person parts) name the same person under the rules above. */
-export function namesMatch(a: string | PersonName | null | undefined, b: string | PersonName | null | undefined): boolean {
+export function namesMatch(
+  a: string | PersonName | null | undefined,
+  b: string | PersonName | null | undefined,
+): boolean {
   const x = parseName(a);
   const y = parseName(b);
   if (!x.compact || !y.compact) return false;
@@ -198,5 +303,8 @@ export function formatLastFirst(p: ParsedName): string {
 export function personName(p: PersonName | null | undefined): string {
   if (!p) return '';
   if (p.name?.trim()) return p.name.trim();
-  return [p.name_first, p.name_middle, p.name_last, p.name_suffix].filter((s) => s && s.trim()).join(' ').trim();
+  return [p.name_first, p.name_middle, p.name_last, p.name_suffix]
+    .filter((s) => s && s.trim())
+    .join(' ')
+    .trim();
 }

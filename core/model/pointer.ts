@@ -6,7 +6,10 @@ const PARTS = new Map<string, string[]>();
 function parts(pointer: string): string[] {
   let ps = PARTS.get(pointer);
   if (!ps) {
-    ps = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    ps = pointer
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (PARTS.size < 10_000) PARTS.set(pointer, ps);
   }
   return ps;

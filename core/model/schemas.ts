@@ -22,16 +22,72 @@ const strArr = z.array(z.string()).nullish();
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
 export const US_STATES = [
-  'AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY',
+  'AK',
+  'AL',
+  'AR',
+  'AZ',
+  'CA',
+  'CO',
+  'CT',
+  'DC',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'IA',
+  'ID',
+  'IL',
+  'IN',
+  'KS',
+  'KY',
+  'LA',
+  'MA',
+  'MD',
+  'ME',
+  'MI',
+  'MN',
+  'MO',
+  'MS',
+  'MT',
+  'NC',
+  'ND',
+  'NE',
+  'NH',
+  'NJ',
+  'NM',
+  'NV',
+  'NY',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VA',
+  'VT',
+  'WA',
+  'WI',
+  'WV',
+  'WY',
 ] as const;
-const stateCode = z.string().transform((s) => s.toUpperCase()).pipe(z.enum(US_STATES, { message: 'must be a two-letter code of the 50 states or DC' }));
+const stateCode = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.enum(US_STATES, { message: 'must be a two-letter code of the 50 states or DC' }));
 
 export const AddressSchema = loose({
   street1: str,
   street2: str,
   city: str,
   state: stateCode.nullish(),
-  zip: z.string().regex(/^\d{5}(-?\d{4})?$/, 'ZIP must be 5 or 9 digits').nullish(),
+  zip: z
+    .string()
+    .regex(/^\d{5}(-?\d{4})?$/, 'ZIP must be 5 or 9 digits')
+    .nullish(),
   recipient_name: str,
   county: str,
 });
@@ -41,15 +97,17 @@ export const AddressSchema = loose({
  * office, a receiving facility): every line present, a state code, a ZIP.
  * Strict: a misspelt member is an error. The same members as AddressSchema.
  */
-export const CompleteAddressSchema = z.object({
-  recipient_name: z.string().min(1).optional(),
-  street1: z.string().min(1),
-  street2: z.string().min(1).optional(),
-  city: z.string().min(1),
-  state: z.enum(US_STATES),
-  zip: z.string().regex(/^\d{5}(-\d{4})?$/, 'ZIP must be 5 or 9 digits (12345 or 12345-6789)'),
-  county: z.string().min(1).optional(),
-}).strict();
+export const CompleteAddressSchema = z
+  .object({
+    recipient_name: z.string().min(1).optional(),
+    street1: z.string().min(1),
+    street2: z.string().min(1).optional(),
+    city: z.string().min(1),
+    state: z.enum(US_STATES),
+    zip: z.string().regex(/^\d{5}(-\d{4})?$/, 'ZIP must be 5 or 9 digits (12345 or 12345-6789)'),
+    county: z.string().min(1).optional(),
+  })
+  .strict();
 export type CompleteAddress = z.infer<typeof CompleteAddressSchema>;
 
 export const InsuranceSchema = loose({ provider_name: str, provider_naic: str, policy_number: str });
@@ -70,8 +128,14 @@ export const PersonSchema = loose({
   contact_email: str,
   ssn: str,
   dlid: loose({
-    number: str, state: str, sex: str, expiration_date: str,
-    first_name: str, middle_name: str, last_name: str, suffix: str,
+    number: str,
+    state: str,
+    sex: str,
+    expiration_date: str,
+    first_name: str,
+    middle_name: str,
+    last_name: str,
+    suffix: str,
     addr: AddressSchema.nullish(),
   }).nullish(),
   insurance: InsuranceSchema.nullish(),
@@ -81,71 +145,149 @@ export const PersonSchema = loose({
 });
 
 export const LienholderSchema = loose({
-  type: str, name: str, addr: AddressSchema.nullish(), id: str,
-  name_first: str, name_middle: str, name_last: str, name_suffix: str, oats_names: strArr,
-  contact_phone: str, contact_email: str, address_vault: AddressSchema.nullish(),
-  elt_id: str, feid: str, signatory: PersonSchema.nullish(),
+  type: str,
+  name: str,
+  addr: AddressSchema.nullish(),
+  id: str,
+  name_first: str,
+  name_middle: str,
+  name_last: str,
+  name_suffix: str,
+  oats_names: strArr,
+  contact_phone: str,
+  contact_email: str,
+  address_vault: AddressSchema.nullish(),
+  elt_id: str,
+  feid: str,
+  signatory: PersonSchema.nullish(),
 });
 
 export const LienSchema = loose({
-  lien_date: str, lienholder: LienholderSchema.nullish(), lien_amount: str, lien_id: str,
-  lien_release_signed: bool, lien_release_date: str,
+  lien_date: str,
+  lienholder: LienholderSchema.nullish(),
+  lien_amount: str,
+  lien_id: str,
+  lien_release_signed: bool,
+  lien_release_date: str,
 });
 
 export const FeeItemSchema = loose({
-  feeType: str, value: signedMoney, name: str, description: str,
+  feeType: str,
+  value: signedMoney,
+  name: str,
+  description: str,
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  relevant_transactions: strArr, max: signedMoney, county: str, city: str, subtract: bool,
+  relevant_transactions: strArr,
+  max: signedMoney,
+  county: str,
+  city: str,
+  subtract: bool,
   src: loose({ url: str, date: str }).nullish(),
   late_conditions: z.array(z.record(z.string(), z.unknown())).nullish(),
   last_updated: str,
 });
 
 export const VehicleTitleSchema = loose({
-  number: str, issuing_state: stateCode.nullish(), issuing_county: str, issuance_date: str,
+  number: str,
+  issuing_state: stateCode.nullish(),
+  issuing_county: str,
+  issuance_date: str,
   brand: z.enum(['SALVAGE', 'JUNK', 'TOTALED', 'LEMON', 'FLOODED', 'REBUILT']).nullish(),
   brand_code: str,
   brands: z.array(loose({ brand: str, nmvtis_code: str, state_code: str })).nullish(),
-  odometer_reading: str, odometer_reading_unit: str, odometer_code: str,
+  odometer_reading: str,
+  odometer_reading_unit: str,
+  odometer_code: str,
   odometer_code_translation: z.enum(['ACTUAL', 'NOT_ACTUAL', 'EXCESS', 'EXEMPT']).nullish(),
-  has_liens: bool, active_liens: z.array(LienSchema).nullish(),
-  is_electronic: bool, is_and: bool, is_or: bool, is_tod: bool, is_jtwros: bool, is_leased: bool,
-  conjunction: str, previous_title: z.unknown().optional(), owner_names_one_line: str,
-  number_of_owners: z.number().int().min(0).max(100).nullish(), owners: z.array(PersonSchema).nullish(),
-  status: str, status_raw_text: str, prev_action: str, prev_action_raw_text: str, prev_action_date: str,
+  has_liens: bool,
+  active_liens: z.array(LienSchema).nullish(),
+  is_electronic: bool,
+  is_and: bool,
+  is_or: bool,
+  is_tod: bool,
+  is_jtwros: bool,
+  is_leased: bool,
+  conjunction: str,
+  previous_title: z.unknown().optional(),
+  owner_names_one_line: str,
+  number_of_owners: z.number().int().min(0).max(100).nullish(),
+  owners: z.array(PersonSchema).nullish(),
+  status: str,
+  status_raw_text: str,
+  prev_action: str,
+  prev_action_raw_text: str,
+  prev_action_date: str,
 });
 
 export const VehicleSchema = loose({
-  vin: str, year: z.number().int().min(1886).max(2100).nullish(), make: str, model: str, body: str,
+  vin: str,
+  year: z.number().int().min(1886).max(2100).nullish(),
+  make: str,
+  model: str,
+  body: str,
   type: z.enum(['AUTO', 'OHV', 'MOTORCYCLE', 'TRAILER', 'BOAT', 'LOW_SPEED', 'ORV', 'ATV']).nullish(),
-  color: str, color_secondary: str, fuel_type: str, use: str,
-  weight: str, weight_rating: str, weight_gross: str, weight_unladen: str, width: str, length: str,
-  bhpcc: str, number_of_axles: str, number_of_cylinders: str,
-  license_plate: str, license_plate_type: str, motorcycle_engine_number: str,
+  color: str,
+  color_secondary: str,
+  fuel_type: str,
+  use: str,
+  weight: str,
+  weight_rating: str,
+  weight_gross: str,
+  weight_unladen: str,
+  width: str,
+  length: str,
+  bhpcc: str,
+  number_of_axles: str,
+  number_of_cylinders: str,
+  license_plate: str,
+  license_plate_type: str,
+  motorcycle_engine_number: str,
   registration_status: z.enum(['ACTIVE', 'EXPIRED', 'SUSPENDED']).nullish(),
-  registration_expiration_date: str, registration_issuance_date: str, class: str,
+  registration_expiration_date: str,
+  registration_issuance_date: str,
+  class: str,
   has_reg_title_holds: bool,
-  reg_title_holds: z.array(loose({ hold_type: str, hold_code: str, hold_description: str, issue_date: str, clear_date: str, source: str })).nullish(),
-  prev_date_of_sale: str, prev_sale_price: str,
+  reg_title_holds: z
+    .array(
+      loose({ hold_type: str, hold_code: str, hold_description: str, issue_date: str, clear_date: str, source: str }),
+    )
+    .nullish(),
+  prev_date_of_sale: str,
+  prev_sale_price: str,
   fee_history: z.array(FeeItemSchema).nullish(),
   insurance: InsuranceSchema.nullish(),
   title: VehicleTitleSchema.nullish(),
 });
 
 export const LoanSchema = loose({
-  new_lienholder: LienholderSchema.nullish(), borrower: z.array(PersonSchema).nullish(), loan_id: str,
-  security_agreement_sign_date: str, loan_amount: money, payoff_amount: money, per_diem: money,
-  prior_lien: LienSchema.nullish(), add_owner: z.array(PersonSchema).nullish(), drop_owner: z.array(PersonSchema).nullish(),
+  new_lienholder: LienholderSchema.nullish(),
+  borrower: z.array(PersonSchema).nullish(),
+  loan_id: str,
+  security_agreement_sign_date: str,
+  loan_amount: money,
+  payoff_amount: money,
+  per_diem: money,
+  prior_lien: LienSchema.nullish(),
+  add_owner: z.array(PersonSchema).nullish(),
+  drop_owner: z.array(PersonSchema).nullish(),
   release_title_to_address: AddressSchema.nullish(),
 });
 
 export const SaleSchema = loose({
-  type: str, sale_type: str, sale_price: money, date_of_sale: str, state: stateCode.nullish(),
+  type: str,
+  sale_type: str,
+  sale_price: money,
+  date_of_sale: str,
+  state: stateCode.nullish(),
   additional_dues: loose({
-    fidelity: str, deliveryEstimate: money,
-    taxEstimates: z.array(FeeItemSchema).nullish(), feeEstimates: z.array(FeeItemSchema).nullish(),
+    fidelity: str,
+    deliveryEstimate: money,
+    taxEstimates: z.array(FeeItemSchema).nullish(),
+    feeEstimates: z.array(FeeItemSchema).nullish(),
   }).nullish(),
-  seller: PersonSchema.nullish(), buyer: z.array(PersonSchema).nullish(), financed: LienSchema.nullish(),
+  seller: PersonSchema.nullish(),
+  buyer: z.array(PersonSchema).nullish(),
+  financed: LienSchema.nullish(),
 });
 
 export const AccountDataSchema = loose({
@@ -174,7 +316,12 @@ export const SyncFlagsSchema = z.object({
 export const CreateTitleBodySchema = SyncFlagsSchema.extend({
   attachments: z.array(z.string().url().max(4096)).max(100).optional(),
   account_data: AccountDataSchema.optional(),
-  groupId: z.string().min(1).max(200).refine((g) => !g.includes('\u0000'), 'must not contain NUL characters').optional(),
+  groupId: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((g) => !g.includes('\u0000'), 'must not contain NUL characters')
+    .optional(),
 });
 export type CreateTitleBody = z.infer<typeof CreateTitleBodySchema>;
 

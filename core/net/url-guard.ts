@@ -29,14 +29,34 @@ const BLOCKED_V4: readonly [reason: string, ranges: readonly [string, number][]]
   ['cloud metadata', [['169.254.169.254', 32]]],
   ['unspecified', [['0.0.0.0', 8]]],
   ['loopback', [['127.0.0.0', 8]]],
-  ['private', [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]]],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+  ],
   ['link-local', [['169.254.0.0', 16]]],
   ['CGNAT', [['100.64.0.0', 10]]],
   ['IETF protocol assignment', [['192.0.0.0', 24]]],
-  ['documentation', [['192.0.2.0', 24], ['198.51.100.0', 24], ['203.0.113.0', 24]]],
+  [
+    'documentation',
+    [
+      ['192.0.2.0', 24],
+      ['198.51.100.0', 24],
+      ['203.0.113.0', 24],
+    ],
+  ],
   ['benchmarking', [['198.18.0.0', 15]]],
   ['6to4 relay anycast', [['192.88.99.0', 24]]],
-  ['AS112', [['192.31.196.0', 24], ['192.175.48.0', 24]]],
+  [
+    'AS112',
+    [
+      ['192.31.196.0', 24],
+      ['192.175.48.0', 24],
+    ],
+  ],
   ['AMT', [['192.52.193.0', 24]]],
   ['multicast', [['224.0.0.0', 4]]],
   ['reserved', [['240.0.0.0', 4]]],
@@ -45,11 +65,29 @@ const BLOCKED_V6: readonly [reason: string, ranges: readonly [string, number][]]
   ['cloud metadata', [['fd00:ec2::254', 128]]],
   ['unspecified', [['::', 128]]],
   ['loopback', [['::1', 128]]],
-  ['reserved', [['::', 96], ['::ffff:0:0:0', 96]]],
+  [
+    'reserved',
+    [
+      ['::', 96],
+      ['::ffff:0:0:0', 96],
+    ],
+  ],
   ['NAT64 local-use', [['64:ff9b:1::', 48]]],
-  ['discard-only', [['100::', 64], ['100:0:0:1::', 64]]],
+  [
+    'discard-only',
+    [
+      ['100::', 64],
+      ['100:0:0:1::', 64],
+    ],
+  ],
   ['Teredo', [['2001::', 32]]],
-  ['documentation', [['2001:db8::', 32], ['3fff::', 20]]],
+  [
+    'documentation',
+    [
+      ['2001:db8::', 32],
+      ['3fff::', 20],
+    ],
+  ],
   ['IETF protocol assignment', [['2001::', 23]]],
   ['6to4', [['2002::', 16]]],
   ['AS112', [['2620:4f:8000::', 48]]],
@@ -97,7 +135,9 @@ const v4 = (b: number[]) => b.join('.');
  * local-use (RFC 6052 /48 layout), 6to4 (bits 16-47) and Teredo (the
  * server, and the client with its bits inverted).
  */
-function embeddedV4(b: number[]): { how: 'mapped' | 'NAT64' | 'NAT64 local-use' | '6to4' | 'Teredo'; addresses: string[] } | null {
+function embeddedV4(
+  b: number[],
+): { how: 'mapped' | 'NAT64' | 'NAT64 local-use' | '6to4' | 'Teredo'; addresses: string[] } | null {
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return { how: 'mapped', addresses: [v4(b.slice(12))] };
   if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
@@ -105,7 +145,8 @@ function embeddedV4(b: number[]): { how: 'mapped' | 'NAT64' | 'NAT64 local-use' 
     if (b[4] === 0 && b[5] === 1) return { how: 'NAT64 local-use', addresses: [v4([b[6]!, b[7]!, b[9]!, b[10]!])] };
   }
   if (b[0] === 0x20 && b[1] === 0x02) return { how: '6to4', addresses: [v4(b.slice(2, 6))] };
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return { how: 'Teredo', addresses: [v4(b.slice(4, 8)), v4(b.slice(12).map((x) => x ^ 0xff))] };
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0)
+    return { how: 'Teredo', addresses: [v4(b.slice(4, 8)), v4(b.slice(12).map((x) => x ^ 0xff))] };
   return null;
 }
 
@@ -118,10 +159,18 @@ export class UrlBlockedError extends Error {
   }
 }
 
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /** got's `dnsLookup` / node's `lookup` signature. */
-type LookupFunction = (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: (...args: any[]) => void) => void;
+type LookupFunction = (
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions | number,
+  callback: (...args: any[]) => void,
+) => void;
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
@@ -147,7 +196,8 @@ export class UrlGuard {
         const net = entry.slice(0, slash);
         const bits = Number(entry.slice(slash + 1));
         const v = isIP(net);
-        if (!v || !Number.isInteger(bits) || bits < 0 || bits > (v === 4 ? 32 : 128)) throw new Error(`allowHosts: '${raw}' is not a CIDR`);
+        if (!v || !Number.isInteger(bits) || bits < 0 || bits > (v === 4 ? 32 : 128))
+          throw new Error(`allowHosts: '${raw}' is not a CIDR`);
         this.allowedAddresses.addSubnet(net, bits, v === 4 ? 'ipv4' : 'ipv6');
       } else if (isIP(entry)) {
         this.allowedAddresses.addAddress(entry, familyOf(entry));
@@ -186,7 +236,8 @@ export class UrlGuard {
     if (embedded) {
       for (const a of embedded.addresses) {
         const why = this.v4Reason(a);
-        if (why) return embedded.how === 'mapped' || embedded.how === 'NAT64' ? why : `${why} (embedded in ${embedded.how})`;
+        if (why)
+          return embedded.how === 'mapped' || embedded.how === 'NAT64' ? why : `${why} (embedded in ${embedded.how})`;
       }
       if (embedded.how === 'mapped' || embedded.how === 'NAT64') return null;
     }
@@ -207,7 +258,8 @@ export class UrlGuard {
     } catch {
       throw new UrlBlockedError(`'${String(url)}' is not a URL`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UrlBlockedError(`URL scheme ${u.protocol} is not allowed (http and https only)`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new UrlBlockedError(`URL scheme ${u.protocol} is not allowed (http and https only)`);
     if (u.username || u.password) throw new UrlBlockedError('credentials in the URL are not allowed');
     const host = stripBrackets(u.hostname);
     if (!host) throw new UrlBlockedError('URL has no host');
@@ -229,7 +281,9 @@ export class UrlGuard {
     const host = stripBrackets(u.hostname);
     if (isIP(host)) return { url: u, addresses: [host] };
     const addrs = await new Promise<LookupAddress[]>((res, rej) => {
-      this.resolver(host, { all: true }, (err, a) => (err ? rej(new UrlBlockedError(`cannot resolve ${host}: ${err.code ?? err.message}`)) : res(a)));
+      this.resolver(host, { all: true }, (err, a) =>
+        err ? rej(new UrlBlockedError(`cannot resolve ${host}: ${err.code ?? err.message}`)) : res(a),
+      );
     });
     if (addrs.length === 0) throw new UrlBlockedError(`${host} resolves to no address`);
     if (!this.hostAllowed(host)) {
@@ -251,11 +305,17 @@ export class UrlGuard {
     const wantAll = (opts as LookupAllOptions).all === true;
     this.resolver(hostname, { ...opts, all: true } as LookupAllOptions, (err, addrs) => {
       if (err) return callback(err);
-      const allowed = this.hostAllowed(hostname) ? addrs : addrs.filter((a) => this.addressBlockedReason(a.address) === null);
+      const allowed = this.hostAllowed(hostname)
+        ? addrs
+        : addrs.filter((a) => this.addressBlockedReason(a.address) === null);
       if (allowed.length === 0) {
         const first = addrs[0];
         const why = first ? this.addressBlockedReason(first.address) : null;
-        return callback(new UrlBlockedError(`${hostname} resolves only to blocked addresses${first ? ` (${first.address}, ${why})` : ''}`));
+        return callback(
+          new UrlBlockedError(
+            `${hostname} resolves only to blocked addresses${first ? ` (${first.address}, ${why})` : ''}`,
+          ),
+        );
       }
       if (wantAll) return callback(null, allowed);
       return callback(null, allowed[0]!.address, allowed[0]!.family);

@@ -11,7 +11,10 @@ import type { EntityManager } from 'typeorm';
 import { moveStatus, type StoredEntry, type StoredEntryDoc } from '../store/entry-store.js';
 import type { StageContext, StagePlugin } from './stage.js';
 
-export interface StageEvent { name: string; payload?: Record<string, unknown> }
+export interface StageEvent {
+  name: string;
+  payload?: Record<string, unknown>;
+}
 
 /** The parts of a StageContext the caller supplies (the draft, its account, events, status moves and progress are made here). */
 type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'emit' | 'setStatus' | 'progress'>;
@@ -25,7 +28,11 @@ type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
  * the events the stage emitted (status moves included); the caller writes them.
  */
 async function executeStage(
-  stage: StagePlugin, method: 'run' | 'runNow', doc: string, parts: StageContextParts, o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
+  stage: StagePlugin,
+  method: 'run' | 'runNow',
+  doc: string,
+  parts: StageContextParts,
+  o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
   const draft = JSON.parse(doc) as TitleEntry;
   const account = new AccountBook(draft);
@@ -39,7 +46,10 @@ async function executeStage(
   try {
     await Promise.race([
       stage[method]!({
-        ...parts, entry: draft, account, signal: controller.signal,
+        ...parts,
+        entry: draft,
+        account,
+        signal: controller.signal,
         emit: (name, payload) => void events.push({ name, payload }),
         setStatus: (field, to, payload) => {
           const event = moveStatus(draft, field, to, payload);
@@ -50,10 +60,12 @@ async function executeStage(
           Object.assign(draft, JSON.parse(JSON.stringify(patch)));
           if (!o.writeProgress) return Promise.resolve();
           // one write after another, in the order asked; a failed write does not stop the next
-          const write = progressing.catch(() => undefined).then(() => {
-            controller.signal.throwIfAborted();
-            return o.writeProgress!(copy);
-          });
+          const write = progressing
+            .catch(() => undefined)
+            .then(() => {
+              controller.signal.throwIfAborted();
+              return o.writeProgress!(copy);
+            });
           progressing = write;
           return write;
         },
@@ -80,7 +92,9 @@ async function executeStage(
 function settleAccount(stage: StagePlugin, draft: TitleEntry, account: AccountBook, before: string): void {
   if (!account.dirty) {
     if (JSON.stringify(draft.account_data) !== before) {
-      throw new PermanentStageFailure(`stage '${stage.name}' changed account_data directly; stages contribute through ctx.account`);
+      throw new PermanentStageFailure(
+        `stage '${stage.name}' changed account_data directly; stages contribute through ctx.account`,
+      );
     }
     return;
   }
@@ -98,7 +112,13 @@ function settleAccount(stage: StagePlugin, draft: TitleEntry, account: AccountBo
  * `draft`; or null when the other writer changed one of those members too
  * (the caller then runs the stage again on the fresh entry).
  */
-function mergeStageChanges(snapshot: TitleEntry, draft: TitleEntry, current: TitleEntry, mine: readonly string[], allowConflict: boolean): TitleEntry | null {
+function mergeStageChanges(
+  snapshot: TitleEntry,
+  draft: TitleEntry,
+  current: TitleEntry,
+  mine: readonly string[],
+  allowConflict: boolean,
+): TitleEntry | null {
   if (!allowConflict && changedKeys(snapshot, current).some((k) => mine.includes(k))) return null;
   for (const k of mine) {
     if (k in draft) current[k] = draft[k];
@@ -132,27 +152,40 @@ export interface CheckpointIO<R> {
  * pipeline runner and by synchronous actions (POST /title/{id}/forms).
  */
 export async function runToCheckpoint<R>(
-  stage: StagePlugin, method: 'run' | 'runNow', io: CheckpointIO<R>,
-  o: { parts(snapshot: TitleEntry): StageContextParts; timeoutMs: number; stopSignal?: AbortSignal; maxReplays: number;
+  stage: StagePlugin,
+  method: 'run' | 'runNow',
+  io: CheckpointIO<R>,
+  o: {
+    parts(snapshot: TitleEntry): StageContextParts;
+    timeoutMs: number;
+    stopSignal?: AbortSignal;
+    maxReplays: number;
     /** Writes a stage's progress; gets the version it read, returns the version it wrote when nobody else wrote between. */
     progress?: (patch: Partial<TitleEntry>, version: number) => Promise<number>;
     /** Wraps what the stage threw (the runner names the stage and entry). */
     failed?: (e: unknown) => unknown;
     /** Told when the stage runs again on the fresh entry. */
-    onReplay?: () => void; },
+    onReplay?: () => void;
+  },
 ): Promise<{ result: R; changed: string[] }> {
   for (let replay = 0; ; replay++) {
     const base = await io.read();
     const snapshot = base.entry;
     let version = base.version;
-    const writeProgress: ProgressWriter | undefined = o.progress && (async (patch) => {
-      version = await o.progress!(patch, version);
-      Object.assign(snapshot, JSON.parse(JSON.stringify(patch)));
-    });
+    const writeProgress: ProgressWriter | undefined =
+      o.progress &&
+      (async (patch) => {
+        version = await o.progress!(patch, version);
+        Object.assign(snapshot, JSON.parse(JSON.stringify(patch)));
+      });
     let draft: TitleEntry;
     let events: StageEvent[];
     try {
-      ({ draft, events } = await executeStage(stage, method, base.doc, o.parts(snapshot), { timeoutMs: o.timeoutMs, stopSignal: o.stopSignal, writeProgress }));
+      ({ draft, events } = await executeStage(stage, method, base.doc, o.parts(snapshot), {
+        timeoutMs: o.timeoutMs,
+        stopSignal: o.stopSignal,
+        writeProgress,
+      }));
     } catch (e) {
       throw o.failed ? o.failed(e) : e;
     }

@@ -33,10 +33,13 @@ export function guardPlugin<P extends EnginePlugin>(plugin: P): P {
   const stageish = STAGE_MEMBERS.filter((m) => p[m] !== undefined);
   if (stageish.length && stageish.length < STAGE_MEMBERS.length) {
     const missing = STAGE_MEMBERS.filter((m) => p[m] === undefined);
-    throw new EngineConfigError(`plugin '${name}' has ${stageish.join(', ')} but no ${missing.join(', ')}: a stage needs phase, appliesTo and run`);
+    throw new EngineConfigError(
+      `plugin '${name}' has ${stageish.join(', ')} but no ${missing.join(', ')}: a stage needs phase, appliesTo and run`,
+    );
   }
   for (const m of STAGE_MEMBERS.slice(1)) {
-    if (p[m] !== undefined && typeof p[m] !== 'function') throw new EngineConfigError(`plugin '${name}': ${m} must be a function`);
+    if (p[m] !== undefined && typeof p[m] !== 'function')
+      throw new EngineConfigError(`plugin '${name}': ${m} must be a function`);
   }
   for (const hook of SYNC_HOOKS) {
     const fn = p[hook];

@@ -40,10 +40,13 @@ export function definePluginOptions<S extends z.ZodRawShape>(name: string, shape
 function parseOptions<T>(path: string, schema: z.ZodType<T>, raw: unknown): T {
   const r = schema.safeParse(raw ?? {});
   if (r.success) return r.data;
-  const detail = r.error.issues.map((i) => {
-    const keys = i.code === 'unrecognized_keys' ? ` (${(i as { keys: string[] }).keys.map((k) => `'${k}'`).join(', ')})` : '';
-    return `${[path, ...i.path.map(String)].join('.')}: ${i.message}${keys}`;
-  }).join('; ');
+  const detail = r.error.issues
+    .map((i) => {
+      const keys =
+        i.code === 'unrecognized_keys' ? ` (${(i as { keys: string[] }).keys.map((k) => `'${k}'`).join(', ')})` : '';
+      return `${[path, ...i.path.map(String)].join('.')}: ${i.message}${keys}`;
+    })
+    .join('; ');
   throw new EngineConfigError(`invalid configuration: ${detail}`);
 }
 
@@ -66,15 +69,21 @@ export function checkPluginConfig(
   const byName = new Map(known.map((k) => [k.name, k]));
   for (const name of Object.keys(config.plugins)) {
     const m = byName.get(name);
-    if (!m) throw new EngineConfigError(`invalid configuration: plugins.${name}: no plugin is called '${name}' (known: ${[...byName.keys()].sort().join(', ')})`);
+    if (!m)
+      throw new EngineConfigError(
+        `invalid configuration: plugins.${name}: no plugin is called '${name}' (known: ${[...byName.keys()].sort().join(', ')})`,
+      );
     if (!config.stages.includes(name)) continue;
-    if (!m.options) throw new EngineConfigError(`invalid configuration: plugins.${name}: the '${name}' plugin takes no options`);
+    if (!m.options)
+      throw new EngineConfigError(`invalid configuration: plugins.${name}: the '${name}' plugin takes no options`);
     parseOptions(`plugins.${name}`, m.options, config.plugins[name]);
   }
   const claimed = new Set(known.flatMap((k) => k.providers ?? []));
   for (const key of Object.keys(config.providers)) {
     if (!claimed.has(key)) {
-      throw new EngineConfigError(`invalid configuration: providers.${key}: no plugin reads provider '${key}' (known: ${[...claimed].sort().join(', ')})`);
+      throw new EngineConfigError(
+        `invalid configuration: providers.${key}: no plugin reads provider '${key}' (known: ${[...claimed].sort().join(', ')})`,
+      );
     }
   }
 }

@@ -14,8 +14,10 @@ export class StageRegistry {
   private frozen = false;
 
   register(plugin: EnginePlugin): void {
-    if (this.frozen) throw new EngineConfigError(`cannot register stage '${plugin.name}': the engine has already started`);
-    if (this.all.some((s) => s.name === plugin.name)) throw new EngineConfigError(`stage '${plugin.name}' is registered twice`);
+    if (this.frozen)
+      throw new EngineConfigError(`cannot register stage '${plugin.name}': the engine has already started`);
+    if (this.all.some((s) => s.name === plugin.name))
+      throw new EngineConfigError(`stage '${plugin.name}' is registered twice`);
     this.all.push(plugin);
   }
 
@@ -34,7 +36,10 @@ export class StageRegistry {
     const placed = new Set<string>();
     while (pending.length) {
       const i = pending.findIndex((s) => (s.after ?? []).every((d) => placed.has(d)));
-      if (i < 0) throw new EngineConfigError(`stages ${pending.map((s) => `'${s.name}'`).join(', ')} depend on each other in a cycle`);
+      if (i < 0)
+        throw new EngineConfigError(
+          `stages ${pending.map((s) => `'${s.name}'`).join(', ')} depend on each other in a cycle`,
+        );
       const [s] = pending.splice(i, 1);
       out.push(s!);
       placed.add(s!.name);
@@ -46,7 +51,9 @@ export class StageRegistry {
       const prev = phased[i - 1]!;
       const cur = phased[i]!;
       if (JOB_PHASE_ORDER[cur.phase] < JOB_PHASE_ORDER[prev.phase]) {
-        throw new EngineConfigError(`stage '${cur.name}' (phase ${cur.phase}) would run after '${prev.name}' (phase ${prev.phase}); reorder the config's stages`);
+        throw new EngineConfigError(
+          `stage '${cur.name}' (phase ${cur.phase}) would run after '${prev.name}' (phase ${prev.phase}); reorder the config's stages`,
+        );
       }
     }
     this.all.splice(0, this.all.length, ...out);

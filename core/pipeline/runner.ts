@@ -154,9 +154,12 @@ export class PipelineRunner {
 
   private async runJob(job: ClaimedJob): Promise<void> {
     const log = this.log.child({ entryId: job.entryId, jobId: job.id, attempt: job.attempts });
-    const leaseTimer = setInterval(() => {
-      void this.queue.renew(job.id, this.owner, this.config.workers.leaseMs).catch(() => undefined);
-    }, Math.max(500, Math.floor(this.config.workers.leaseMs / 3)));
+    const leaseTimer = setInterval(
+      () => {
+        void this.queue.renew(job.id, this.owner, this.config.workers.leaseMs).catch(() => undefined);
+      },
+      Math.max(500, Math.floor(this.config.workers.leaseMs / 3)),
+    );
     let successor = true;
     try {
       successor = await this.runStages(job, log);
@@ -248,7 +251,12 @@ export class PipelineRunner {
   }
 
   /** The first stage after `index` not in `done` whose `appliesTo` holds for `entry` (or throws), or null when none does. */
-  private lookAhead(index: number, done: ReadonlySet<string>, entry: Readonly<TitleEntry>, job: ClaimedJob): { next: number; error?: { thrown: unknown } } | null {
+  private lookAhead(
+    index: number,
+    done: ReadonlySet<string>,
+    entry: Readonly<TitleEntry>,
+    job: ClaimedJob,
+  ): { next: number; error?: { thrown: unknown } } | null {
     for (let j = index + 1; j < this.stages.length; j++) {
       const stage = this.stages[j]!;
       if (done.has(stage.name)) continue;
@@ -268,15 +276,23 @@ export class PipelineRunner {
    * same transaction. `held` is the entry as last read or written (null: read it).
    */
   private async runStage(
-    stage: StagePlugin, index: number, job: ClaimedJob, org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, log: Logger,
-    held: StoredEntryDoc | null, done: ReadonlySet<string>, startedAt: number,
+    stage: StagePlugin,
+    index: number,
+    job: ClaimedJob,
+    org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>,
+    log: Logger,
+    held: StoredEntryDoc | null,
+    done: ReadonlySet<string>,
+    startedAt: number,
   ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
     const stageLog = log.child({ stage: stage.name });
     let first = held;
-    const gone: () => never = () => { throw new JobGone(`entry ${job.entryId} was deleted`); };
+    const gone: () => never = () => {
+      throw new JobGone(`entry ${job.entryId} was deleted`);
+    };
     const io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }> = {
       read: async () => {
-        const b = first ?? await this.loadOrGone(job);
+        const b = first ?? (await this.loadOrGone(job));
         first = null;
         return b;
       },
@@ -298,15 +314,24 @@ export class PipelineRunner {
   }
 
   private async runStageTimed(
-    stage: StagePlugin, io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }>, job: ClaimedJob,
-    org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>, stageLog: Logger,
+    stage: StagePlugin,
+    io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }>,
+    job: ClaimedJob,
+    org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>,
+    stageLog: Logger,
   ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
     const gone = io.gone;
     const { result, changed } = await runToCheckpoint(stage, 'run', io, {
       parts: (snapshot) => ({
-        job: job.input, jobId: job.id, attempt: job.attempts, org, config: this.config,
-        options: this.config.plugins[stage.name], log: stageLog,
-        objects: new EntryObjects(this.objects, snapshot.storeIndex), container: this.container,
+        job: job.input,
+        jobId: job.id,
+        attempt: job.attempts,
+        org,
+        config: this.config,
+        options: this.config.plugins[stage.name],
+        log: stageLog,
+        objects: new EntryObjects(this.objects, snapshot.storeIndex),
+        container: this.container,
       }),
       timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs,
       stopSignal: this.stopController.signal,
@@ -332,11 +357,22 @@ export class PipelineRunner {
 
   /** A stage's checkpoint, in its transaction: the events, the look ahead, the entry, and the job's progress. */
   private async checkpoint(
-    m: EntityManager, stage: StagePlugin, index: number, job: ClaimedJob, target: TitleEntry, events: StageEvent[],
-    done: ReadonlySet<string>, startedAt: number,
+    m: EntityManager,
+    stage: StagePlugin,
+    index: number,
+    job: ClaimedJob,
+    target: TitleEntry,
+    events: StageEvent[],
+    done: ReadonlySet<string>,
+    startedAt: number,
   ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
     for (const ev of events) {
-      await this.outbox.append(m, { orgId: job.orgId, entryId: job.entryId, name: ev.name, payload: { stage: stage.name, jobId: job.id, ...ev.payload } });
+      await this.outbox.append(m, {
+        orgId: job.orgId,
+        entryId: job.entryId,
+        name: ev.name,
+        payload: { stage: stage.name, jobId: job.id, ...ev.payload },
+      });
     }
     // the entry as a reload would show it: the stages after this one are asked about it
     const entry = JSON.parse(JSON.stringify(target)) as TitleEntry;
@@ -362,12 +398,18 @@ export class PipelineRunner {
   }
 
   /** Moves job_status forward to a stage's phase, in its own transaction, so clients see it while the stage runs; returns the entry written. */
-  private async moveStatus(job: ClaimedJob, status: TitleEntry['job_status'], stage: string, processingStartTime?: number): Promise<StoredEntryDoc> {
+  private async moveStatus(
+    job: ClaimedJob,
+    status: TitleEntry['job_status'],
+    stage: string,
+    processingStartTime?: number,
+  ): Promise<StoredEntryDoc> {
     return this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
       // forward only: a request may have set the status meanwhile (enriching, say), after the caller looked
-      if (JOB_PHASE_ORDER[status] > JOB_PHASE_ORDER[found.entry.job_status]) await this.store.setJobStatus(m, job.orgId, found.entry, status, { stage });
+      if (JOB_PHASE_ORDER[status] > JOB_PHASE_ORDER[found.entry.job_status])
+        await this.store.setJobStatus(m, job.orgId, found.entry, status, { stage });
       if (processingStartTime) found.entry.processingStartTime = processingStartTime;
       return this.store.write(m, job.orgId, found.entry);
     });
@@ -380,8 +422,11 @@ export class PipelineRunner {
     const message = e instanceof Error ? e.message : String(e);
     if (retryable && job.attempts < this.config.workers.maxAttempts) {
       const base = this.config.workers.retryBaseMs * 2 ** (job.attempts - 1);
-      const delay = Math.round(base / 2 + Math.random() * base / 2);
-      log.warn({ code: 'STAGE_FAILED_RETRY', stage, hook, err: e, retryInMs: delay }, 'stage failed; job will be retried');
+      const delay = Math.round(base / 2 + (Math.random() * base) / 2);
+      log.warn(
+        { code: 'STAGE_FAILED_RETRY', stage, hook, err: e, retryInMs: delay },
+        'stage failed; job will be retried',
+      );
       await this.queue.retry(job.id, this.owner, message, Date.now() + delay);
       setTimeout(() => void this.poll(), delay + 5).unref();
       return;

@@ -63,7 +63,11 @@ export interface TitleCollectionService {
   /** The entry's collection, if any. */
   get(orgId: string, entryId: string): Promise<TitleCollectionView | undefined>;
   /** A carrier shipment for a WET_SIGN packet (outbound and return label), for `physical_tracking`. */
-  wetSignShipment?(orgId: string, entryId: string, signatureRequestId: string): Promise<Record<string, unknown> | undefined>;
+  wetSignShipment?(
+    orgId: string,
+    entryId: string,
+    signatureRequestId: string,
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 /** A signed document, as the submission plugin encloses it in a filing packet. */

@@ -12,7 +12,10 @@ import type { EntryStore, StatusField, StoredEntry } from '../store/entry-store.
 export type EntryPresenter = (entry: TitleEntry, ttlSeconds?: number, org?: Readonly<Organization>) => TitleEntry;
 
 export class Entries {
-  constructor(private readonly store: EntryStore, private readonly presenter: EntryPresenter) {}
+  constructor(
+    private readonly store: EntryStore,
+    private readonly presenter: EntryPresenter,
+  ) {}
 
   /** The entry for `id` (or the canonical entry of a pointer id); locked for the transaction `m` when given. */
   load(orgId: string, id: string, m?: EntityManager): Promise<StoredEntry | null> {
@@ -34,7 +37,14 @@ export class Entries {
    * move the table refuses) and appends `title.<field>.<status>` to the outbox in the transaction `m`.
    * No move, no event. The caller saves the entry (in the same transaction).
    */
-  setStatus(m: EntityManager, orgId: string, entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): Promise<void> {
+  setStatus(
+    m: EntityManager,
+    orgId: string,
+    entry: TitleEntry,
+    field: StatusField,
+    to: string,
+    payload: Record<string, unknown> = {},
+  ): Promise<void> {
     return this.store.setStatus(m, orgId, entry, field, to, payload);
   }
 

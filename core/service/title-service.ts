@@ -23,14 +23,32 @@ import { runToCheckpoint, type CheckpointIO } from '../pipeline/execute.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects } from '../storage/object-store.js';
 
-export interface ActionResult { entryId: string; job_status: JobStatus }
-interface ListResult { items: unknown[]; count: number; nextToken: string | null; hasMore: boolean; stateMap?: Record<string, number> }
-interface DeleteResult { statusCode: 200; message: string; entryId: string; deletedCount: number }
+export interface ActionResult {
+  entryId: string;
+  job_status: JobStatus;
+}
+interface ListResult {
+  items: unknown[];
+  count: number;
+  nextToken: string | null;
+  hasMore: boolean;
+  stateMap?: Record<string, number>;
+}
+interface DeleteResult {
+  statusCode: 200;
+  message: string;
+  entryId: string;
+  deletedCount: number;
+}
 
 const ListQuerySchema = z.object({
   vin: z.string().optional(),
   groupId: z.string().optional(),
-  state: z.string().length(2).transform((s) => s.toUpperCase()).optional(),
+  state: z
+    .string()
+    .length(2)
+    .transform((s) => s.toUpperCase())
+    .optional(),
   job_status: z.enum(JOB_STATUSES).optional(),
   account_status: z.enum(ACCOUNT_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -40,7 +58,8 @@ const ListQuerySchema = z.object({
 
 const parse = parseInput;
 
-const hasSyncFlag = (i: { sync_nmvtis?: boolean; sync_public?: boolean; sync_private?: boolean }) => !!(i.sync_nmvtis || i.sync_public || i.sync_private);
+const hasSyncFlag = (i: { sync_nmvtis?: boolean; sync_public?: boolean; sync_private?: boolean }) =>
+  !!(i.sync_nmvtis || i.sync_public || i.sync_private);
 
 /** Spec rule 2: sync_public or sync_private without an issuing state turns on sync_nmvtis. */
 function applyRule2(flags: JobInput, issuingState: string | null | undefined): void {
@@ -97,24 +116,35 @@ export class TitleService {
   }
 
   /** Loads the canonical entry for `id` as the principal may see it, or throws `notFound`. */
-  private async mustLoad(p: Principal, id: string, notFound: 'ENTRY_NOT_FOUND' | 'ENTRY_NOT_FOUND_FOR_DATA' = 'ENTRY_NOT_FOUND', m?: Parameters<EntryStore['load']>[2]) {
+  private async mustLoad(
+    p: Principal,
+    id: string,
+    notFound: 'ENTRY_NOT_FOUND' | 'ENTRY_NOT_FOUND_FOR_DATA' = 'ENTRY_NOT_FOUND',
+    m?: Parameters<EntryStore['load']>[2],
+  ) {
     const found = await this.store.load(p.org.id, id, m);
     if (!found || !this.visible(p, found.entry)) throw new TitledError(notFound, `entry ${id} not found`);
     return found;
   }
 
   private requireStage(action: StageAction): void {
-    if (!this.stages.handles(action)) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} needs a stage that is not enabled in this engine's config`);
+    if (!this.stages.handles(action))
+      throw new TitledError(
+        'NOT_IMPLEMENTED',
+        `POST /title/{id}/${action} needs a stage that is not enabled in this engine's config`,
+      );
   }
 
   /** POST /title */
   async create(p: Principal, body: unknown): Promise<ActionResult> {
     const raw = Array.isArray(body) ? { attachments: body } : body;
-    if (!raw || typeof raw !== 'object') throw new TitledError('INVALID_INPUT', 'body must be a JSON object or an array of document URLs');
+    if (!raw || typeof raw !== 'object')
+      throw new TitledError('INVALID_INPUT', 'body must be a JSON object or an array of document URLs');
     const req = parse(CreateTitleBodySchema, raw);
     let groupId = req.groupId;
     if (p.groups) {
-      if (groupId && !p.groups.includes(groupId)) throw new TitledError('FORBIDDEN', `groupId '${groupId}' is not one of your groups`);
+      if (groupId && !p.groups.includes(groupId))
+        throw new TitledError('FORBIDDEN', `groupId '${groupId}' is not one of your groups`);
       groupId ??= p.groups[0];
     }
     let vin: string | undefined;
@@ -135,20 +165,41 @@ export class TitleService {
           const existing = vin ? await this.store.findByVin(p.org.id, vin, m) : null;
           if (existing) {
             const entry = existing.entry;
-            if (!this.visible(p, entry)) throw new TitledError('VIN_CONFLICT', 'an entry with this VIN exists in a group you cannot see');
-            applyRule2(input, req.account_data?.vehicle?.title?.issuing_state ?? entry.account_data.vehicle?.title?.issuing_state);
+            if (!this.visible(p, entry))
+              throw new TitledError('VIN_CONFLICT', 'an entry with this VIN exists in a group you cannot see');
+            applyRule2(
+              input,
+              req.account_data?.vehicle?.title?.issuing_state ?? entry.account_data.vehicle?.title?.issuing_state,
+            );
             const to: JobStatus = hasSyncFlag(input) ? 'enriching' : 'pending';
             const pointerId = randomUUID();
-            await this.store.addPointer(m, { id: pointerId, orgId: p.org.id, canonicalId: entry.entryId, userId: p.userId });
+            await this.store.addPointer(m, {
+              id: pointerId,
+              orgId: p.org.id,
+              canonicalId: entry.entryId,
+              userId: p.userId,
+            });
             await this.store.setJobStatus(m, p.org.id, entry, to, { trigger: 'POST /title', pointerId });
             if (input.sync_private) entry.private_enrichment_pending = true;
             await this.markRequested(m, p.org.id, entry, input);
             await this.store.save(m, p.org.id, entry);
-            await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input: { ...input, reasons: ['update'] }, initialStatus: to });
+            await this.queue.enqueue(m, {
+              entryId: entry.entryId,
+              orgId: p.org.id,
+              input: { ...input, reasons: ['update'] },
+              initialStatus: to,
+            });
             return { entryId: pointerId, job_status: to };
           }
           applyRule2(input, req.account_data?.vehicle?.title?.issuing_state);
-          const entry = newEntry({ orgId: p.org.id, orgName: p.org.name, userId: p.userId, userEmail: p.email, groupId, vin });
+          const entry = newEntry({
+            orgId: p.org.id,
+            orgName: p.org.name,
+            userId: p.userId,
+            userEmail: p.email,
+            groupId,
+            vin,
+          });
           if (input.sync_private) entry.private_enrichment_pending = true;
           await this.store.insert(m, p.org.id, entry);
           if (await this.markRequested(m, p.org.id, entry, input)) await this.store.save(m, p.org.id, entry);
@@ -182,7 +233,9 @@ export class TitleService {
     if (p.groups || this.stages.plugins().some((s) => s.present)) return JSON.stringify(await this.get(p, id));
     const raw = await this.store.loadRaw(p.org.id, id);
     if (raw === null) throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
-    return mayHoldObjectKeys(raw, p.org.id) ? JSON.stringify(this.present(JSON.parse(raw) as TitleEntry, undefined, p.org)) : raw;
+    return mayHoldObjectKeys(raw, p.org.id)
+      ? JSON.stringify(this.present(JSON.parse(raw) as TitleEntry, undefined, p.org))
+      : raw;
   }
 
   /**
@@ -214,8 +267,12 @@ export class TitleService {
   async list(p: Principal, query: Record<string, unknown>): Promise<ListResult> {
     const q = parse(ListQuerySchema, query);
     const filter: EntryFilter = {
-      vin: q.vin ? checkVin(q.vin).vin : undefined, groupId: q.groupId, state: q.state,
-      job_status: q.job_status, account_status: q.account_status, visibleGroups: p.groups,
+      vin: q.vin ? checkVin(q.vin).vin : undefined,
+      groupId: q.groupId,
+      state: q.state,
+      job_status: q.job_status,
+      account_status: q.account_status,
+      visibleGroups: p.groups,
     };
     if (q.stateMap === 'true') {
       const map = await this.store.stateMap(p.org.id, filter);
@@ -234,10 +291,20 @@ export class TitleService {
 
   /** PATCH /title/{id}: only `account_data`, merged (RFC 7396); returns the full entry. */
   async patch(p: Principal, id: string, body: unknown): Promise<TitleEntry> {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TitledError('INVALID_INPUT', 'body must be a JSON object');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new TitledError('INVALID_INPUT', 'body must be a JSON object');
     const disallowed = Object.keys(body).filter((k) => k !== 'account_data');
-    if (disallowed.length) throw new TitledError('DISALLOWED_FIELDS', `only account_data may be patched; not allowed: ${disallowed.join(', ')}`, { disallowedFields: disallowed });
-    const patch = parse(AccountDataSchema, (body as { account_data?: unknown }).account_data ?? {}, 'account_data') as AccountData;
+    if (disallowed.length)
+      throw new TitledError(
+        'DISALLOWED_FIELDS',
+        `only account_data may be patched; not allowed: ${disallowed.join(', ')}`,
+        { disallowedFields: disallowed },
+      );
+    const patch = parse(
+      AccountDataSchema,
+      (body as { account_data?: unknown }).account_data ?? {},
+      'account_data',
+    ) as AccountData;
     try {
       const entry = await this.db.tx(async (m) => {
         const { entry, version } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
@@ -271,7 +338,8 @@ export class TitleService {
     const flags = parse(SyncFlagsSchema, body ?? {});
     if (!hasSyncFlag(flags)) throw new TitledError('NO_SYNC_FLAG');
     const { entry } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND_FOR_DATA');
-    if (!entry.account_data || Object.keys(entry.account_data).length === 0) throw new TitledError('NO_ACCOUNT_DATA', `entry ${id} has no account_data`);
+    if (!entry.account_data || Object.keys(entry.account_data).length === 0)
+      throw new TitledError('NO_ACCOUNT_DATA', `entry ${id} has no account_data`);
     this.requireStage('data');
     const input: JobInput = { reasons: ['data'], ...flags };
     applyRule2(input, entry.account_data.vehicle?.title?.issuing_state);
@@ -304,8 +372,11 @@ export class TitleService {
     this.requireStage(action);
     const stage = this.stages.list().find((s) => s.handles?.includes(action) && typeof s.runNow === 'function');
     const { log, outbox, container } = this.sync;
-    if (!stage || !log || !outbox || !container) throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
-    const gone: () => never = () => { throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`); };
+    if (!stage || !log || !outbox || !container)
+      throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
+    const gone: () => never = () => {
+      throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
+    };
     let entryId = id;
     const io: CheckpointIO<void> = {
       read: async () => {
@@ -320,21 +391,35 @@ export class TitleService {
       commit: async (m, target, events) => {
         await this.store.save(m, p.org.id, target);
         for (const ev of events) {
-          await outbox.append(m, { orgId: p.org.id, entryId: target.entryId, name: ev.name, payload: { stage: stage.name, action, ...ev.payload } });
+          await outbox.append(m, {
+            orgId: p.org.id,
+            entryId: target.entryId,
+            name: ev.name,
+            payload: { stage: stage.name, action, ...ev.payload },
+          });
         }
       },
     };
     await runToCheckpoint(stage, 'runNow', io, {
       parts: (snapshot) => ({
-        job: { reasons: [action] }, jobId: `now-${randomUUID()}`, attempt: 1, org: p.org, config: this.config,
-        options: this.config.plugins[stage.name], log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
-        objects: new EntryObjects(this.objects, snapshot.storeIndex), container,
+        job: { reasons: [action] },
+        jobId: `now-${randomUUID()}`,
+        attempt: 1,
+        org: p.org,
+        config: this.config,
+        options: this.config.plugins[stage.name],
+        log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
+        objects: new EntryObjects(this.objects, snapshot.storeIndex),
+        container,
       }),
       timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs,
       maxReplays: 3,
       failed: (e) => {
         if (e instanceof TitledError) return e;
-        log.error({ err: e, code: 'STAGE_FAILED', stage: stage.name, hook: 'runNow', entryId, action }, 'synchronous action failed');
+        log.error(
+          { err: e, code: 'STAGE_FAILED', stage: stage.name, hook: 'runNow', entryId, action },
+          'synchronous action failed',
+        );
         return new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
       },
     });
@@ -364,7 +449,13 @@ export class TitleService {
     return this.setStatusField(p, id, 'physical_title_status', to, note);
   }
 
-  private async setStatusField(p: Principal, id: string, field: StatusField, to: string, note?: string): Promise<TitleEntry> {
+  private async setStatusField(
+    p: Principal,
+    id: string,
+    field: StatusField,
+    to: string,
+    note?: string,
+  ): Promise<TitleEntry> {
     const entry = await this.db.tx(async (m) => {
       const { entry, version } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
       await this.store.setStatus(m, p.org.id, entry, field, to, { by: p.userId, ...(note ? { note } : {}) });
@@ -374,7 +465,12 @@ export class TitleService {
     return this.present(entry, undefined, p.org);
   }
 
-  private async enqueueAction(p: Principal, id: string, input: JobInput, mutate?: (e: TitleEntry) => void): Promise<ActionResult> {
+  private async enqueueAction(
+    p: Principal,
+    id: string,
+    input: JobInput,
+    mutate?: (e: TitleEntry) => void,
+  ): Promise<ActionResult> {
     const result = await this.db.tx(async (m) => {
       const { entry } = await this.mustLoad(p, id, 'ENTRY_NOT_FOUND', m);
       await this.store.setJobStatus(m, p.org.id, entry, 'enriching', { trigger: input.reasons[0] });

@@ -16,7 +16,12 @@ function assertKey(key: string): void {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', json: 'application/json', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', txt: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  txt: 'text/plain; charset=utf-8',
 };
 export { assertKey, isObjectKey };
 
@@ -92,7 +97,10 @@ export abstract class ObjectStore {
  * the same `secret` accepts the URLs any of them signed.
  */
 export abstract class SignedObjectStore extends ObjectStore {
-  protected constructor(private readonly secret: string, private publicUrl: string) {
+  protected constructor(
+    private readonly secret: string,
+    private publicUrl: string,
+  ) {
     super();
   }
 
@@ -204,7 +212,10 @@ export class LocalObjectStore extends SignedObjectStore {
         return null;
       }
       // the stream owns the handle from here and closes it when it ends or is destroyed
-      return { stream: fh.createReadStream({ highWaterMark: 64 * 1024, start: 0, end: Math.max(st.size - 1, 0) }), size: st.size };
+      return {
+        stream: fh.createReadStream({ highWaterMark: 64 * 1024, start: 0, end: Math.max(st.size - 1, 0) }),
+        size: st.size,
+      };
     } catch (e) {
       await fh.close();
       throw e;
@@ -218,7 +229,10 @@ export class LocalObjectStore extends SignedObjectStore {
 
 /** Object storage seen from one entry: names are relative to its `storeIndex`. */
 export class EntryObjects {
-  constructor(private readonly store: ObjectStore, readonly storeIndex: string) {}
+  constructor(
+    private readonly store: ObjectStore,
+    readonly storeIndex: string,
+  ) {}
 
   /** Stores `data` at `<storeIndex>/<name>` and returns that key (what entry fields hold). */
   async put(name: string, data: Buffer | string): Promise<string> {

@@ -3,11 +3,24 @@ import type { PiiCodec } from '../crypto/pii.js';
 import type { Database } from '../db/database.js';
 import { TitledError } from '../errors.js';
 import type { TitleEntry } from '../model/entry.js';
-import { ACCOUNT_STATUS_MOVES, assertMove, FORMS_STATUS_MOVES, FOUND_STATUS_MOVES, JOB_STATUS_MOVES, PHYSICAL_TITLE_STATUS_MOVES, type JobStatus } from '../status.js';
+import {
+  ACCOUNT_STATUS_MOVES,
+  assertMove,
+  FORMS_STATUS_MOVES,
+  FOUND_STATUS_MOVES,
+  JOB_STATUS_MOVES,
+  PHYSICAL_TITLE_STATUS_MOVES,
+  type JobStatus,
+} from '../status.js';
 
 const STATUS_MACHINES = {
-  job_status: JOB_STATUS_MOVES, account_status: ACCOUNT_STATUS_MOVES, physical_title_status: PHYSICAL_TITLE_STATUS_MOVES,
-  nmvtis_found_status: FOUND_STATUS_MOVES, state_found_status: FOUND_STATUS_MOVES, portal_found_status: FOUND_STATUS_MOVES, public_found_status: FOUND_STATUS_MOVES,
+  job_status: JOB_STATUS_MOVES,
+  account_status: ACCOUNT_STATUS_MOVES,
+  physical_title_status: PHYSICAL_TITLE_STATUS_MOVES,
+  nmvtis_found_status: FOUND_STATUS_MOVES,
+  state_found_status: FOUND_STATUS_MOVES,
+  portal_found_status: FOUND_STATUS_MOVES,
+  public_found_status: FOUND_STATUS_MOVES,
   forms_status: FORMS_STATUS_MOVES,
 };
 export type StatusField = keyof typeof STATUS_MACHINES;
@@ -19,7 +32,12 @@ export type StatusField = keyof typeof STATUS_MACHINES;
  * table does not allow. `EntryStore.setStatus` and a stage's `ctx.setStatus`
  * both go through here; the caller writes the event to the outbox.
  */
-export function moveStatus(entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): { name: string; payload: Record<string, unknown> } | null {
+export function moveStatus(
+  entry: TitleEntry,
+  field: StatusField,
+  to: string,
+  payload: Record<string, unknown> = {},
+): { name: string; payload: Record<string, unknown> } | null {
   const from = (entry[field] as string | undefined) ?? 'none';
   if (from === to) return null;
   assertMove(field, STATUS_MACHINES[field] as Record<string, readonly string[]>, from, to);
@@ -50,9 +68,16 @@ export interface EntryFilter {
   visibleGroups: readonly string[] | null;
 }
 
-export interface PageCursor { createdAt: number; id: string }
+export interface PageCursor {
+  createdAt: number;
+  id: string;
+}
 
-interface EntryRow { doc: string; sources: string | null; version: number }
+interface EntryRow {
+  doc: string;
+  sources: string | null;
+  version: number;
+}
 
 /**
  * The JSON text of an entry with its sources: the stored document with an
@@ -83,7 +108,11 @@ export class EntryStore {
    * @param pii seals SSNs, dates of birth and license numbers in `doc` and `sources` as they are written, and opens
    *   them as they are read: the one place entries are encrypted at rest (docs/security.md)
    */
-  constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly pii?: PiiCodec) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: Outbox,
+    private readonly pii?: PiiCodec,
+  ) {}
 
   /** The JSON writer for the organization's entries (sealing PII when encryption is on). */
   private async writer(orgId: string, m?: EntityManager): Promise<Stringify> {
@@ -109,7 +138,9 @@ export class EntryStore {
   async resolveId(orgId: string, id: string, m?: EntityManager): Promise<string | null> {
     const rows = await this.db.query<{ id: string }>(
       'SELECT id FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT "canonicalId" AS id FROM duplicate_pointers WHERE "orgId" = ? AND id = ?',
-      [orgId, id, orgId, id], m);
+      [orgId, id, orgId, id],
+      m,
+    );
     return rows[0]?.id ?? null;
   }
 
@@ -131,11 +162,17 @@ export class EntryStore {
 
   /** `load`, with the stored JSON text the entry was parsed from (the pipeline runner makes its draft from it). */
   async loadWithDoc(orgId: string, id: string, m?: EntityManager): Promise<StoredEntryDoc | null> {
-    let rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
+    let rows = await this.db.query<EntryRow>(
+      `SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`,
+      [orgId, id],
+      m,
+    );
     if (!rows.length) {
       rows = await this.db.query<EntryRow>(
         `SELECT e.doc, e.sources, e.version FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?${this.lock(m, 'e')}`,
-        [orgId, id], m);
+        [orgId, id],
+        m,
+      );
     }
     return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
@@ -147,7 +184,11 @@ export class EntryStore {
    * wrote the entry since, without reading the document.
    */
   async versionOf(orgId: string, id: string, m?: EntityManager): Promise<number | null> {
-    const rows = await this.db.query<{ version: number }>(`SELECT version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`, [orgId, id], m);
+    const rows = await this.db.query<{ version: number }>(
+      `SELECT version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`,
+      [orgId, id],
+      m,
+    );
     return rows[0] ? Number(rows[0].version) : null;
   }
 
@@ -155,13 +196,18 @@ export class EntryStore {
   async loadRaw(orgId: string, id: string): Promise<string | null> {
     const rows = await this.db.query<{ doc: string }>(
       'SELECT doc FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT e.doc FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?',
-      [orgId, id, orgId, id]);
+      [orgId, id, orgId, id],
+    );
     return rows[0] ? this.opened(orgId, rows[0].doc) : null;
   }
 
   /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */
   async findByVin(orgId: string, vin: string, m?: EntityManager): Promise<StoredEntry | null> {
-    const rows = await this.db.query<EntryRow>(`SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`, [orgId, vin], m);
+    const rows = await this.db.query<EntryRow>(
+      `SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND vin = ?${this.lock(m)}`,
+      [orgId, vin],
+      m,
+    );
     return rows[0] ? this.fromRow(orgId, rows[0], m) : null;
   }
 
@@ -169,11 +215,33 @@ export class EntryStore {
     const now = entry.last_modified;
     const { doc, sources } = toColumns(entry, await this.writer(orgId, m));
     await this.db.exec(
-      'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc, sources) '
-      + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
-      [entry.entryId, orgId, entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status,
-        Date.parse(entry.createdAt), now, doc, sources ?? null], m);
-    await this.outbox.append(m, { orgId, entryId: entry.entryId, name: `title.job_status.${entry.job_status}`, payload: { field: 'job_status', from: null, to: entry.job_status } }, now);
+      'INSERT INTO entries (id, "orgId", vin, state, "groupId", "jobStatus", "accountStatus", "createdAt", "updatedAt", version, doc, sources) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
+      [
+        entry.entryId,
+        orgId,
+        entry.VIN || null,
+        entry.state,
+        entry.groupId ?? null,
+        entry.job_status,
+        entry.account_status,
+        Date.parse(entry.createdAt),
+        now,
+        doc,
+        sources ?? null,
+      ],
+      m,
+    );
+    await this.outbox.append(
+      m,
+      {
+        orgId,
+        entryId: entry.entryId,
+        name: `title.job_status.${entry.job_status}`,
+        payload: { field: 'job_status', from: null, to: entry.job_status },
+      },
+      now,
+    );
   }
 
   /**
@@ -189,13 +257,22 @@ export class EntryStore {
     const json = await this.writer(orgId, m);
     entry.last_modified = Date.now();
     const { doc, sources } = toColumns(entry, json);
-    const params: unknown[] = [entry.VIN || null, entry.state, entry.groupId ?? null, entry.job_status, entry.account_status, entry.last_modified, doc];
+    const params: unknown[] = [
+      entry.VIN || null,
+      entry.state,
+      entry.groupId ?? null,
+      entry.job_status,
+      entry.account_status,
+      entry.last_modified,
+      doc,
+    ];
     // an entry read without its sources (a list item) leaves the stored sources as they are
     const setSources = sources !== undefined ? ', sources = ?' : '';
     if (sources !== undefined) params.push(sources);
     params.push(orgId, entry.entryId);
-    let sql = `UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?${setSources}, `
-      + 'version = version + 1 WHERE "orgId" = ? AND id = ?';
+    let sql =
+      `UPDATE entries SET vin = ?, state = ?, "groupId" = ?, "jobStatus" = ?, "accountStatus" = ?, "updatedAt" = ?, doc = ?${setSources}, ` +
+      'version = version + 1 WHERE "orgId" = ? AND id = ?';
     if (expectedVersion !== undefined) {
       sql += ' AND version = ?';
       params.push(expectedVersion);
@@ -207,13 +284,25 @@ export class EntryStore {
     return { entry, version: Number(rows[0]!.version), doc: text };
   }
 
-  async addPointer(m: EntityManager, p: { id: string; orgId: string; canonicalId: string; userId: string }): Promise<void> {
-    await this.db.exec('INSERT INTO duplicate_pointers (id, "orgId", "canonicalId", "userId", "createdAt") VALUES (?, ?, ?, ?, ?)',
-      [p.id, p.orgId, p.canonicalId, p.userId, Date.now()], m);
+  async addPointer(
+    m: EntityManager,
+    p: { id: string; orgId: string; canonicalId: string; userId: string },
+  ): Promise<void> {
+    await this.db.exec(
+      'INSERT INTO duplicate_pointers (id, "orgId", "canonicalId", "userId", "createdAt") VALUES (?, ?, ?, ?, ?)',
+      [p.id, p.orgId, p.canonicalId, p.userId, Date.now()],
+      m,
+    );
   }
 
   /** Moves job_status through the transition table and appends its event to the outbox (same transaction). */
-  setJobStatus(m: EntityManager, orgId: string, entry: TitleEntry, to: JobStatus, payload: Record<string, unknown> = {}): Promise<void> {
+  setJobStatus(
+    m: EntityManager,
+    orgId: string,
+    entry: TitleEntry,
+    to: JobStatus,
+    payload: Record<string, unknown> = {},
+  ): Promise<void> {
     return this.setStatus(m, orgId, entry, 'job_status', to, payload);
   }
 
@@ -222,7 +311,14 @@ export class EntryStore {
    * and appends `title.<field>.<new status>` to the outbox in the same
    * transaction. No move, no event. The caller saves the entry.
    */
-  async setStatus(m: EntityManager, orgId: string, entry: TitleEntry, field: StatusField, to: string, payload: Record<string, unknown> = {}): Promise<void> {
+  async setStatus(
+    m: EntityManager,
+    orgId: string,
+    entry: TitleEntry,
+    field: StatusField,
+    to: string,
+    payload: Record<string, unknown> = {},
+  ): Promise<void> {
     const event = moveStatus(entry, field, to, payload);
     if (event) await this.outbox.append(m, { orgId, entryId: entry.entryId, ...event });
   }
@@ -242,7 +338,7 @@ export class EntryStore {
     eq('"jobStatus"', f.job_status);
     eq('"accountStatus"', f.account_status);
     if (f.text) {
-      parts.push('LOWER(doc) LIKE ? ESCAPE \'\\\'');
+      parts.push("LOWER(doc) LIKE ? ESCAPE '\\'");
       params.push(`%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
     if (f.visibleGroups) {
@@ -254,7 +350,12 @@ export class EntryStore {
   }
 
   /** One page, newest first, in a stable order (createdAt, id). */
-  async list(orgId: string, f: EntryFilter, limit: number, after?: PageCursor): Promise<{ entries: TitleEntry[]; next?: PageCursor }> {
+  async list(
+    orgId: string,
+    f: EntryFilter,
+    limit: number,
+    after?: PageCursor,
+  ): Promise<{ entries: TitleEntry[]; next?: PageCursor }> {
     const w = this.where(orgId, f);
     let sql = `SELECT id, "createdAt", doc FROM entries WHERE ${w.sql}`;
     const params = [...w.params];
@@ -276,7 +377,10 @@ export class EntryStore {
   /** Entry counts by state (GET /title?stateMap=true). */
   async stateMap(orgId: string, f: EntryFilter): Promise<Record<string, number>> {
     const w = this.where(orgId, f);
-    const rows = await this.db.query<{ state: string; n: number }>(`SELECT state, COUNT(*) AS n FROM entries WHERE ${w.sql} GROUP BY state ORDER BY state`, w.params);
+    const rows = await this.db.query<{ state: string; n: number }>(
+      `SELECT state, COUNT(*) AS n FROM entries WHERE ${w.sql} GROUP BY state ORDER BY state`,
+      w.params,
+    );
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }
 
@@ -287,7 +391,11 @@ export class EntryStore {
    * to be claimed again when the lease runs out).
    */
   async delete(m: EntityManager, orgId: string, canonicalId: string): Promise<number> {
-    const pointers = await this.db.exec('DELETE FROM duplicate_pointers WHERE "orgId" = ? AND "canonicalId" = ?', [orgId, canonicalId], m);
+    const pointers = await this.db.exec(
+      'DELETE FROM duplicate_pointers WHERE "orgId" = ? AND "canonicalId" = ?',
+      [orgId, canonicalId],
+      m,
+    );
     const entries = await this.db.exec('DELETE FROM entries WHERE "orgId" = ? AND id = ?', [orgId, canonicalId], m);
     await this.db.exec('DELETE FROM jobs WHERE "orgId" = ? AND "entryId" = ?', [orgId, canonicalId], m);
     return entries.affected + pointers.affected;

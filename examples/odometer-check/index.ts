@@ -13,7 +13,15 @@
  */
 import { z } from 'zod';
 import {
-  definePluginOptions, inject, injectable, TOKENS, type JobInput, type StageContext, type StagePlugin, type TitleEntry, type TitledConfig,
+  definePluginOptions,
+  inject,
+  injectable,
+  TOKENS,
+  type JobInput,
+  type StageContext,
+  type StagePlugin,
+  type TitleEntry,
+  type TitledConfig,
 } from '../../core/plugin-api.js';
 
 const Options = definePluginOptions('odometer-check', {
@@ -21,7 +29,11 @@ const Options = definePluginOptions('odometer-check', {
   maxMilesPerDay: z.number().positive().default(500),
 });
 
-interface TitleReading { odometer_reading?: unknown; issuance_date?: unknown; number?: unknown }
+interface TitleReading {
+  odometer_reading?: unknown;
+  issuance_date?: unknown;
+  number?: unknown;
+}
 
 const miles = (v: unknown): number | null => {
   const n = Number(String(v ?? '').replace(/[^0-9.]/g, ''));
@@ -47,18 +59,33 @@ export default class OdometerCheckStage implements StagePlugin {
   async run(ctx: StageContext): Promise<void> {
     const title = ctx.entry.account_data.vehicle!.title! as TitleReading & { previous_title?: unknown };
     const now = miles(title.odometer_reading);
-    const older = (Array.isArray(title.previous_title) ? title.previous_title as TitleReading[] : [])
-      .map((t) => ({ number: t.number ?? null, miles: miles(t.odometer_reading), date: typeof t.issuance_date === 'string' ? t.issuance_date : null }))
+    const older = (Array.isArray(title.previous_title) ? (title.previous_title as TitleReading[]) : [])
+      .map((t) => ({
+        number: t.number ?? null,
+        miles: miles(t.odometer_reading),
+        date: typeof t.issuance_date === 'string' ? t.issuance_date : null,
+      }))
       .filter((t) => t.miles !== null);
     const findings: string[] = [];
     for (const t of older) {
-      if (now !== null && now < t.miles!) findings.push(`reading ${now} is lower than ${t.miles} on title ${String(t.number ?? '?')}`);
-      const since = t.date && typeof title.issuance_date === 'string' ? (Date.parse(title.issuance_date) - Date.parse(t.date)) / 86_400_000 : NaN;
+      if (now !== null && now < t.miles!)
+        findings.push(`reading ${now} is lower than ${t.miles} on title ${String(t.number ?? '?')}`);
+      const since =
+        t.date && typeof title.issuance_date === 'string'
+          ? (Date.parse(title.issuance_date) - Date.parse(t.date)) / 86_400_000
+          : NaN;
       if (now !== null && since > 0 && (now - t.miles!) / since > this.maxMilesPerDay) {
-        findings.push(`${Math.round((now - t.miles!) / since)} miles a day since title ${String(t.number ?? '?')} (more than ${this.maxMilesPerDay})`);
+        findings.push(
+          `${Math.round((now - t.miles!) / since)} miles a day since title ${String(t.number ?? '?')} (more than ${this.maxMilesPerDay})`,
+        );
       }
     }
-    ctx.entry.odometer_check = { status: findings.length ? 'suspect' : 'ok', reading: now, compared_with: older.length, findings };
+    ctx.entry.odometer_check = {
+      status: findings.length ? 'suspect' : 'ok',
+      reading: now,
+      compared_with: older.length,
+      findings,
+    };
     ctx.log.info({ code: 'ODOMETER_CHECKED', status: findings.length ? 'suspect' : 'ok' }, 'odometer checked');
   }
 }

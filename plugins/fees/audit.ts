@@ -208,10 +208,7 @@ export function formatAudit(rows: StateAudit[]): string {
   ];
   for (const r of large) {
     out.push(line(r));
-    for (const k of r.counties!)
-      out.push(
-        `    ${k.county} (${k.city}): ${countyLine(k)}`,
-      );
+    for (const k of r.counties!) out.push(`    ${k.county} (${k.city}): ${countyLine(k)}`);
   }
   for (const r of other) out.push(line(r));
   const sum = (label: string, t: ReturnType<typeof totals>) =>

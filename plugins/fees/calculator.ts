@@ -7,7 +7,12 @@
  * (credits subtracted), so they add up exactly; dollars appear only in the
  * output (`value`, `total`, `taxable_amount`, `max`), each exactly cents / 100.
  */
-import { FEE_TRANSACTION_ALIASES, FEE_TRANSACTIONS, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
+import {
+  FEE_TRANSACTION_ALIASES,
+  FEE_TRANSACTIONS,
+  type FeeTransaction,
+  type StateFeeSchedule,
+} from '../../states/fee-schema.js';
 import type { StateLocalData } from '../../states/local-schema.js';
 import type { Ctx } from './context.js';
 import { formatUsd, toDollars } from './money.js';
@@ -32,9 +37,16 @@ export function sectionCents(items: readonly FeeItemOut[]): number {
 
 /** The input's transactions, in FEE_TRANSACTIONS order (default `new_lien`). */
 export function transactionsOf(input: Pick<FeeInput, 'transaction'>): FeeTransaction[] {
-  const raw = input.transaction === undefined ? ['new_lien'] : typeof input.transaction === 'string' ? [input.transaction] : input.transaction;
+  const raw =
+    input.transaction === undefined
+      ? ['new_lien']
+      : typeof input.transaction === 'string'
+        ? [input.transaction]
+        : input.transaction;
   const given = raw.map((t) => FEE_TRANSACTION_ALIASES[t] ?? t);
-  for (const t of given) if (!(FEE_TRANSACTIONS as readonly string[]).includes(t)) throw new TypeError(`unknown transaction '${t}' (one of ${FEE_TRANSACTIONS.join(', ')})`);
+  for (const t of given)
+    if (!(FEE_TRANSACTIONS as readonly string[]).includes(t))
+      throw new TypeError(`unknown transaction '${t}' (one of ${FEE_TRANSACTIONS.join(', ')})`);
   const out = FEE_TRANSACTIONS.filter((t) => given.includes(t));
   return out.length ? out : ['new_lien'];
 }
@@ -67,7 +79,13 @@ function submission(s: StateFeeSchedule): SubmissionInstructionsOut {
   const a = s.submission_instructions.address;
   return {
     payable_to: s.submission_instructions.payable_to,
-    address: { street1: a.street1, ...(a.street2 ? { street2: a.street2 } : {}), city: a.city, state: a.state, zip: a.zip },
+    address: {
+      street1: a.street1,
+      ...(a.street2 ? { street2: a.street2 } : {}),
+      city: a.city,
+      state: a.state,
+      zip: a.zip,
+    },
   };
 }
 
@@ -81,18 +99,28 @@ function submission(s: StateFeeSchedule): SubmissionInstructionsOut {
 export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, localData?: StateLocalData | null): EstFees {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(input.as_of ?? '')) throw new TypeError('as_of must be a date YYYY-MM-DD');
   const s = schedule ?? feeSchedule(input.state);
-  if (s.state !== input.state.toUpperCase()) throw new TypeError(`fee data for ${s.state} given for state ${input.state}`);
+  if (s.state !== input.state.toUpperCase())
+    throw new TypeError(`fee data for ${s.state} given for state ${input.state}`);
   const local = localData === undefined ? localSchedule(s.state) : localData;
-  if (local && local.state !== s.state) throw new TypeError(`local fee data for ${local.state} given for state ${s.state}`);
+  if (local && local.state !== s.state)
+    throw new TypeError(`local fee data for ${local.state} given for state ${s.state}`);
   const transactions = transactionsOf(input);
   const where = resolveCounty(input, local);
   const ctx: Ctx = {
-    s, input, tx: new Set(transactions), local, ...(where.why ? { countyWhy: where.why } : {}),
-    county: where.county, city: input.city?.trim() ?? '',
+    s,
+    input,
+    tx: new Set(transactions),
+    local,
+    ...(where.why ? { countyWhy: where.why } : {}),
+    county: where.county,
+    city: input.city?.trim() ?? '',
     firstInState: firstInState(input),
     asOfYear: Number(input.as_of.slice(0, 4)),
-    regValueCents: null, regWeightLbs: null,
-    unknown: [], notIncluded: [], assumptions: [],
+    regValueCents: null,
+    regWeightLbs: null,
+    unknown: [],
+    notIncluded: [],
+    assumptions: [],
   };
   // registration first: its value base decides conditional fees (CA TIF)
   const registration = registrationSection(ctx);
@@ -100,36 +128,77 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, local
   const title = titleSection(ctx);
   if (title.items.length) countyFees(ctx, 'title', title.items);
   const tax = taxSection(ctx);
-  const cents = { tax: sectionCents(tax.items), registration: sectionCents(registration.items), title: sectionCents(title.items), total: 0 };
+  const cents = {
+    tax: sectionCents(tax.items),
+    registration: sectionCents(registration.items),
+    title: sectionCents(title.items),
+    total: 0,
+  };
   cents.total = cents.tax + cents.registration + cents.title;
   const office = countyOffice(ctx);
   const si = office ? officeOut(office.office) : submission(s);
   const all = [tax.items, registration.items, title.items];
-  const unsourced = all.flat().filter((i) => i.metadata.unsourced).map((i) => `${i.feeType}: ${i.name}${typeof i.metadata.unsourced_cents === 'number' ? ` (${formatUsd(i.metadata.unsourced_cents)} not counted)` : ''}`);
+  const unsourced = all
+    .flat()
+    .filter((i) => i.metadata.unsourced)
+    .map(
+      (i) =>
+        `${i.feeType}: ${i.name}${typeof i.metadata.unsourced_cents === 'number' ? ` (${formatUsd(i.metadata.unsourced_cents)} not counted)` : ''}`,
+    );
   return {
-    tax: { taxable_amount: toDollars(tax.taxableCents), total: toDollars(cents.tax), items: tax.items, submission_instructions: si },
+    tax: {
+      taxable_amount: toDollars(tax.taxableCents),
+      total: toDollars(cents.tax),
+      items: tax.items,
+      submission_instructions: si,
+    },
     registration: { total: toDollars(cents.registration), items: registration.items },
     title: { total: toDollars(cents.title), items: title.items },
     submission_instructions: { payable_to: si.payable_to, address: { ...si.address } },
     metadata: {
-      state: s.state, county: ctx.county, city: ctx.city, county_source: where.source, ...(input.zip ? { zip: input.zip } : {}),
-      transactions, as_of: input.as_of, unit: 'USD',
-      complete: ctx.unknown.length === 0, unknown: ctx.unknown, not_included: ctx.notIncluded, assumptions: ctx.assumptions,
-      totals_cents: cents, total: toDollars(cents.total), registration_term_months: s.registration.term_months,
+      state: s.state,
+      county: ctx.county,
+      city: ctx.city,
+      county_source: where.source,
+      ...(input.zip ? { zip: input.zip } : {}),
+      transactions,
+      as_of: input.as_of,
+      unit: 'USD',
+      complete: ctx.unknown.length === 0,
+      unknown: ctx.unknown,
+      not_included: ctx.notIncluded,
+      assumptions: ctx.assumptions,
+      totals_cents: cents,
+      total: toDollars(cents.total),
+      registration_term_months: s.registration.term_months,
       unsourced,
       not_modelled: [
         ...notModelled(ctx, all),
-        ...(ctx.local?.offices && !office ? [`submission: ${ctx.county ? `${ctx.county} County's filing office` : 'the county (so its filing office)'} is not modelled; submission_instructions show the state default (${si.payable_to}), which may not be the borrower's county`] : []),
+        ...(ctx.local?.offices && !office
+          ? [
+              `submission: ${ctx.county ? `${ctx.county} County's filing office` : 'the county (so its filing office)'} is not modelled; submission_instructions show the state default (${si.payable_to}), which may not be the borrower's county`,
+            ]
+          : []),
       ],
       submission: office
-        ? { processed_by: 'county', county: office.key, src: { url: office.office.src.url, date: office.office.src.date }, note: office.office.note ?? ctx.local?.offices?.note ?? null }
+        ? {
+            processed_by: 'county',
+            county: office.key,
+            src: { url: office.office.src.url, date: office.office.src.date },
+            note: office.office.note ?? ctx.local?.offices?.note ?? null,
+          }
         : {
-          processed_by: s.submission_instructions.processed_by,
-          ...(ctx.local?.offices ? { county: null } : {}),
-          src: s.submission_instructions.src ? { url: s.submission_instructions.src.url, date: s.submission_instructions.src.date } : null,
-          note: ctx.local?.offices ? `${ctx.local.offices.note} ${ctx.county ? `${ctx.county} County's office is not in the data shipped` : 'The county is not known'}: the state's default address is given.` : s.submission_instructions.note ?? null,
-        },
-      fee_data_last_updated: s.last_updated, calculator: CALCULATOR_VERSION,
+            processed_by: s.submission_instructions.processed_by,
+            ...(ctx.local?.offices ? { county: null } : {}),
+            src: s.submission_instructions.src
+              ? { url: s.submission_instructions.src.url, date: s.submission_instructions.src.date }
+              : null,
+            note: ctx.local?.offices
+              ? `${ctx.local.offices.note} ${ctx.county ? `${ctx.county} County's office is not in the data shipped` : 'The county is not known'}: the state's default address is given.`
+              : (s.submission_instructions.note ?? null),
+          },
+      fee_data_last_updated: s.last_updated,
+      calculator: CALCULATOR_VERSION,
     },
   };
 }

@@ -39,7 +39,8 @@ export interface Ctx {
 
 export const hasAny = (ctx: Ctx, list: readonly FeeTransaction[]): boolean => list.some((t) => ctx.tx.has(t));
 
-const srcOut = (p: Provenance): { url: string; date: string } | null => (p.src ? { url: p.src.url, date: p.src.date } : null);
+const srcOut = (p: Provenance): { url: string; date: string } | null =>
+  p.src ? { url: p.src.url, date: p.src.date } : null;
 
 interface ItemSpec {
   feeType: FeeType;
@@ -75,7 +76,9 @@ export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
     metadata.reason = `${formatUsd(o.cents!)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
   } else if (cents === null) {
     metadata.amount_unknown = true;
-    metadata.reason = o.reason ?? (o.figure.unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
+    metadata.reason =
+      o.reason ??
+      (o.figure.unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
   } else if (o.reason) metadata.reason = o.reason;
   if (o.figure.note && metadata.note === undefined) metadata.note = o.figure.note;
   const maxCents = unconfirmed ? null : o.maxCents === undefined ? o.cents : o.maxCents;
@@ -105,7 +108,13 @@ export function noteUnknown(ctx: Ctx, section: Section, item: FeeItemOut): void 
 // Counties
 // ---------------------------------------------------------------------------
 
-const norm = (s: string): string => s.toLowerCase().replace(/[.']/g, '').replace(/\s+(county|parish|borough)$/, '').replace(/\s+/g, ' ').trim();
+const norm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[.']/g, '')
+    .replace(/\s+(county|parish|borough)$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Names a county key answers to: the key, and the names in its parentheses ("New York City (Bronx, Kings, ...)"). */
 function keyNames(key: string): string[] {
@@ -119,7 +128,10 @@ function keyNames(key: string): string[] {
  * The city is tried only when no county is given (a city may share its name
  * with another county: Franklin, OH).
  */
-export function countyOverride<T>(ctx: Ctx, overrides: Record<string, T> | undefined): { key: string; value: T } | undefined {
+export function countyOverride<T>(
+  ctx: Ctx,
+  overrides: Record<string, T> | undefined,
+): { key: string; value: T } | undefined {
   const place = ctx.county || ctx.city;
   if (!overrides || !place) return undefined;
   const want = norm(place);
@@ -133,7 +145,8 @@ export function countyOverride<T>(ctx: Ctx, overrides: Record<string, T> | undef
 
 type Decision = { ok: 'yes' | 'no' | 'unknown'; why: string };
 
-const inRange = (v: number, r: { min?: number; max?: number }): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
+const inRange = (v: number, r: { min?: number; max?: number }): boolean =>
+  (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 
 /** Evaluates `applies_if`: every condition must hold; a condition whose input is unknown makes the answer `unknown`. */
 function decide(ctx: Ctx, a: AppliesIf): Decision {
@@ -172,9 +185,17 @@ function portionBounds(basis: string | undefined): [number, number] | null {
 }
 
 /** The amount of a named fee: fixed cents, or its rate of `baseCents` (or of the portion its `basis` names), within min/max. */
-function namedAmount(f: NamedFee, baseCents: number | null): { cents: number | null; meta: Partial<FeeItemMetadata>; reason?: string } {
+function namedAmount(
+  f: NamedFee,
+  baseCents: number | null,
+): { cents: number | null; meta: Partial<FeeItemMetadata>; reason?: string } {
   if (f.cents !== undefined) return { cents: f.cents, meta: {} };
-  if (baseCents === null) return { cents: null, meta: { rate: f.rate }, reason: `the base it is a rate of (${f.basis ?? 'unknown'}) is not known` };
+  if (baseCents === null)
+    return {
+      cents: null,
+      meta: { rate: f.rate },
+      reason: `the base it is a rate of (${f.basis ?? 'unknown'}) is not known`,
+    };
   const portion = portionBounds(f.basis);
   const base = portion ? clamp(baseCents - portion[0], 0, portion[1] - portion[0]) : baseCents;
   const cents = clamp(applyRate(base, f.rate!), f.min_cents, f.max_cents);
@@ -188,20 +209,45 @@ function namedAmount(f: NamedFee, baseCents: number | null): { cents: number | n
  * to `metadata.not_included` with the reason (a required one also makes the
  * estimate incomplete).
  */
-export function addNamedFees(ctx: Ctx, section: Section, fees: readonly NamedFee[] | undefined, path: string, o: {
-  feeType: FeeType; relevant: readonly FeeTransaction[]; baseCents: number | null; items: FeeItemOut[];
-}): void {
+export function addNamedFees(
+  ctx: Ctx,
+  section: Section,
+  fees: readonly NamedFee[] | undefined,
+  path: string,
+  o: {
+    feeType: FeeType;
+    relevant: readonly FeeTransaction[];
+    baseCents: number | null;
+    items: FeeItemOut[];
+  },
+): void {
   (fees ?? []).forEach((f, i) => {
-    const d: Decision = f.applies_if ? decide(ctx, f.applies_if)
-      : f.optional || f.when ? { ok: 'unknown', why: `applies only when: ${f.when ?? 'optional'} (not decidable from the estimate's inputs)` }
-      : { ok: 'yes', why: '' };
+    const d: Decision = f.applies_if
+      ? decide(ctx, f.applies_if)
+      : f.optional || f.when
+        ? {
+            ok: 'unknown',
+            why: `applies only when: ${f.when ?? 'optional'} (not decidable from the estimate's inputs)`,
+          }
+        : { ok: 'yes', why: '' };
     if (d.ok === 'no') return;
     const amount = namedAmount(f, o.baseCents);
-    const rated = f.rate !== undefined && amount.meta.base !== undefined ? `: ${(f.rate * 100).toFixed(4).replace(/\.?0+$/, '')}% of ${formatUsd(Math.round(amount.meta.base * 100))}` : '';
+    const rated =
+      f.rate !== undefined && amount.meta.base !== undefined
+        ? `: ${(f.rate * 100).toFixed(4).replace(/\.?0+$/, '')}% of ${formatUsd(Math.round(amount.meta.base * 100))}`
+        : '';
     const description = `${f.name}${rated}${f.when ? ` (when: ${f.when})` : ''}`;
     const item = makeItem(ctx, {
-      feeType: o.feeType, name: f.name, description, cents: amount.cents, figure: f, dataPath: `${path}[${i}]`, relevant: o.relevant,
-      maxCents: amount.cents === null ? (f.max_cents ?? null) : amount.cents, reason: amount.reason, meta: amount.meta,
+      feeType: o.feeType,
+      name: f.name,
+      description,
+      cents: amount.cents,
+      figure: f,
+      dataPath: `${path}[${i}]`,
+      relevant: o.relevant,
+      maxCents: amount.cents === null ? (f.max_cents ?? null) : amount.cents,
+      reason: amount.reason,
+      meta: amount.meta,
     });
     if (d.ok === 'yes') {
       o.items.push(item);

@@ -1,5 +1,13 @@
 import { inject, injectable } from 'tsyringe';
-import { type TitledConfig, PermanentStageFailure, type JobInput, type TitleEntry, type StageContext, type StagePlugin, TOKENS } from '../../core/plugin-api.js';
+import {
+  type TitledConfig,
+  PermanentStageFailure,
+  type JobInput,
+  type TitleEntry,
+  type StageContext,
+  type StagePlugin,
+  TOKENS,
+} from '../../core/plugin-api.js';
 import { estimateFees } from './calculator.js';
 import { feeInputFromEntry, feeState } from './input.js';
 import { isStateCode } from './schedules.js';
@@ -25,7 +33,10 @@ export class FeesStage implements StagePlugin {
 
   /** The state is one of the 50 + DC and enabled in config `states` (empty = all). */
   private enabled(state: string): boolean {
-    return isStateCode(state) && (this.config.states.length === 0 || this.config.states.map((s) => s.toUpperCase()).includes(state));
+    return (
+      isStateCode(state) &&
+      (this.config.states.length === 0 || this.config.states.map((s) => s.toUpperCase()).includes(state))
+    );
   }
 
   appliesTo(entry: Readonly<TitleEntry>, job: Readonly<JobInput>): boolean {
@@ -38,9 +49,11 @@ export class FeesStage implements StagePlugin {
     const state = feeState(ctx.entry);
     if (!this.enabled(state)) {
       if (!requested) return;
-      throw new PermanentStageFailure(state
-        ? `no fee estimate: state '${state}' is not ${isStateCode(state) ? 'enabled in this engine\'s config' : 'one of the 50 states and DC'}`
-        : 'no fee estimate: the entry names no state (account_data.sale.state, the title\'s issuing state or the borrower\'s address)');
+      throw new PermanentStageFailure(
+        state
+          ? `no fee estimate: state '${state}' is not ${isStateCode(state) ? "enabled in this engine's config" : 'one of the 50 states and DC'}`
+          : "no fee estimate: the entry names no state (account_data.sale.state, the title's issuing state or the borrower's address)",
+      );
     }
     const now = new Date();
     const input = feeInputFromEntry(ctx.entry, now.toISOString().slice(0, 10))!;
@@ -53,6 +66,14 @@ export class FeesStage implements StagePlugin {
     }
     Object.assign(estimate.metadata, { computed_at: now.toISOString() });
     ctx.entry.fee_estimate = estimate;
-    ctx.log.info({ code: 'FEES_ESTIMATED', state, transactions: estimate.metadata.transactions, complete: estimate.metadata.complete }, 'fee estimate written');
+    ctx.log.info(
+      {
+        code: 'FEES_ESTIMATED',
+        state,
+        transactions: estimate.metadata.transactions,
+        complete: estimate.metadata.complete,
+      },
+      'fee estimate written',
+    );
   }
 }

@@ -1,12 +1,17 @@
 /**
  * From a title entry to the calculator's input (docs/fees.md, "From an entry").
  */
-import { filingState, hasAnyValue as present, isLienRelease, isRepossession, isTitleLost, type TitleEntry } from '../../core/plugin-api.js';
+import {
+  filingState,
+  hasAnyValue as present,
+  isLienRelease,
+  isRepossession,
+  isTitleLost,
+  type TitleEntry,
+} from '../../core/plugin-api.js';
 import type { FeeTransaction } from '../../states/fee-schema.js';
 import { isStateCode } from './schedules.js';
 import type { FeeInput, FuelKind, HistoryItem, VehicleType } from './types.js';
-
-
 
 /** "3,450 lbs" -> 3450; numbers pass; anything else undefined. */
 export function parseNumber(v: unknown): number | undefined {
@@ -47,7 +52,12 @@ export function feeTransactions(entry: Readonly<TitleEntry>): FeeTransaction[] {
   const loan = ad.loan;
   const out: FeeTransaction[] = [];
   const repo = isRepossession(entry);
-  const hasSale = !!sale && (typeof sale.sale_price === 'number' || !!sale.date_of_sale || present(sale.seller) || (sale.buyer?.length ?? 0) > 0);
+  const hasSale =
+    !!sale &&
+    (typeof sale.sale_price === 'number' ||
+      !!sale.date_of_sale ||
+      present(sale.seller) ||
+      (sale.buyer?.length ?? 0) > 0);
   if (repo) out.push('repossession');
   else if (isLienRelease(entry)) out.push('lien_release');
   else if (hasSale) out.push(present(loan?.new_lienholder) ? 'new_lien' : 'purchase');
@@ -61,7 +71,11 @@ export function feeTransactions(entry: Readonly<TitleEntry>): FeeTransaction[] {
 export function isoDate(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v.trim());
-  const iso = m ? `${m[1]}-${m[2]}-${m[3]}` : (m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(v.trim())) ? `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}` : undefined;
+  const iso = m
+    ? `${m[1]}-${m[2]}-${m[3]}`
+    : (m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(v.trim()))
+      ? `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`
+      : undefined;
   return iso && !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) ? iso : undefined;
 }
 
@@ -74,7 +88,8 @@ export function feeInputFromEntry(entry: Readonly<TitleEntry>, asOf: string): Fe
   const ad = entry.account_data ?? {};
   const v = ad.vehicle ?? {};
   const sale = ad.sale ?? {};
-  const extra = (o: object, ...keys: string[]): unknown => keys.map((k) => (o as Record<string, unknown>)[k]).find((x) => x !== undefined && x !== null);
+  const extra = (o: object, ...keys: string[]): unknown =>
+    keys.map((k) => (o as Record<string, unknown>)[k]).find((x) => x !== undefined && x !== null);
   const addr = sale.buyer?.[0]?.addr ?? ad.loan?.borrower?.[0]?.addr;
   const input: FeeInput = { state, transaction: feeTransactions(entry), as_of: asOf, vehicle: {}, sale: {} };
   // the borrower's county: given in the address, else from the address's ZIP (the calculator's

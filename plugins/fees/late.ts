@@ -26,7 +26,11 @@ export function lateConditions(ctx: Ctx, section: Section): LateCondition[] {
     every_days: fee.per_days ?? null,
     increment: fee.per_days ? toDollars(fee.increment_cents ?? fee.cents ?? 0) : null,
     max: fee.max_cents === undefined ? null : toDollars(fee.max_cents),
-    description: fee.note ?? (fee.days_after_sale > 0 ? `late after ${fee.days_after_sale} days from the sale` : 'late after the registration due date'),
+    description:
+      fee.note ??
+      (fee.days_after_sale > 0
+        ? `late after ${fee.days_after_sale} days from the sale`
+        : 'late after the registration due date'),
     src: fee.src ? { url: fee.src.url, date: fee.src.date } : null,
   }));
 }
@@ -50,7 +54,9 @@ export function latePenalty(ctx: Ctx, section: Section, baseCents: number | null
   if (fee.cents !== undefined) {
     const periods = fee.per_days ? Math.ceil(late / fee.per_days) : 1;
     cents = fee.cents + (periods - 1) * (fee.increment_cents ?? fee.cents);
-    how = fee.per_days ? `${formatUsd(fee.cents)} plus ${formatUsd(fee.increment_cents ?? fee.cents)} per further ${fee.per_days} days` : formatUsd(fee.cents);
+    how = fee.per_days
+      ? `${formatUsd(fee.cents)} plus ${formatUsd(fee.increment_cents ?? fee.cents)} per further ${fee.per_days} days`
+      : formatUsd(fee.cents);
   } else {
     cents = baseCents === null ? null : applyRate(baseCents, fee.rate!);
     how = `${(fee.rate! * 100).toFixed(2).replace(/\.?0+$/, '')}% of ${baseCents === null ? `the ${section} amount (unknown)` : formatUsd(baseCents)}`;
@@ -60,7 +66,10 @@ export function latePenalty(ctx: Ctx, section: Section, baseCents: number | null
     feeType: 'LateFee',
     name: `Late ${section} penalty`,
     description: `${days} days after the sale (${saleDate}), ${late} past the ${fee.days_after_sale}-day deadline: ${how}`,
-    cents, figure: fee, dataPath: `late_fees[${index}]`, relevant: PURCHASE,
+    cents,
+    figure: fee,
+    dataPath: `late_fees[${index}]`,
+    relevant: PURCHASE,
     maxCents: cents === null ? (fee.max_cents ?? null) : undefined,
     reason: cents === null ? `the ${section} amount it is a rate of is unknown` : undefined,
     meta: { days_late: late, ...(fee.rate !== undefined ? { rate: fee.rate } : {}) },

@@ -32,44 +32,80 @@ export function resolveCounty(input: FeeInput, local: StateLocalData | null): Co
   return { county: '', source: null, why: `ZIP ${zip} is not in ${input.state.toUpperCase()}'s ZIP-to-county table` };
 }
 
-interface LocalTaxResult { item: FeeItemOut; grossCents: number; netCents: number }
+interface LocalTaxResult {
+  item: FeeItemOut;
+  grossCents: number;
+  netCents: number;
+}
 
 /**
  * The local sales tax item from the state's rate table, or undefined when the
  * state has no local.json sales tax (the fees.json `tax.local` rules then apply).
  * `base` maps a taxable amount to the part local tax applies to (FL: first $5,000).
  */
-export function localSalesTax(ctx: Ctx, grossCents: number, netCents: number, base: (c: number) => number): LocalTaxResult | undefined {
+export function localSalesTax(
+  ctx: Ctx,
+  grossCents: number,
+  netCents: number,
+  base: (c: number) => number,
+): LocalTaxResult | undefined {
   const lt = ctx.local?.sales_tax;
   if (!lt) return undefined;
   const common = { feeType: 'LocalTax' as const, relevant: PURCHASE, dataPath: 'local.sales_tax' };
   if (lt.kind === 'none') {
     const item = makeItem(ctx, {
-      ...common, name: 'Local sales tax', description: `No county or city sales tax applies to a vehicle in ${ctx.s.name}`,
+      ...common,
+      name: 'Local sales tax',
+      description: `No county or city sales tax applies to a vehicle in ${ctx.s.name}`,
       // a statewide rule, not a county's figure: county/city stay '' (the estimate's county is in metadata)
-      cents: 0, figure: { src: lt.src, note: lt.note }, meta: { rate: 0, ...(ctx.county ? { for_county: ctx.county } : {}), ...(ctx.city ? { for_city: ctx.city } : {}) },
+      cents: 0,
+      figure: { src: lt.src, note: lt.note },
+      meta: { rate: 0, ...(ctx.county ? { for_county: ctx.county } : {}), ...(ctx.city ? { for_city: ctx.city } : {}) },
     });
     return { item, grossCents: 0, netCents: 0 };
   }
   const unknown = (reason: string, county = ctx.county): LocalTaxResult => {
-    const rates = Object.values(lt.counties).flatMap((c) => [c.rate ?? 0, ...Object.values(c.cities ?? {}).map((x) => x.rate)]);
+    const rates = Object.values(lt.counties).flatMap((c) => [
+      c.rate ?? 0,
+      ...Object.values(c.cities ?? {}).map((x) => x.rate),
+    ]);
     const top = micro(Math.max(...rates) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
     const item = makeItem(ctx, {
-      ...common, name: 'Local sales tax', description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
-      cents: null, figure: { src: lt.src }, county, city: ctx.city, maxCents: null, reason, meta: { table_effective: lt.effective, highest_rate_in_table: top },
+      ...common,
+      name: 'Local sales tax',
+      description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
+      cents: null,
+      figure: { src: lt.src },
+      county,
+      city: ctx.city,
+      maxCents: null,
+      reason,
+      meta: { table_effective: lt.effective, highest_rate_in_table: top },
     });
     return { item, grossCents: 0, netCents: 0 };
   };
-  if (!ctx.county) return unknown(ctx.countyWhy ?? 'the county is not known (give the county, or a ZIP in the state\'s ZIP table)');
+  if (!ctx.county)
+    return unknown(ctx.countyWhy ?? "the county is not known (give the county, or a ZIP in the state's ZIP table)");
   const c = lookupPlace(lt.counties, ctx.county);
-  if (!c) return unknown(`${ctx.county} County is not in the local rate table shipped for ${ctx.s.state} (not modelled)`);
+  if (!c)
+    return unknown(`${ctx.county} County is not in the local rate table shipped for ${ctx.s.state} (not modelled)`);
   const city = ctx.city ? lookupPlace(c.value.cities, ctx.city) : undefined;
   if (lt.city_rule === 'city_required' && !city) {
-    return unknown(ctx.city ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped` : `the rate in ${c.key} County depends on the city, which is not known`, c.key);
+    return unknown(
+      ctx.city
+        ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped`
+        : `the rate in ${c.key} County depends on the city, which is not known`,
+      c.key,
+    );
   }
   const fig = city?.value ?? c.value;
   if (fig.rate === undefined) {
-    return unknown(ctx.city ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped` : `the table shipped has only some cities of ${c.key} County, and the city is not known`, c.key);
+    return unknown(
+      ctx.city
+        ? `the rate of ${ctx.city} (${c.key} County) is not in the local rate table shipped`
+        : `the table shipped has only some cities of ${c.key} County, and the city is not known`,
+      c.key,
+    );
   }
   const rate = micro(lt.rates_are === 'combined' ? fig.rate - ctx.s.tax.rate.rate : fig.rate);
   // the local part of a combined rate leans on the state rate: an unsourced state rate makes it unconfirmed too
@@ -78,17 +114,33 @@ export function localSalesTax(ctx: Ctx, grossCents: number, netCents: number, ba
   const g = applyRate(base(grossCents), rate);
   const n = applyRate(base(netCents), rate);
   const where = city ? `${city.key}, ${c.key} County` : `${c.key} County`;
-  const how = lt.rates_are === 'combined' ? ` (combined rate RATE in the table less the state's ${pct(ctx.s.tax.rate.rate)})` : '';
-  const capped = base(grossCents) !== grossCents ? ` (local tax applies to the first ${formatUsd(base(grossCents))})` : '';
+  const how =
+    lt.rates_are === 'combined'
+      ? ` (combined rate RATE in the table less the state's ${pct(ctx.s.tax.rate.rate)})`
+      : '';
+  const capped =
+    base(grossCents) !== grossCents ? ` (local tax applies to the first ${formatUsd(base(grossCents))})` : '';
   const item = makeItem(ctx, {
-    ...common, name: `Local sales tax (${where})`,
+    ...common,
+    name: `Local sales tax (${where})`,
     description: `${pct(rate)} of ${formatUsd(base(grossCents))}${how.replace('RATE', pct(fig.rate))}${capped}; rate table effective ${lt.effective}`,
-    cents: g, county: c.key, city: city?.key ?? '',
+    cents: g,
+    county: c.key,
+    city: city?.key ?? '',
     figure: splitUnsourced
-      ? { unsourced: true, note: `the table's combined rate is sourced, but the state rate it is split by is not (tax.rate in fees.json)` }
+      ? {
+          unsourced: true,
+          note: `the table's combined rate is sourced, but the state rate it is split by is not (tax.rate in fees.json)`,
+        }
       : { src: fig.src ?? lt.src, note: fig.note },
     dataPath: city ? `local.sales_tax.counties.${c.key}.cities.${city.key}` : `local.sales_tax.counties.${c.key}`,
-    relevant: PURCHASE, meta: { rate, base: base(grossCents) / 100, table_effective: lt.effective, ...(lt.rates_are === 'combined' ? { combined_rate: fig.rate } : {}) },
+    relevant: PURCHASE,
+    meta: {
+      rate,
+      base: base(grossCents) / 100,
+      table_effective: lt.effective,
+      ...(lt.rates_are === 'combined' ? { combined_rate: fig.rate } : {}),
+    },
   });
   return { item, grossCents: g, netCents: n };
 }
@@ -101,19 +153,34 @@ export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: F
   if (!hasAny(ctx, relevant)) return;
   for (const { f, i } of fees) {
     const c = ctx.county ? lookupPlace(f.counties, ctx.county) : undefined;
-    const feeType = section === 'registration' ? 'RegistrationLocalFee' as const : 'TitleAdditionalFee' as const;
+    const feeType = section === 'registration' ? ('RegistrationLocalFee' as const) : ('TitleAdditionalFee' as const);
     const item = c
       ? makeItem(ctx, {
-        feeType, name: `${f.name} (${c.key} County)`, description: `${f.name}: ${formatUsd(c.value.cents)} in ${c.key} County`,
-        cents: c.value.cents, figure: { src: c.value.src, note: c.value.note ?? f.note }, dataPath: `local.county_fees[${i}].counties.${c.key}`,
-        relevant, county: c.key,
-      })
+          feeType,
+          name: `${f.name} (${c.key} County)`,
+          description: `${f.name}: ${formatUsd(c.value.cents)} in ${c.key} County`,
+          cents: c.value.cents,
+          figure: { src: c.value.src, note: c.value.note ?? f.note },
+          dataPath: `local.county_fees[${i}].counties.${c.key}`,
+          relevant,
+          county: c.key,
+        })
       : makeItem(ctx, {
-        feeType, name: f.name, description: `${f.name} of the buyer's county`, cents: null, maxCents: null,
-        figure: f.authority ? { src: f.authority, note: f.note } : { unsourced: true, note: f.note ?? 'county amount not known' },
-        dataPath: `local.county_fees[${i}]`, relevant, county: ctx.county,
-        reason: ctx.county ? `${ctx.county} County's amount is not in the data shipped (not modelled)` : (ctx.countyWhy ?? 'the county is not known'),
-      });
+          feeType,
+          name: f.name,
+          description: `${f.name} of the buyer's county`,
+          cents: null,
+          maxCents: null,
+          figure: f.authority
+            ? { src: f.authority, note: f.note }
+            : { unsourced: true, note: f.note ?? 'county amount not known' },
+          dataPath: `local.county_fees[${i}]`,
+          relevant,
+          county: ctx.county,
+          reason: ctx.county
+            ? `${ctx.county} County's amount is not in the data shipped (not modelled)`
+            : (ctx.countyWhy ?? 'the county is not known'),
+        });
     items.push(item);
     noteUnknown(ctx, section, item);
   }
@@ -127,5 +194,14 @@ export function countyOffice(ctx: Ctx): { key: string; office: Office } | undefi
 
 export function officeOut(o: Office): SubmissionInstructionsOut {
   const a = o.address;
-  return { payable_to: o.payable_to, address: { street1: a.street1, ...(a.street2 ? { street2: a.street2 } : {}), city: a.city, state: a.state, zip: a.zip } };
+  return {
+    payable_to: o.payable_to,
+    address: {
+      street1: a.street1,
+      ...(a.street2 ? { street2: a.street2 } : {}),
+      city: a.city,
+      state: a.state,
+      zip: a.zip,
+    },
+  };
 }

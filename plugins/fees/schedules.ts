@@ -8,7 +8,8 @@ import { loadStateLocalData, type StateLocalData } from '../../states/local-sche
 const cache = new Map<string, StateFeeSchedule>();
 const localCache = new Map<string, StateLocalData | null>();
 
-export const isStateCode = (code: string): code is StateCode => (STATE_CODES as readonly string[]).includes(code.toUpperCase());
+export const isStateCode = (code: string): code is StateCode =>
+  (STATE_CODES as readonly string[]).includes(code.toUpperCase());
 
 /** The fee data of a state (two-letter code, any case). Throws TypeError for a code that is not one of the 50 states and DC. */
 export function feeSchedule(code: string): StateFeeSchedule {

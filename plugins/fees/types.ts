@@ -123,9 +123,19 @@ export interface LateCondition {
 
 /** The values of `FeeItem.feeType` this calculator writes (`StateTax` is the spec's). */
 export type FeeType =
-  | 'StateTax' | 'LocalTax' | 'TradeInCredit' | 'TaxAdjustment' | 'TaxFee'
-  | 'TitleFee' | 'LienFee' | 'DuplicateTitleFee' | 'LienReleaseFee' | 'TitleAdditionalFee'
-  | 'RegistrationFee' | 'RegistrationLocalFee' | 'RegistrationAdditionalFee'
+  | 'StateTax'
+  | 'LocalTax'
+  | 'TradeInCredit'
+  | 'TaxAdjustment'
+  | 'TaxFee'
+  | 'TitleFee'
+  | 'LienFee'
+  | 'DuplicateTitleFee'
+  | 'LienReleaseFee'
+  | 'TitleAdditionalFee'
+  | 'RegistrationFee'
+  | 'RegistrationLocalFee'
+  | 'RegistrationAdditionalFee'
   | 'LateFee';
 
 export interface SubmissionInstructionsOut {
@@ -135,7 +145,12 @@ export interface SubmissionInstructionsOut {
 
 /** The spec's EstFees (`fee_estimate`), plus `metadata` (docs/fees.md). */
 export interface EstFees {
-  tax: { taxable_amount: number; total: number; items: FeeItemOut[]; submission_instructions: SubmissionInstructionsOut };
+  tax: {
+    taxable_amount: number;
+    total: number;
+    items: FeeItemOut[];
+    submission_instructions: SubmissionInstructionsOut;
+  };
   registration: { total: number; items: FeeItemOut[] };
   title: { total: number; items: FeeItemOut[] };
   submission_instructions: SubmissionInstructionsOut;
@@ -170,7 +185,12 @@ interface EstimateMetadata {
   total: number;
   registration_term_months: number;
   /** How filings are processed (`state` agency or `county` offices) and the source of the address. */
-  submission: { processed_by: 'state' | 'county'; county?: string | null; src: { url: string; date: string } | null; note: string | null };
+  submission: {
+    processed_by: 'state' | 'county';
+    county?: string | null;
+    src: { url: string; date: string } | null;
+    note: string | null;
+  };
   fee_data_last_updated: string;
   calculator: string;
 }

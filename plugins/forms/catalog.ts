@@ -32,8 +32,11 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 
 /** Every template of the states, the forms attached to one (NC MVR-181 with the MVR-180) included, under the same form. */
 function templatesOf(states: readonly StatePlugin[]): { state: StatePlugin; form: FormKind; spec: TemplateSpec }[] {
-  return states.flatMap((state) => (Object.entries(state.templates) as [FormKind, TemplateSpec][])
-    .flatMap(([form, main]) => [main, ...(main.attach ?? [])].map((spec) => ({ state, form, spec }))));
+  return states.flatMap((state) =>
+    (Object.entries(state.templates) as [FormKind, TemplateSpec][]).flatMap(([form, main]) =>
+      [main, ...(main.attach ?? [])].map((spec) => ({ state, form, spec })),
+    ),
+  );
 }
 
 /** Every official template of the given states, looked up in `dirs`, with its hash checked. */
@@ -43,7 +46,17 @@ export function listTemplates(states: readonly StatePlugin[], dirs: readonly str
     const path = store.locate(spec.file);
     const hash = path ? sha256(readFileSync(path)) : null;
     const status = !path ? 'missing' : !spec.sha256 ? 'unpinned' : hash === spec.sha256 ? 'ok' : 'different_revision';
-    return { state: state.code, form, file: spec.file, name: spec.name, url: spec.url, expected: spec.sha256, path, sha256: hash, status };
+    return {
+      state: state.code,
+      form,
+      file: spec.file,
+      name: spec.name,
+      url: spec.url,
+      expected: spec.sha256,
+      path,
+      sha256: hash,
+      status,
+    };
   });
 }
 
@@ -86,7 +99,11 @@ function writeAtomic(path: string, bytes: Uint8Array): void {
 }
 
 /** Downloads the official templates of `states` into `dir` (a template folder), checking each against its pinned SHA-256. */
-export async function fetchTemplates(states: readonly StatePlugin[], dir: string, o: FetchOptions = {}): Promise<FetchResult[]> {
+export async function fetchTemplates(
+  states: readonly StatePlugin[],
+  dir: string,
+  o: FetchOptions = {},
+): Promise<FetchResult[]> {
   const maxBytes = o.maxBytes ?? 25 * 1024 * 1024;
   const download = o.download ?? ((url: string) => defaultDownload(url, maxBytes));
   const out: FetchResult[] = [];
@@ -113,7 +130,13 @@ export async function fetchTemplates(states: readonly StatePlugin[], dir: string
       if (spec.sha256 && hash !== spec.sha256) {
         const aside = `${target}.sha256-${hash}.rejected`;
         writeAtomic(aside, bytes);
-        out.push({ ...base, status: 'rejected', sha256: hash, path: aside, error: `SHA-256 ${hash} is not the revision mapped (${spec.sha256})` });
+        out.push({
+          ...base,
+          status: 'rejected',
+          sha256: hash,
+          path: aside,
+          error: `SHA-256 ${hash} is not the revision mapped (${spec.sha256})`,
+        });
         continue;
       }
       writeAtomic(target, bytes);

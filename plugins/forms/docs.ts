@@ -24,10 +24,17 @@ export function statesTable(states: readonly StatePlugin[] = STATE_PLUGINS): str
     '|---|---|---|---|---|---|',
   ];
   for (const p of states) {
-    const templates = Object.entries(p.templates).map(([k, t]) => `${short(k)}: \`${t!.file}\``).join('; ') || '-';
-    const drawnNames = Object.entries(p.drawn).filter(([, d]) => d?.officialName).map(([k, d]) => `${short(k)} ~ ${d!.officialName}`);
+    const templates =
+      Object.entries(p.templates)
+        .map(([k, t]) => `${short(k)}: \`${t!.file}\``)
+        .join('; ') || '-';
+    const drawnNames = Object.entries(p.drawn)
+      .filter(([, d]) => d?.officialName)
+      .map(([k, d]) => `${short(k)} ~ ${d!.officialName}`);
     const poa = p.rules.poaFields.join(', ') || '-';
-    rows.push(`| ${p.code} ${p.name} | ${p.agency} | ${templates}${drawnNames.length ? ` (drawn: ${drawnNames.join('; ')})` : ''} | ${differences(p)} | ${poa} | ${p.rules.originalTitleRequired ? 'yes' : 'no'} |`);
+    rows.push(
+      `| ${p.code} ${p.name} | ${p.agency} | ${templates}${drawnNames.length ? ` (drawn: ${drawnNames.join('; ')})` : ''} | ${differences(p)} | ${poa} | ${p.rules.originalTitleRequired ? 'yes' : 'no'} |`,
+    );
   }
   return rows.join('\n') + '\n';
 }

@@ -22,14 +22,23 @@ function formOfObjectKey(key: string): { orgId: string; entryId: string; formKey
 export class DownloadCounter {
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly db: Database, private readonly entries: Entries, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly entries: Entries,
+    private readonly log: Logger,
+  ) {}
 
   /** Read listener: counts the read in the background (the download is already served). */
   readonly onRead = (key: string): void => {
     const form = formOfObjectKey(key);
     if (!form) return;
     const p = this.increment(form.orgId, form.entryId, form.formKey)
-      .catch((e) => this.log.warn({ err: e, code: 'FORM_DOWNLOAD_NOT_COUNTED', entryId: form.entryId, form: form.formKey }, 'form download not counted'))
+      .catch((e) =>
+        this.log.warn(
+          { err: e, code: 'FORM_DOWNLOAD_NOT_COUNTED', entryId: form.entryId, form: form.formKey },
+          'form download not counted',
+        ),
+      )
       .finally(() => this.pending.delete(p));
     this.pending.add(p);
   };

@@ -8,7 +8,18 @@
  */
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { type TitledConfig, Database, EngineConfigError, type TitleEntry, type StageContext, type StagePlugin, type FormsStatus, Entries, ObjectStore, TOKENS } from '../../core/plugin-api.js';
+import {
+  type TitledConfig,
+  Database,
+  EngineConfigError,
+  type TitleEntry,
+  type StageContext,
+  type StagePlugin,
+  type FormsStatus,
+  Entries,
+  ObjectStore,
+  TOKENS,
+} from '../../core/plugin-api.js';
 import { loadStatePlugins } from '../../states/registry.js';
 import type { StatePlugin } from '../../states/types.js';
 import { applyRender, OWNED_KEYS } from './apply.js';
@@ -72,7 +83,11 @@ export class FormsStage implements StagePlugin {
   private async generate(ctx: StageContext): Promise<void> {
     const entry = ctx.entry;
     const plan = planForms(entry, this.states);
-    const report: Record<string, unknown> = { state: plan.state?.code ?? null, transactions: plan.transactions, generated_at: new Date().toISOString() };
+    const report: Record<string, unknown> = {
+      state: plan.state?.code ?? null,
+      transactions: plan.transactions,
+      generated_at: new Date().toISOString(),
+    };
     let status: FormsStatus;
     if (plan.skipped) {
       for (const k of OWNED_KEYS) delete entry[k];
@@ -82,16 +97,22 @@ export class FormsStage implements StagePlugin {
     } else {
       const result = await renderPlan(plan, this.templates);
       ctx.signal.throwIfAborted();
-      const written = await applyRender(entry, ctx.objects, plan, result, { trigger: ctx.job.reasons.join(',') || 'job', historyLimit: this.options.historyLimit });
+      const written = await applyRender(entry, ctx.objects, plan, result, {
+        trigger: ctx.job.reasons.join(',') || 'job',
+        historyLimit: this.options.historyLimit,
+      });
       status = result.errors.length ? 'error' : 'generated';
       report.forms = written;
       if (result.errors.length) report.errors = result.errors;
-      const fallbacks = result.files.filter((f) => f.templateError).map((f) => ({ form: f.kind, error: f.templateError }));
+      const fallbacks = result.files
+        .filter((f) => f.templateError)
+        .map((f) => ({ form: f.kind, error: f.templateError }));
       if (fallbacks.length) {
         report.template_fallbacks = fallbacks;
         ctx.log.warn({ code: 'FORM_TEMPLATE_FALLBACK', fallbacks }, 'official template unusable; drawn layout used');
       }
-      if (result.errors.length) ctx.log.error({ code: 'FORMS_ERROR', errors: result.errors }, 'some forms failed to render');
+      if (result.errors.length)
+        ctx.log.error({ code: 'FORMS_ERROR', errors: result.errors }, 'some forms failed to render');
     }
     entry.forms_report = report;
     ctx.setStatus('forms_status', status, plan.reason ? { reason: plan.reason } : {});

@@ -10,15 +10,21 @@
 
 /** The statements a disclosure must offer (49 CFR 580.5(c)): exactly one is certified. */
 export const ODOMETER_STATEMENTS = {
-  actual: 'I hereby certify that to the best of my knowledge the odometer reading reflects the actual mileage of the vehicle described below.',
-  exceeds: 'I hereby certify that to the best of my knowledge the odometer reading reflects the amount of mileage in excess of its mechanical limits.',
+  actual:
+    'I hereby certify that to the best of my knowledge the odometer reading reflects the actual mileage of the vehicle described below.',
+  exceeds:
+    'I hereby certify that to the best of my knowledge the odometer reading reflects the amount of mileage in excess of its mechanical limits.',
   not_actual: 'I hereby certify that the odometer reading is NOT the actual mileage. WARNING - ODOMETER DISCREPANCY.',
 } as const;
 
 /** The warning every disclosure carries (49 CFR 580.5(c)). */
-export const ODOMETER_WARNING = 'Federal law (and State law, if applicable) requires that you state the mileage upon transfer of ownership. Failure to complete or providing a false statement may result in fines and/or imprisonment.';
+export const ODOMETER_WARNING =
+  'Federal law (and State law, if applicable) requires that you state the mileage upon transfer of ownership. Failure to complete or providing a false statement may result in fines and/or imprisonment.';
 
-export function odometerExempt(v: { type?: string; year?: number | string; gvwr?: string | number }, today = new Date()): boolean {
+export function odometerExempt(
+  v: { type?: string; year?: number | string; gvwr?: string | number },
+  today = new Date(),
+): boolean {
   const type = (v.type ?? 'AUTO').toUpperCase();
   if (type === 'TRAILER' || type === 'BOAT') return true;
   const gvwr = Number(String(v.gvwr ?? '').replace(/[^\d.]/g, ''));

@@ -18,7 +18,10 @@ const FormsOptionsDef = definePluginOptions('forms', {
 });
 export const FormsOptionsSchema = FormsOptionsDef.schema;
 
-export interface FormsOptions { templateDirs: string[]; historyLimit: number }
+export interface FormsOptions {
+  templateDirs: string[];
+  historyLimit: number;
+}
 
 const DEFAULT_TEMPLATE_DIR = '../shared/forms';
 
@@ -27,6 +30,8 @@ export function parseFormsOptions(raw: unknown): FormsOptions {
   const fallback = resolve(packageRoot, DEFAULT_TEMPLATE_DIR);
   const templateDirs = o.templateDirs
     ? o.templateDirs.map((d) => resolve(packageRoot, d))
-    : existsSync(fallback) ? [fallback] : [];
+    : existsSync(fallback)
+      ? [fallback]
+      : [];
   return { templateDirs, historyLimit: o.historyLimit };
 }

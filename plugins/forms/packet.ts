@@ -22,7 +22,11 @@ export interface PacketPart {
   source: PacketSource;
 }
 
-export interface PacketRange { key: string; first: number; last: number }
+export interface PacketRange {
+  key: string;
+  first: number;
+  last: number;
+}
 
 export function formatIndices(ranges: readonly PacketRange[]): string {
   return ranges.map((r) => `${r.key}:${r.first === r.last ? r.first : `${r.first}-${r.last}`}`).join(',');
@@ -41,7 +45,10 @@ export function parseIndices(indices: string): PacketRange[] {
 const pageCount = (s: PacketSource) => ('drawn' in s ? s.drawn.length : s.pages.length);
 
 /** Combines the parts in order. All drawn: written directly; with a template: assembled with pdf-lib. */
-export async function buildPacket(parts: readonly PacketPart[], title: string): Promise<{ pdf: Uint8Array; pages: number; ranges: PacketRange[]; indices: string }> {
+export async function buildPacket(
+  parts: readonly PacketPart[],
+  title: string,
+): Promise<{ pdf: Uint8Array; pages: number; ranges: PacketRange[]; indices: string }> {
   const ranges: PacketRange[] = [];
   let next = 1;
   for (const p of parts) {
@@ -51,7 +58,10 @@ export async function buildPacket(parts: readonly PacketPart[], title: string): 
   }
   let pdf: Uint8Array;
   if (parts.every((p) => 'drawn' in p.source)) {
-    pdf = writePdf(parts.flatMap((p) => (p.source as { drawn: readonly Buffer[] }).drawn), { title, subject: 'Final packet' });
+    pdf = writePdf(
+      parts.flatMap((p) => (p.source as { drawn: readonly Buffer[] }).drawn),
+      { title, subject: 'Final packet' },
+    );
   } else {
     const packet = await newDocument({ title, subject: 'Final packet' });
     for (const p of parts) {

@@ -53,35 +53,63 @@ export function drawnForm(ctx: LayoutContext): DrawnForm {
 }
 
 /** Draws a form from the shared layout: its PDF and its compressed pages (for the packet). */
-export function renderDrawn(ctx: LayoutContext): { pdf: Uint8Array; pages: Buffer[]; title: string; signatures: SignatureBox[] } {
+export function renderDrawn(ctx: LayoutContext): {
+  pdf: Uint8Array;
+  pages: Buffer[];
+  title: string;
+  signatures: SignatureBox[];
+} {
   const form = drawnForm(ctx);
   const laid = layout(form);
   const pages = laid.pages.map(compressPage);
-  const pdf = writePdf(pages, { title: form.title, subject: `${ctx.kind} (${ctx.generic ? 'generic' : ctx.state.code})` });
+  const pdf = writePdf(pages, {
+    title: form.title,
+    subject: `${ctx.kind} (${ctx.generic ? 'generic' : ctx.state.code})`,
+  });
   return { pdf, pages, title: form.title, signatures: laid.signatures };
 }
 
-
 /** The signature boxes an official template declares, for the people the form's values name (PDF points, bottom-left origin). */
-function templateSignatures(spec: TemplateSpec, values: FormValues, height: (page: number) => number, pages: number): SignatureBox[] | undefined {
+function templateSignatures(
+  spec: TemplateSpec,
+  values: FormValues,
+  height: (page: number) => number,
+  pages: number,
+): SignatureBox[] | undefined {
   if (!spec.signatures) return undefined;
-  return spec.signatures.filter((s) => s.page < pages && values[s.signer]?.name).map((s) => {
-    const [left, top, right, bottom] = s.box;
-    return {
-      page: s.page, x: left, y: height(s.page) - bottom, width: right - left, height: bottom - top, role: s.role, name: values[s.signer].name,
-      ...(s.date ? { date: { x: s.date[0], width: s.date[1] - s.date[0] } } : {}),
-    };
-  });
+  return spec.signatures
+    .filter((s) => s.page < pages && values[s.signer]?.name)
+    .map((s) => {
+      const [left, top, right, bottom] = s.box;
+      return {
+        page: s.page,
+        x: left,
+        y: height(s.page) - bottom,
+        width: right - left,
+        height: bottom - top,
+        role: s.role,
+        name: values[s.signer].name,
+        ...(s.date ? { date: { x: s.date[0], width: s.date[1] - s.date[0] } } : {}),
+      };
+    });
 }
 
-async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues, templates: TemplateStore | null, packet?: LayoutContext['packet']): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
+async function renderOne(
+  kind: FormKind,
+  state: StatePlugin,
+  values: FormValues,
+  templates: TemplateStore | null,
+  packet?: LayoutContext['packet'],
+): Promise<Omit<RenderedFile, 'variant' | 'signer'>> {
   const spec = state.templates[kind];
   let templateError: string | undefined;
   if (spec && templates && (!spec.when || resolveFlag(values, spec.when))) {
     try {
       const found = await templates.open(spec.file);
       if (found) {
-        const { doc, report } = spec.overlay ? await fillOverlay(found.doc, spec, values) : await fillTemplate(found.doc, spec, values);
+        const { doc, report } = spec.overlay
+          ? await fillOverlay(found.doc, spec, values)
+          : await fillTemplate(found.doc, spec, values);
         for (const att of spec.attach ?? []) {
           if (att.when && !resolveFlag(values, att.when)) continue;
           const other = await templates.open(att.file);
@@ -98,7 +126,13 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
         flattenForm(doc);
         freezeStreams(doc);
         return {
-          kind, source: 'template', template: { file: spec.file, name: spec.name, path: found.path }, report, title: spec.name, pdf, pages,
+          kind,
+          source: 'template',
+          template: { file: spec.file, name: spec.name, path: found.path },
+          report,
+          title: spec.name,
+          pdf,
+          pages,
           packet: { doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },
           ...(signatures ? { signatures } : {}),
         };
@@ -110,20 +144,47 @@ async function renderOne(kind: FormKind, state: StatePlugin, values: FormValues,
   const ctx: LayoutContext = { kind, values, state, spec: state.drawn[kind] ?? {}, generic: false, packet };
   const d = renderDrawn(ctx);
   return {
-    kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures,
+    kind,
+    source: 'drawn',
+    title: d.title,
+    pdf: d.pdf,
+    pages: d.pages.length,
+    packet: { drawn: d.pages },
+    signatures: d.signatures,
     ...(templateError ? { templateError } : {}),
   };
 }
 
-function renderGeneric(kind: FormKind, state: StatePlugin, values: FormValues): Omit<RenderedFile, 'variant' | 'signer'> {
+function renderGeneric(
+  kind: FormKind,
+  state: StatePlugin,
+  values: FormValues,
+): Omit<RenderedFile, 'variant' | 'signer'> {
   const d = renderDrawn({ kind, values, state, spec: {}, generic: true });
-  return { kind, source: 'drawn', title: d.title, pdf: d.pdf, pages: d.pages.length, packet: { drawn: d.pages }, signatures: d.signatures };
+  return {
+    kind,
+    source: 'drawn',
+    title: d.title,
+    pdf: d.pdf,
+    pages: d.pages.length,
+    packet: { drawn: d.pages },
+    signatures: d.signatures,
+  };
 }
 
-const signerRef = (s: Signer, index: number) => ({ index, id: s.person.id || `signer-${index + 1}`, name: s.person.name, role: s.role });
+const signerRef = (s: Signer, index: number) => ({
+  index,
+  id: s.person.id || `signer-${index + 1}`,
+  name: s.person.name,
+  role: s.role,
+});
 
 /** Renders every form of a plan and the final packet. A form that fails is reported and left out; the others go on. */
-export async function renderPlan(plan: FormPlan, templates: TemplateStore | null, o: { packet?: boolean } = {}): Promise<RenderResult> {
+export async function renderPlan(
+  plan: FormPlan,
+  templates: TemplateStore | null,
+  o: { packet?: boolean } = {},
+): Promise<RenderResult> {
   const { state, values } = plan;
   if (!state || !values || plan.skipped) return { files: [], errors: [] };
   const files: RenderedFile[] = [];
@@ -148,7 +209,9 @@ export async function renderPlan(plan: FormPlan, templates: TemplateStore | null
     }
   }
   if (plan.forms.includes('form_instructions')) {
-    const listed = files.filter((f) => f.variant === 'state').map((f) => ({ key: f.kind, title: f.title, signer: f.signer?.name }));
+    const listed = files
+      .filter((f) => f.variant === 'state')
+      .map((f) => ({ key: f.kind, title: f.title, signer: f.signer?.name }));
     try {
       files.unshift({ ...(await renderOne('form_instructions', state, values, templates, listed)), variant: 'state' });
     } catch (e) {
@@ -156,9 +219,12 @@ export async function renderPlan(plan: FormPlan, templates: TemplateStore | null
     }
   }
   if (o.packet === false || !files.length) return { files, errors };
-  const parts: PacketPart[] = files.filter((f) => f.variant === 'state').map((f) => ({
-    key: f.signer ? `${f.kind}[${f.signer.index}]` : f.kind, source: f.packet,
-  }));
+  const parts: PacketPart[] = files
+    .filter((f) => f.variant === 'state')
+    .map((f) => ({
+      key: f.signer ? `${f.kind}[${f.signer.index}]` : f.kind,
+      source: f.packet,
+    }));
   const packet = await buildPacket(parts, `Final packet - ${state.name} - VIN ${values.vehicle.vin}`);
   return { files, errors, packet };
 }

@@ -23,7 +23,10 @@ export function resolveFlag(values: FormValues, when: FlagPath | readonly FlagPa
 /** The text at a path (as is: the six-box odometer keeps its leading spaces), or several paths' texts joined, empty ones skipped. */
 export function resolveText(values: FormValues, value: TextPath | readonly TextPath[], join = ' '): string {
   if (typeof value === 'string') return String(at(values, value) ?? '');
-  return value.map((p) => String(at(values, p) ?? '').trim()).filter(Boolean).join(join);
+  return value
+    .map((p) => String(at(values, p) ?? '').trim())
+    .filter(Boolean)
+    .join(join);
 }
 
 /** The text a text or chars mapping puts in the form (empty when its `if` flag is false), WinAnsi-safe. */

@@ -28,13 +28,23 @@ function declaredForms(state: StatePlugin, txns: readonly Transaction[], vehicle
   for (const t of txns) for (const f of state.forms[t] ?? []) out.add(f);
   if (state.rules.untitledTypes.includes(vehicleType)) {
     // no title to apply for or note a lien on: the lien is perfected by a financing statement
-    for (const f of ['form_title_application', 'form_lien_add', 'form_duplicate_title', 'form_odometer_disclosure'] as const) out.delete(f);
+    for (const f of [
+      'form_title_application',
+      'form_lien_add',
+      'form_duplicate_title',
+      'form_odometer_disclosure',
+    ] as const)
+      out.delete(f);
     if (txns.includes('new_lien') || txns.includes('refinance')) out.add('form_ucc1');
   }
   return [...out];
 }
 
-export function planForms(entry: Readonly<TitleEntry>, states: ReadonlyMap<string, StatePlugin>, today = new Date()): FormPlan {
+export function planForms(
+  entry: Readonly<TitleEntry>,
+  states: ReadonlyMap<string, StatePlugin>,
+  today = new Date(),
+): FormPlan {
   const transactions = detectTransactions(entry);
   const code = filingState(entry);
   const state = code ? states.get(code) : undefined;
@@ -42,9 +52,16 @@ export function planForms(entry: Readonly<TitleEntry>, states: ReadonlyMap<strin
   if (!code) return { ...base, skipped: 'skipped_no_state', reason: 'the entry has no state' };
   if (!state) return { ...base, skipped: 'skipped_no_state', reason: `no enabled state plugin for '${code}'` };
   const declared = declaredForms(state, transactions, (entry.account_data.vehicle?.type ?? 'AUTO').toUpperCase());
-  if (!declared.length) return { ...base, state, skipped: 'skipped_no_spec', reason: `${state.code} declares no forms for ${transactions.join(', ') || 'this entry'}` };
+  if (!declared.length)
+    return {
+      ...base,
+      state,
+      skipped: 'skipped_no_spec',
+      reason: `${state.code} declares no forms for ${transactions.join(', ') || 'this entry'}`,
+    };
   const { values, signers } = buildValues(entry, state, transactions, today);
-  if (!values.vehicle.vin) return { ...base, state, declared, values, signers, skipped: 'skipped_no_data', reason: 'the entry has no VIN' };
+  if (!values.vehicle.vin)
+    return { ...base, state, declared, values, signers, skipped: 'skipped_no_data', reason: 'the entry has no VIN' };
   const forms = PACKET_ORDER.filter((k) => {
     if (!declared.includes(k)) return false;
     const c = FORM_CATALOG[k];
@@ -54,7 +71,15 @@ export function planForms(entry: Readonly<TitleEntry>, states: ReadonlyMap<strin
     return !c.signers || c.signers(signers).length > 0;
   });
   if (!forms.some((f) => f !== 'form_instructions')) {
-    return { ...base, state, declared, values, signers, skipped: 'skipped_no_data', reason: `the entry lacks the data of every declared form (${declared.join(', ')})` };
+    return {
+      ...base,
+      state,
+      declared,
+      values,
+      signers,
+      skipped: 'skipped_no_data',
+      reason: `the entry lacks the data of every declared form (${declared.join(', ')})`,
+    };
   }
   return { transactions, state, declared, forms, values, signers };
 }

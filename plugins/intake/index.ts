@@ -1,5 +1,13 @@
 import { injectable } from 'tsyringe';
-import { checkVin, PermanentStageFailure, TitledError, type JobInput, type StageContext, type StagePlugin, type TitleEntry } from '../../core/plugin-api.js';
+import {
+  checkVin,
+  PermanentStageFailure,
+  TitledError,
+  type JobInput,
+  type StageContext,
+  type StagePlugin,
+  type TitleEntry,
+} from '../../core/plugin-api.js';
 
 /**
  * intake: takes the account data a create or update brought into the
@@ -27,6 +35,7 @@ export class IntakeStage implements StagePlugin {
       throw e;
     }
     const vin = ctx.account.preview().account_data.vehicle?.vin;
-    if (vin && checkVin(vin).checkDigitValid === false) ctx.log.warn({ code: 'VIN_CHECK_DIGIT_MISMATCH' }, 'VIN check digit does not match; accepted and flagged');
+    if (vin && checkVin(vin).checkDigitValid === false)
+      ctx.log.warn({ code: 'VIN_CHECK_DIGIT_MISMATCH' }, 'VIN check digit does not match; accepted and flagged');
   }
 }

@@ -12,8 +12,23 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { DependencyContainer } from 'tsyringe';
 import {
-  COLLABORATORS, checkVin, definePluginOptions, inject, injectable, isTitledError, personName, TitledError, TitleService, TOKENS,
-  type EnginePlugin, type Logger, type Person, type Principal, type RouteHelpers, type SigningService, type TitleEntry,
+  COLLABORATORS,
+  checkVin,
+  definePluginOptions,
+  inject,
+  injectable,
+  isTitledError,
+  personName,
+  TitledError,
+  TitleService,
+  TOKENS,
+  type EnginePlugin,
+  type Logger,
+  type Person,
+  type Principal,
+  type RouteHelpers,
+  type SigningService,
+  type TitleEntry,
   type TitledConfig,
 } from '../../core/plugin-api.js';
 import { loadStatePlugins } from '../../states/registry.js';
@@ -89,7 +104,10 @@ export class LegacyPlugin implements EnginePlugin {
     this.server = createServer(app.callback());
     this.server.listen(this.options.port, host, () => {
       const addr = this.server?.address();
-      this.log.info({ code: 'LEGACY_LISTENING', port: typeof addr === 'object' ? addr?.port : addr, host }, 'legacy interface listening');
+      this.log.info(
+        { code: 'LEGACY_LISTENING', port: typeof addr === 'object' ? addr?.port : addr, host },
+        'legacy interface listening',
+      );
     });
   }
 
@@ -103,7 +121,9 @@ export class LegacyPlugin implements EnginePlugin {
     account_data.vehicle = { ...account_data.vehicle, vin };
     const t = body.transaction;
     const created = await this.titles.create(p, {
-      account_data, ...(t.pull_nmvtis ? { sync_nmvtis: true } : {}), ...(t.pull_state_data ? { sync_private: true } : {}),
+      account_data,
+      ...(t.pull_nmvtis ? { sync_nmvtis: true } : {}),
+      ...(t.pull_state_data ? { sync_private: true } : {}),
     });
     const entry = await this.titles.get(p, created.entryId);
     ctx.status = 201;
@@ -124,20 +144,31 @@ export class LegacyPlugin implements EnginePlugin {
     }
     const live = body.pull_live === true;
     const created = await this.titles.create(p, {
-      account_data: poaAccountData(body, p.org.name, vin), ...(live ? { sync_nmvtis: true, sync_private: true } : {}),
+      account_data: poaAccountData(body, p.org.name, vin),
+      ...(live ? { sync_nmvtis: true, sync_private: true } : {}),
     });
     const entry = await this.waitForJob(p, created.entryId);
     if (live) this.checkPulled(entry, body);
     const poas = Array.isArray(entry.forms_poa) ? entry.forms_poa.length : 0;
-    if (!poas) throw new TitledError('UNAVAILABLE', `no power of attorney was generated for entry ${entry.entryId} (forms_status ${String(entry.forms_status)})`);
+    if (!poas)
+      throw new TitledError(
+        'UNAVAILABLE',
+        `no power of attorney was generated for entry ${entry.entryId} (forms_status ${String(entry.forms_status)})`,
+      );
     const signature = await this.requestSignature(p, entry, body);
-    this.log.info({ code: 'LEGACY_POA', entryId: entry.entryId, powersOfAttorney: poas, signatureRequest: signature?.id ?? null }, 'legacy power of attorney');
+    this.log.info(
+      { code: 'LEGACY_POA', entryId: entry.entryId, powersOfAttorney: poas, signatureRequest: signature?.id ?? null },
+      'legacy power of attorney',
+    );
     ctx.status = 201;
     ctx.set('Location', `/title/${entry.entryId}`);
     const sent = signature
       ? `; signature request ${String(signature.id)} sent to ${body.owner_email}${body.has_coowner ? ' and the co-owner' : ''}`
       : '; signing is not enabled on this daemon: the forms are on the entry';
-    ctx.body = { statusCode: '201', message: `power of attorney created for VIN ${vin} (entry ${entry.entryId})${sent}` };
+    ctx.body = {
+      statusCode: '201',
+      message: `power of attorney created for VIN ${vin} (entry ${entry.entryId})${sent}`,
+    };
   }
 
   /** Waits until the entry's job ends (pulls, forms): the entry when complete; 503 when it failed or takes too long. */
@@ -147,10 +178,16 @@ export class LegacyPlugin implements EnginePlugin {
       const entry = await this.titles.get(p, id);
       if (entry.job_status === 'complete') return entry;
       if (entry.job_status === 'error') {
-        throw new TitledError('UNAVAILABLE', `the entry's job failed (${String(entry.job_error ?? entry.error ?? 'see GET /title/' + entry.entryId)}); retrying is safe`);
+        throw new TitledError(
+          'UNAVAILABLE',
+          `the entry's job failed (${String(entry.job_error ?? entry.error ?? 'see GET /title/' + entry.entryId)}); retrying is safe`,
+        );
       }
       if (Date.now() >= deadline) {
-        throw new TitledError('UNAVAILABLE', `entry ${entry.entryId} is still being processed (${entry.job_status}); retrying is safe: the entry is updated, not duplicated`);
+        throw new TitledError(
+          'UNAVAILABLE',
+          `entry ${entry.entryId} is still being processed (${entry.job_status}); retrying is safe: the entry is updated, not duplicated`,
+        );
       }
       await new Promise((r) => setTimeout(r, delay));
     }
@@ -160,15 +197,22 @@ export class LegacyPlugin implements EnginePlugin {
   private checkPulled(entry: TitleEntry, body: PoaBody): void {
     const owners = entry.account_data.vehicle?.title?.owners ?? [];
     if (!owners.some((o) => personName(o))) {
-      throw new TitledError('PULL_FOUND_NOTHING', `pull_live: NMVTIS and the state's DMV records name no owner of VIN ${entry.VIN}; `
-        + 'send state, owner_full_name and owner_address with pull_live false');
+      throw new TitledError(
+        'PULL_FOUND_NOTHING',
+        `pull_live: NMVTIS and the state's DMV records name no owner of VIN ${entry.VIN}; ` +
+          'send state, owner_full_name and owner_address with pull_live false',
+      );
     }
     const plate = !!entry.account_data.vehicle?.license_plate;
     refuseFields(checkPoaFields(body, this.states.get(entry.state), { done: true, plate }), entry.state);
   }
 
   /** Starts the signature request through the signing plugin, when it is enabled. */
-  private async requestSignature(p: Principal, entry: TitleEntry, body: PoaBody): Promise<Record<string, unknown> | null> {
+  private async requestSignature(
+    p: Principal,
+    entry: TitleEntry,
+    body: PoaBody,
+  ): Promise<Record<string, unknown> | null> {
     if (!this.container.isRegistered(COLLABORATORS.signing, true)) return null;
     const signing = this.container.resolve<SigningService>(COLLABORATORS.signing);
     const owners = entry.account_data.vehicle?.title?.owners ?? [];
@@ -206,7 +250,8 @@ function legacyErrors(log: Logger, h: Handler): Handler {
 }
 
 function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TitledError('INVALID_INPUT', 'the body must be a JSON object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new TitledError('INVALID_INPUT', 'the body must be a JSON object');
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
   const notAllowed: string[] = [];

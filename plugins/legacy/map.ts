@@ -93,7 +93,10 @@ const ADDRESS = /^(?<street>.+?),\s*(?<city>[^,]+?),?\s+(?<state>[A-Za-z]{2})\.?
 export function parseOneLineAddress(s: string): Address | null {
   const m = ADDRESS.exec(s.trim().replace(/\s+/g, ' '));
   if (!m?.groups) return null;
-  const [street1, ...more] = m.groups.street!.split(',').map((x) => x.trim()).filter(Boolean);
+  const [street1, ...more] = m.groups
+    .street!.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   return compact({
     street1,
     street2: more.length ? more.join(', ') : undefined,
@@ -109,7 +112,7 @@ export function poaAccountData(body: PoaBody, orgName: string, vin: string): Acc
   const owner = compact({
     type: 'PERSON',
     name: body.owner_full_name,
-    addr: body.owner_address ? parseOneLineAddress(body.owner_address) ?? undefined : undefined,
+    addr: body.owner_address ? (parseOneLineAddress(body.owner_address) ?? undefined) : undefined,
     ssn: body.owner_ssn,
     dob: body.owner_dob,
     contact_email: body.owner_email,
@@ -117,14 +120,16 @@ export function poaAccountData(body: PoaBody, orgName: string, vin: string): Acc
   }) as Person;
   owners.push(owner);
   if (body.has_coowner) {
-    owners.push(compact({
-      type: 'PERSON',
-      name: body.coowner_full_name,
-      addr: body.coowner_address ? parseOneLineAddress(body.coowner_address) ?? undefined : undefined,
-      ssn: body.coowner_ssn,
-      dob: body.coowner_dob,
-      contact_phone: body.coowner_phone,
-    }) as Person);
+    owners.push(
+      compact({
+        type: 'PERSON',
+        name: body.coowner_full_name,
+        addr: body.coowner_address ? (parseOneLineAddress(body.coowner_address) ?? undefined) : undefined,
+        ssn: body.coowner_ssn,
+        dob: body.coowner_dob,
+        contact_phone: body.coowner_phone,
+      }) as Person,
+    );
   }
   const named = owners.filter((o) => o.name);
   const ad: AccountData = { vehicle: { vin } };
@@ -132,7 +137,9 @@ export function poaAccountData(body: PoaBody, orgName: string, vin: string): Acc
   if (named.length) {
     // Two owners on a POA request both sign: recorded as an AND title (docs/legacy.md).
     ad.vehicle!.title = compact({
-      owners: named, number_of_owners: named.length, is_and: named.length > 1 ? true : undefined,
+      owners: named,
+      number_of_owners: named.length,
+      is_and: named.length > 1 ? true : undefined,
     }) as NonNullable<AccountData['vehicle']>['title'];
   }
   ad.loan = compact({

@@ -30,13 +30,18 @@ const given = (body: PoaBody, k: keyof PoaBody) => body[k] !== undefined && body
  * DMV record: it is required of the caller only when `pull` says the pulls
  * ran (`done`) and found none (`plate` false).
  */
-export function checkPoaFields(body: PoaBody, state: StatePlugin | undefined, pull?: { done: boolean; plate: boolean }): FieldCheck {
+export function checkPoaFields(
+  body: PoaBody,
+  state: StatePlugin | undefined,
+  pull?: { done: boolean; plate: boolean },
+): FieldCheck {
   const missing: string[] = [];
   const notAllowed: string[] = [];
   const live = body.pull_live === true;
   if (!live) {
     for (const k of ['state', 'owner_full_name', 'owner_address'] as const) if (!given(body, k)) missing.push(k);
-    if (body.has_coowner) for (const k of ['coowner_full_name', 'coowner_address'] as const) if (!given(body, k)) missing.push(k);
+    if (body.has_coowner)
+      for (const k of ['coowner_full_name', 'coowner_address'] as const) if (!given(body, k)) missing.push(k);
   }
   if (!body.has_coowner) {
     for (const k of ['coowner_full_name', 'coowner_address', 'coowner_ssn', 'coowner_dob', 'coowner_phone'] as const) {

@@ -66,7 +66,16 @@ export class NeedsOcr extends Error {
   }
 }
 
-interface PageReport { page: number; source: PageText['source']; words: number; mean_conf?: number; rotated?: number; document_type: DocumentType; confidence: number; barcode?: boolean }
+interface PageReport {
+  page: number;
+  source: PageText['source'];
+  words: number;
+  mean_conf?: number;
+  rotated?: number;
+  document_type: DocumentType;
+  confidence: number;
+  barcode?: boolean;
+}
 
 export interface DocumentAnalysis {
   format: DocumentFormat;
@@ -104,7 +113,10 @@ interface DocumentPart {
 }
 
 export class DocumentRejected extends Error {
-  constructor(message: string, readonly code: 'UNSUPPORTED_FORMAT' | 'UNREADABLE') {
+  constructor(
+    message: string,
+    readonly code: 'UNSUPPORTED_FORMAT' | 'UNREADABLE',
+  ) {
     super(message);
     this.name = 'DocumentRejected';
   }
@@ -113,9 +125,16 @@ export class DocumentRejected extends Error {
 type Step = 'decode' | 'image_from_pdf' | 'rasterize' | 'prepare' | 'ocr' | 'orientation' | 'barcode' | 'vin_reread';
 
 const defaults = (o: ThreadOptions) => ({
-  steps: {} as Partial<Record<Step, number>>, textLayerOnly: o.textLayerOnly ?? false, textLayer: o.textLayer,
-  dpi: o.dpi ?? 300, maxPages: o.maxPages ?? 10, maxPixels: o.maxPixels ?? 40_000_000,
-  toolTimeoutMs: o.toolTimeoutMs ?? 60_000, ocrTimeoutMs: o.ocrTimeoutMs ?? 120_000, concurrency: o.ocrConcurrency, signal: o.signal,
+  steps: {} as Partial<Record<Step, number>>,
+  textLayerOnly: o.textLayerOnly ?? false,
+  textLayer: o.textLayer,
+  dpi: o.dpi ?? 300,
+  maxPages: o.maxPages ?? 10,
+  maxPixels: o.maxPixels ?? 40_000_000,
+  toolTimeoutMs: o.toolTimeoutMs ?? 60_000,
+  ocrTimeoutMs: o.ocrTimeoutMs ?? 120_000,
+  concurrency: o.ocrConcurrency,
+  signal: o.signal,
 });
 type Opts = ReturnType<typeof defaults>;
 
@@ -129,15 +148,25 @@ async function step<T>(o: Opts, name: Step, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const meanConf = (p: { words: { conf: number }[] }) => (p.words.length ? p.words.reduce((s, w) => s + w.conf, 0) / p.words.length : 0);
+const meanConf = (p: { words: { conf: number }[] }) =>
+  p.words.length ? p.words.reduce((s, w) => s + w.conf, 0) / p.words.length : 0;
 
 async function turn(g: Gray, degrees: number): Promise<Gray> {
-  const { data, info } = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } }).rotate(degrees).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } })
+    .rotate(degrees)
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
 /** Where a crop of a W x H page lies once the page is turned clockwise by `degrees` (90, 180, 270), and the turned page's size. */
-function turnPlacement(at: { x: number; y: number }, crop: { width: number; height: number }, page: { width: number; height: number }, degrees: number) {
+function turnPlacement(
+  at: { x: number; y: number },
+  crop: { width: number; height: number },
+  page: { width: number; height: number },
+  degrees: number,
+) {
   const { width: W, height: H } = page;
   if (degrees === 90) return { origin: { x: H - at.y - crop.height, y: at.x }, page: { width: H, height: W } };
   if (degrees === 180) return { origin: { x: W - at.x - crop.width, y: H - at.y - crop.height }, page };
@@ -146,7 +175,8 @@ function turnPlacement(at: { x: number; y: number }, crop: { width: number; heig
 }
 
 /** How much readable text words are: the letters and digits of the words tesseract is fairly sure of. */
-const readable = (words: readonly Word[]) => words.reduce((n, w) => n + (w.conf >= 60 ? w.text.replace(/[^A-Za-z0-9]/g, '').length : 0), 0);
+const readable = (words: readonly Word[]) =>
+  words.reduce((n, w) => n + (w.conf >= 60 ? w.text.replace(/[^A-Za-z0-9]/g, '').length : 0), 0);
 
 /**
  * The turn (90, 180, 270 degrees clockwise) that makes a page that read
@@ -158,11 +188,18 @@ const readable = (words: readonly Word[]) => words.reduce((n, w) => n + (w.conf 
  */
 async function findUpright(g: Gray, opts: OcrOptions): Promise<number> {
   const long = Math.max(g.width, g.height);
-  const half = long > 1600
-    ? await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } }).resize(Math.round(g.width / 2), Math.round(g.height / 2), { kernel: 'linear' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
-      .then(({ data, info }) => ({ data, width: info.width, height: info.height }))
-    : g;
-  const scores = await Promise.all([0, 90, 180, 270].map(async (deg) => readable(await ocrWords(deg ? await turn(half, deg) : half, opts))));
+  const half =
+    long > 1600
+      ? await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } })
+          .resize(Math.round(g.width / 2), Math.round(g.height / 2), { kernel: 'linear' })
+          .extractChannel(0)
+          .raw()
+          .toBuffer({ resolveWithObject: true })
+          .then(({ data, info }) => ({ data, width: info.width, height: info.height }))
+      : g;
+  const scores = await Promise.all(
+    [0, 90, 180, 270].map(async (deg) => readable(await ocrWords(deg ? await turn(half, deg) : half, opts))),
+  );
   const best = [90, 180, 270].reduce((a, b) => (scores[b / 90]! > scores[a / 90]! ? b : a));
   return scores[best / 90]! >= Math.max(20, 2 * scores[0]!) ? best : 0;
 }
@@ -195,8 +232,15 @@ async function ocrPage(page: number, g: Gray, scale: number | undefined, o: Opts
   const { x, y } = place.origin;
   if (x || y) words = words.map((w) => ({ ...w, x0: w.x0 + x, x1: w.x1 + x, y0: w.y0 + y, y1: w.y1 + y }));
   return {
-    page, width: place.page.width, height: place.page.height, source: 'ocr', words, raster, origin: place.origin,
-    rotated: Math.round(rotated * 10) / 10, mean_conf: Math.round(meanConf({ words })),
+    page,
+    width: place.page.width,
+    height: place.page.height,
+    source: 'ocr',
+    words,
+    raster,
+    origin: place.origin,
+    rotated: Math.round(rotated * 10) / 10,
+    mean_conf: Math.round(meanConf({ words })),
   };
 }
 
@@ -205,19 +249,37 @@ type PdfSource = { bytes: Buffer; doc?: ReturnType<typeof openPdf> };
 const parsed = (pdf: PdfSource) => (pdf.doc ??= openPdf(pdf.bytes));
 
 /** A page without a text layer: its scanned image taken straight from the PDF when that is all the page is, else rendered by pdftoppm. */
-async function scanPage(pdf: PdfSource, index: number, sizePx: { width: number; height: number }, o: Opts): Promise<{ gray: Gray; dpi: number }> {
+async function scanPage(
+  pdf: PdfSource,
+  index: number,
+  sizePx: { width: number; height: number },
+  o: Opts,
+): Promise<{ gray: Gray; dpi: number }> {
   const doc = await parsed(pdf);
   const direct = doc ? await step(o, 'image_from_pdf', () => pageScanImage(doc, index, o.maxPixels)) : null;
-  return direct ?? step(o, 'rasterize', () => rasterizePage(pdf.bytes, index + 1, { width: sizePx.width / PX_PER_PT, height: sizePx.height / PX_PER_PT }, o));
+  return (
+    direct ??
+    step(o, 'rasterize', () =>
+      rasterizePage(pdf.bytes, index + 1, { width: sizePx.width / PX_PER_PT, height: sizePx.height / PX_PER_PT }, o),
+    )
+  );
 }
 
-async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warnings: string[]): Promise<{ pages: PageText[]; pdf?: PdfSource }> {
+async function readPages(
+  bytes: Buffer,
+  format: DocumentFormat,
+  o: Opts,
+  warnings: string[],
+): Promise<{ pages: PageText[]; pdf?: PdfSource }> {
   if (format !== 'pdf') {
     let decoded;
     try {
       decoded = await step(o, 'decode', () => decodeImage(bytes, o.maxPixels));
     } catch (e) {
-      throw new DocumentRejected(`the ${format === 'jpeg' ? 'JPEG' : 'PNG'} image cannot be decoded: ${(e as Error).message}`, 'UNREADABLE');
+      throw new DocumentRejected(
+        `the ${format === 'jpeg' ? 'JPEG' : 'PNG'} image cannot be decoded: ${(e as Error).message}`,
+        'UNREADABLE',
+      );
     }
     return { pages: [await ocrPage(1, decoded.gray, ocrScale(decoded.gray, decoded.density), o)] };
   }
@@ -229,13 +291,17 @@ async function readPages(bytes: Buffer, format: DocumentFormat, o: Opts, warning
   }
   if (!layer.length) throw new DocumentRejected('the PDF has no pages', 'UNREADABLE');
   if (o.textLayerOnly && layer.some((lp) => !hasTextLayer(lp))) throw new NeedsOcr(layer);
-  if (layer.length >= o.maxPages && (await pageCount(bytes, o).catch(() => 0)) > o.maxPages) warnings.push(`only the first ${o.maxPages} pages were read`);
+  if (layer.length >= o.maxPages && (await pageCount(bytes, o).catch(() => 0)) > o.maxPages)
+    warnings.push(`only the first ${o.maxPages} pages were read`);
   const pdf: PdfSource = { bytes };
-  const pages = await Promise.all(layer.map(async (lp, i): Promise<PageText> => {
-    if (hasTextLayer(lp)) return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
-    const r = await scanPage(pdf, i, lp, o);
-    return ocrPage(i + 1, r.gray, ocrScale(r.gray, r.dpi), o);
-  }));
+  const pages = await Promise.all(
+    layer.map(async (lp, i): Promise<PageText> => {
+      if (hasTextLayer(lp))
+        return { page: i + 1, width: lp.width, height: lp.height, source: 'text_layer', words: lp.words };
+      const r = await scanPage(pdf, i, lp, o);
+      return ocrPage(i + 1, r.gray, ocrScale(r.gray, r.dpi), o);
+    }),
+  );
   return { pages, pdf };
 }
 
@@ -262,7 +328,14 @@ async function pageBarcode(p: PageText, pdf: PdfSource | undefined, o: Opts): Pr
     if (rec) return rec;
   }
   // a text-layer page renders sharp: 200 dpi is plenty for a PDF417 there, and four times cheaper to search than 300 in a page of text
-  const g = (await rasterizePage(pdf.bytes, p.page, { width: p.width / PX_PER_PT, height: p.height / PX_PER_PT }, { ...o, dpi: Math.min(o.dpi, 200) })).gray;
+  const g = (
+    await rasterizePage(
+      pdf.bytes,
+      p.page,
+      { width: p.width / PX_PER_PT, height: p.height / PX_PER_PT },
+      { ...o, dpi: Math.min(o.dpi, 200) },
+    )
+  ).gray;
   return firstAamva(await readPdf417(g));
 }
 
@@ -274,7 +347,12 @@ async function pageBarcode(p: PageText, pdf: PdfSource | undefined, o: Opts): Pr
  * The first read whose check digit holds as read wins; else the repair most
  * reads agree on; else null.
  */
-async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o: Opts, maxCalls = 5): Promise<VinRead | null> {
+async function rereadVin(
+  pages: PageText[],
+  regions: SpecResult['vinRegions'],
+  o: Opts,
+  maxCalls = 5,
+): Promise<VinRead | null> {
   const reads: VinRead[] = [];
   let calls = 0;
   for (const [n, r] of regions.slice(0, 3).entries()) {
@@ -287,14 +365,35 @@ async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o
     const width = Math.min(p.raster.width - left, Math.ceil(r.box.x1 - r.box.x0 + 2 * pad));
     const height = Math.min(p.raster.height - top, Math.ceil(r.box.y1 - r.box.y0 + 2 * pad));
     if (width < 20 || height < 10) continue;
-    const crop = await sharp(p.raster.data, { raw: { width: p.raster.width, height: p.raster.height, channels: 1 } }).extract({ left, top, width, height }).extractChannel(0).raw().toBuffer();
-    const variants: [number, 7 | 8][] = n === 0 ? [[1, 7], [1, 8], [1.5, 7]] : [[1, 7], [1.5, 8]];
+    const crop = await sharp(p.raster.data, { raw: { width: p.raster.width, height: p.raster.height, channels: 1 } })
+      .extract({ left, top, width, height })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const variants: [number, 7 | 8][] =
+      n === 0
+        ? [
+            [1, 7],
+            [1, 8],
+            [1.5, 7],
+          ]
+        : [
+            [1, 7],
+            [1.5, 8],
+          ];
     for (const [scale, line] of variants) {
       if (calls++ >= maxCalls) break;
       let img = sharp(crop, { raw: { width, height, channels: 1 } });
       if (scale !== 1) img = img.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
-      const { data, info } = await img.extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-      const text = await ocrVinLine({ data, width: info.width, height: info.height }, { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency, line });
+      const { data, info } = await img
+        .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
+        .extractChannel(0)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const text = await ocrVinLine(
+        { data, width: info.width, height: info.height },
+        { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency, line },
+      );
       const cand = vinText(text);
       if (!cand) continue;
       const read = { ...repairVin(cand), page: r.page, box: r.box, reread: true };
@@ -306,15 +405,29 @@ async function rereadVin(pages: PageText[], regions: SpecResult['vinRegions'], o
   const votes = new Map<string, number>();
   for (const x of reads) if (x.status === 'repaired') votes.set(x.vin, (votes.get(x.vin) ?? 0) + 1);
   const ranked = [...votes].sort((a, b) => b[1] - a[1]);
-  return ranked.length && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1]) ? reads.find((x) => x.vin === ranked[0]![0])! : null;
+  return ranked.length && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1])
+    ? reads.find((x) => x.vin === ranked[0]![0])!
+    : null;
 }
 
 /** What one document says: its type and the fields, account data, VIN and barcode read from its pages. */
-interface Extracted { type: DocumentType; confidence: number; fields: Fields; account_data: AccountData; vin: VinRead | null; barcode: AamvaRecord | null; warnings: string[] }
+interface Extracted {
+  type: DocumentType;
+  confidence: number;
+  fields: Fields;
+  account_data: AccountData;
+  vin: VinRead | null;
+  barcode: AamvaRecord | null;
+  warnings: string[];
+}
 
 const FAMILY: Partial<Record<DocumentType, string>> = {
-  VEHICLE_TITLE: 'title', VEHICLE_TITLE_BACK: 'title', DRIVER_LICENSE: 'license', DRIVER_LICENSE_BACK: 'license',
-  VEHICLE_REGISTRATION: 'registration', PAYOFF_LETTER: 'payoff',
+  VEHICLE_TITLE: 'title',
+  VEHICLE_TITLE_BACK: 'title',
+  DRIVER_LICENSE: 'license',
+  DRIVER_LICENSE_BACK: 'license',
+  VEHICLE_REGISTRATION: 'registration',
+  PAYOFF_LETTER: 'payoff',
 };
 /** A page whose type's cues add up to this (a heading such as CERTIFICATE OF TITLE, DRIVER LICENSE, PAYOFF) or that holds a license barcode begins a document of its own. */
 const STRONG_CUES = 6;
@@ -346,7 +459,14 @@ export function splitDocuments(classes: readonly Classification[]): number[][] {
 }
 
 /** Extracts one document (the pages `idx` of the file) by its type; a VIN that did not check as read is read again from the page images. */
-async function extractDocument(idx: number[], pages: PageText[], layouts: Layout[], classes: Classification[], barcodes: (AamvaRecord | null)[], o: Opts): Promise<Extracted> {
+async function extractDocument(
+  idx: number[],
+  pages: PageText[],
+  layouts: Layout[],
+  classes: Classification[],
+  barcodes: (AamvaRecord | null)[],
+  o: Opts,
+): Promise<Extracted> {
   const doc = classifyDocument(idx.map((i) => classes[i]!));
   const of = (t: DocumentType) => idx.filter((i) => classes[i]!.type === t).map((i) => layouts[i]!);
   const barcode = idx.map((i) => barcodes[i]).find((b) => b) ?? null;
@@ -356,14 +476,22 @@ async function extractDocument(idx: number[], pages: PageText[], layouts: Layout
   let vin: VinRead | null = null;
   let vinRegions: SpecResult['vinRegions'] = [];
   switch (doc.type) {
-    case 'VEHICLE_TITLE': ({ fields, account_data, vin, vinRegions } = extractTitle(of('VEHICLE_TITLE'))); break;
-    case 'VEHICLE_REGISTRATION': ({ fields, account_data, vin, vinRegions } = extractRegistration(of('VEHICLE_REGISTRATION'))); break;
-    case 'PAYOFF_LETTER': ({ fields, account_data, vin, vinRegions } = extractPayoff(of('PAYOFF_LETTER'))); break;
+    case 'VEHICLE_TITLE':
+      ({ fields, account_data, vin, vinRegions } = extractTitle(of('VEHICLE_TITLE')));
+      break;
+    case 'VEHICLE_REGISTRATION':
+      ({ fields, account_data, vin, vinRegions } = extractRegistration(of('VEHICLE_REGISTRATION')));
+      break;
+    case 'PAYOFF_LETTER':
+      ({ fields, account_data, vin, vinRegions } = extractPayoff(of('PAYOFF_LETTER')));
+      break;
     case 'DRIVER_LICENSE':
     case 'DRIVER_LICENSE_BACK': {
       const front = doc.type === 'DRIVER_LICENSE' ? licenseFields(of('DRIVER_LICENSE')) : {};
       // the barcode is authoritative; the printed front fills what it lacks
-      fields = barcode ? { ...front, ...Object.fromEntries(Object.entries(barcodeFields(barcode)).filter(([, v]) => v !== '')) } : front;
+      fields = barcode
+        ? { ...front, ...Object.fromEntries(Object.entries(barcodeFields(barcode)).filter(([, v]) => v !== '')) }
+        : front;
       account_data = licenseAccountData(fields);
       break;
     }
@@ -378,15 +506,23 @@ async function extractDocument(idx: number[], pages: PageText[], layouts: Layout
   const mine = idx.map((i) => pages[i]!);
   if (vinRegions.length && vin?.status !== 'valid' && !vin?.certain && mine.some((p) => p.raster)) {
     // a repaired VIN gets one confirming read; one that does not check gets several
-    const again = await step(o, 'vin_reread', () => rereadVin(mine, vinRegions, o, vin?.status === 'repaired' ? 1 : 5)).catch(() => null);
+    const again = await step(o, 'vin_reread', () =>
+      rereadVin(mine, vinRegions, o, vin?.status === 'repaired' ? 1 : 5),
+    ).catch(() => null);
     if (again && (again.status === 'valid' || !vin || vin.status === 'unverified')) {
       vin = again;
       fields.vin = again.vin;
       account_data = { ...account_data, vehicle: { ...account_data.vehicle, vin: again.vin } };
     }
   }
-  if (vin?.status === 'repaired') warnings.push(`VIN repaired from ${vin.read} (positions ${vin.changed?.join(', ')}): the check digit confirmed one candidate`);
-  if (vin?.status === 'unverified') warnings.push(`VIN ${vin.read} kept as read: its check digit does not match${vin.candidates ? ` and ${vin.candidates} repairs would` : ''}`);
+  if (vin?.status === 'repaired')
+    warnings.push(
+      `VIN repaired from ${vin.read} (positions ${vin.changed?.join(', ')}): the check digit confirmed one candidate`,
+    );
+  if (vin?.status === 'unverified')
+    warnings.push(
+      `VIN ${vin.read} kept as read: its check digit does not match${vin.candidates ? ` and ${vin.candidates} repairs would` : ''}`,
+    );
   return { type: doc.type, confidence: doc.confidence, fields, account_data, vin, barcode, warnings };
 }
 
@@ -417,7 +553,8 @@ export async function analyzeDocument(bytes: Buffer, options: AnalyzeOptions = {
 export async function analyzeInThisThread(bytes: Buffer, options: ThreadOptions = {}): Promise<DocumentAnalysis> {
   const o = defaults(options);
   const s = sniff(bytes);
-  if (!s.format) throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');
+  if (!s.format)
+    throw new DocumentRejected(`the document is ${s.looksLike}, not a PDF, JPEG or PNG`, 'UNSUPPORTED_FORMAT');
   const warnings: string[] = [];
   const t0 = performance.now();
   const { pages, pdf } = await readPages(bytes, s.format, o, warnings);
@@ -427,7 +564,8 @@ export async function analyzeInThisThread(bytes: Buffer, options: ThreadOptions 
   for (let i = 0; i < pages.length; i++) {
     let c = classifyPage(layouts[i]!);
     // a page that reads plainly as a license front (no back cues such as RESTRICTIONS, ORGAN DONOR) has no barcode to look for
-    const plainFront = c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
+    const plainFront =
+      c.type === 'DRIVER_LICENSE' && (c.scores.DRIVER_LICENSE ?? 0) >= 8 && (c.scores.DRIVER_LICENSE_BACK ?? 0) < 2;
     let rec: AamvaRecord | null = null;
     if (MAYBE_LICENSE.has(c.type) && !plainFront) {
       rec = await step(o, 'barcode', () => pageBarcode(pages[i]!, pdf, o)).catch((e: Error) => {
@@ -449,21 +587,41 @@ export async function analyzeInThisThread(bytes: Buffer, options: ThreadOptions 
   for (const p of pages) delete p.raster;
   const [first] = docs as [Extracted];
   const analysis: DocumentAnalysis = {
-    format: s.format, document_type: first.type, confidence: first.confidence,
+    format: s.format,
+    document_type: first.type,
+    confidence: first.confidence,
     pages: pages.map((p, i) => ({
-      page: p.page, source: p.source, words: p.words.length, ...(p.mean_conf !== undefined ? { mean_conf: p.mean_conf } : {}),
-      ...(p.rotated ? { rotated: p.rotated } : {}), document_type: classes[i]!.type, confidence: classes[i]!.confidence,
+      page: p.page,
+      source: p.source,
+      words: p.words.length,
+      ...(p.mean_conf !== undefined ? { mean_conf: p.mean_conf } : {}),
+      ...(p.rotated ? { rotated: p.rotated } : {}),
+      document_type: classes[i]!.type,
+      confidence: classes[i]!.confidence,
       ...(classes[i]!.barcode ? { barcode: true } : {}),
     })),
-    fields: first.fields, account_data: first.account_data, vin: first.vin, barcode: barcodeReport(first.barcode), warnings: [...warnings, ...first.warnings],
+    fields: first.fields,
+    account_data: first.account_data,
+    vin: first.vin,
+    barcode: barcodeReport(first.barcode),
+    warnings: [...warnings, ...first.warnings],
     timings_ms: { read: Math.round(read), extract: Math.round(performance.now() - t0 - read), steps: o.steps },
   };
   if (docs.length > 1) {
     analysis.documents = docs.map((d, n) => ({
-      part: n + 1, pages: runs[n]!.map((i) => pages[i]!.page), document_type: d.type, confidence: d.confidence,
-      fields: d.fields, account_data: d.account_data, vin: d.vin, barcode: barcodeReport(d.barcode), warnings: d.warnings,
+      part: n + 1,
+      pages: runs[n]!.map((i) => pages[i]!.page),
+      document_type: d.type,
+      confidence: d.confidence,
+      fields: d.fields,
+      account_data: d.account_data,
+      vin: d.vin,
+      barcode: barcodeReport(d.barcode),
+      warnings: d.warnings,
     }));
-    analysis.warnings.push(`the file holds ${docs.length} documents (${analysis.documents.map((d) => `${d.document_type} on page${d.pages.length > 1 ? 's' : ''} ${d.pages.join(', ')}`).join('; ')})`);
+    analysis.warnings.push(
+      `the file holds ${docs.length} documents (${analysis.documents.map((d) => `${d.document_type} on page${d.pages.length > 1 ? 's' : ''} ${d.pages.join(', ')}`).join('; ')})`,
+    );
   }
   return analysis;
 }

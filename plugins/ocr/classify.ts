@@ -8,36 +8,111 @@ import type { Layout } from './layout/layout.js';
 import { headerState } from './extract/common.js';
 import { findDates, parseCityLine } from './layout/text.js';
 
-const DOCUMENT_TYPES = ['VEHICLE_TITLE', 'VEHICLE_TITLE_BACK', 'VEHICLE_REGISTRATION', 'DRIVER_LICENSE', 'DRIVER_LICENSE_BACK', 'PAYOFF_LETTER', 'UNKNOWN'] as const;
+const DOCUMENT_TYPES = [
+  'VEHICLE_TITLE',
+  'VEHICLE_TITLE_BACK',
+  'VEHICLE_REGISTRATION',
+  'DRIVER_LICENSE',
+  'DRIVER_LICENSE_BACK',
+  'PAYOFF_LETTER',
+  'UNKNOWN',
+] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 type Scored = Exclude<DocumentType, 'UNKNOWN'>;
 
 /** Cue phrases (letters only, spaces removed) and their weights. */
 const CUES: Record<Scored, [string, number][]> = {
   VEHICLE_TITLE: [
-    ['CERTIFICATEOFTITLE', 6], ['CERTIFICATEOFOWNERSHIP', 5], ['TITLENUMBER', 3], ['TITLENO', 2], ['LIENHOLDER', 2], ['LEGALOWNER', 2],
-    ['ODOMETER', 1.5], ['VEHICLEIDENTIFICATION', 1], ['TITLEBRAND', 2], ['DATEISSUED', 1], ['ISSUEDATE', 1], ['OWNER', 1], ['MAKE', 0.5],
+    ['CERTIFICATEOFTITLE', 6],
+    ['CERTIFICATEOFOWNERSHIP', 5],
+    ['TITLENUMBER', 3],
+    ['TITLENO', 2],
+    ['LIENHOLDER', 2],
+    ['LEGALOWNER', 2],
+    ['ODOMETER', 1.5],
+    ['VEHICLEIDENTIFICATION', 1],
+    ['TITLEBRAND', 2],
+    ['DATEISSUED', 1],
+    ['ISSUEDATE', 1],
+    ['OWNER', 1],
+    ['MAKE', 0.5],
   ],
   VEHICLE_TITLE_BACK: [
-    ['ASSIGNMENTOFTITLE', 6], ['ASSIGNMENTBY', 3], ['TRANSFEROFOWNERSHIP', 4], ['SIGNATUREOFSELLER', 3], ['PURCHASER', 2], ['DEALERREASSIGNMENT', 4],
-    ['ODOMETERCERTIFICATION', 2], ['RELEASEOFLIEN', 1.5], ['SELLER', 1], ['BUYER', 1], ['REASSIGNMENT', 2], ['DATEOFSALE', 1],
+    ['ASSIGNMENTOFTITLE', 6],
+    ['ASSIGNMENTBY', 3],
+    ['TRANSFEROFOWNERSHIP', 4],
+    ['SIGNATUREOFSELLER', 3],
+    ['PURCHASER', 2],
+    ['DEALERREASSIGNMENT', 4],
+    ['ODOMETERCERTIFICATION', 2],
+    ['RELEASEOFLIEN', 1.5],
+    ['SELLER', 1],
+    ['BUYER', 1],
+    ['REASSIGNMENT', 2],
+    ['DATEOFSALE', 1],
   ],
   VEHICLE_REGISTRATION: [
-    ['REGISTRATIONCARD', 6], ['VEHICLEREGISTRATION', 4], ['REGISTRATIONRECEIPT', 6], ['REGISTRATIONEXPIRES', 3], ['CERTIFICATEOFREGISTRATION', 6],
-    ['REGISTRATION', 2], ['PLATE', 2], ['EXPIRES', 1], ['LICENSENUMBER', 1], ['REGISTEREDOWNER', 1], ['VALIDTHROUGH', 1], ['TAG', 0.5], ['FEESPAID', 1],
+    ['REGISTRATIONCARD', 6],
+    ['VEHICLEREGISTRATION', 4],
+    ['REGISTRATIONRECEIPT', 6],
+    ['REGISTRATIONEXPIRES', 3],
+    ['CERTIFICATEOFREGISTRATION', 6],
+    ['REGISTRATION', 2],
+    ['PLATE', 2],
+    ['EXPIRES', 1],
+    ['LICENSENUMBER', 1],
+    ['REGISTEREDOWNER', 1],
+    ['VALIDTHROUGH', 1],
+    ['TAG', 0.5],
+    ['FEESPAID', 1],
   ],
   DRIVER_LICENSE: [
-    ['DRIVERLICENSE', 6], ['DRIVERSLICENSE', 6], ['IDENTIFICATIONCARD', 4], ['DOB', 2], ['DATEOFBIRTH', 2], ['SEX', 1], ['HGT', 1.5], ['EYES', 1.5],
-    ['CLASS', 0.5], ['DLN', 2], ['RSTR', 1], ['ENDORSE', 0.5], ['ORGANDONOR', 0.5], ['LICENSE', 1],
+    ['DRIVERLICENSE', 6],
+    ['DRIVERSLICENSE', 6],
+    ['IDENTIFICATIONCARD', 4],
+    ['DOB', 2],
+    ['DATEOFBIRTH', 2],
+    ['SEX', 1],
+    ['HGT', 1.5],
+    ['EYES', 1.5],
+    ['CLASS', 0.5],
+    ['DLN', 2],
+    ['RSTR', 1],
+    ['ENDORSE', 0.5],
+    ['ORGANDONOR', 0.5],
+    ['LICENSE', 1],
   ],
-  DRIVER_LICENSE_BACK: [['RESTRICTIONS', 1], ['ENDORSEMENTS', 1], ['ORGANDONOR', 1], ['IFFOUND', 2], ['RETURNPOSTAGE', 2]],
+  DRIVER_LICENSE_BACK: [
+    ['RESTRICTIONS', 1],
+    ['ENDORSEMENTS', 1],
+    ['ORGANDONOR', 1],
+    ['IFFOUND', 2],
+    ['RETURNPOSTAGE', 2],
+  ],
   PAYOFF_LETTER: [
-    ['PAYOFF', 4], ['PERDIEM', 4], ['GOODTHROUGH', 3], ['PAYOFFAMOUNT', 3], ['PAYOFFSTATEMENT', 4], ['PAYOFFQUOTE', 4], ['VALIDTHROUGH', 1],
-    ['SINCERELY', 1], ['DEAR', 1], ['ACCOUNTNUMBER', 1], ['LOANNUMBER', 1], ['PRINCIPALBALANCE', 2], ['ACCRUEDINTEREST', 2], ['INFULL', 1],
+    ['PAYOFF', 4],
+    ['PERDIEM', 4],
+    ['GOODTHROUGH', 3],
+    ['PAYOFFAMOUNT', 3],
+    ['PAYOFFSTATEMENT', 4],
+    ['PAYOFFQUOTE', 4],
+    ['VALIDTHROUGH', 1],
+    ['SINCERELY', 1],
+    ['DEAR', 1],
+    ['ACCOUNTNUMBER', 1],
+    ['LOANNUMBER', 1],
+    ['PRINCIPALBALANCE', 2],
+    ['ACCRUEDINTEREST', 2],
+    ['INFULL', 1],
   ],
 };
 
-export interface Classification { type: DocumentType; confidence: number; scores: Record<string, number>; /** An AAMVA barcode was decoded on the page. */ barcode?: boolean }
+export interface Classification {
+  type: DocumentType;
+  confidence: number;
+  scores: Record<string, number>;
+  /** An AAMVA barcode was decoded on the page. */ barcode?: boolean;
+}
 
 /** Letters-only text of a page, for cue matching. */
 const cueText = (l: Layout) => l.phrases.map((p) => p.text.toUpperCase().replace(/[^A-Z]/g, '')).join('');
@@ -52,7 +127,8 @@ function nearCue(text: string, cue: string, k: number): boolean {
   for (let i = 1; i <= text.length; i++) {
     const c = text.charCodeAt(i - 1);
     cur[0] = 0;
-    for (let j = 1; j <= cue.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (cue.charCodeAt(j - 1) === c ? 0 : 1));
+    for (let j = 1; j <= cue.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (cue.charCodeAt(j - 1) === c ? 0 : 1));
     if (cur[cue.length]! <= k) return true;
     [prev, cur] = [cur, prev];
   }
@@ -86,7 +162,8 @@ export function classifyPage(l: Layout, o: { aamva?: boolean } = {}): Classifica
     // a card headed by a state's name, with a holder's address and dates (birth, issue, expiry), is a license front even
     // when its small labels did not read
     const lines = l.rows.flatMap((r) => r.map((p) => p.text));
-    if (lines.some((t) => parseCityLine(t)) && new Set(findDates(lines.join(' '))).size >= 2 && headerState(l)) scores.DRIVER_LICENSE! += 1.5;
+    if (lines.some((t) => parseCityLine(t)) && new Set(findDates(lines.join(' '))).size >= 2 && headerState(l))
+      scores.DRIVER_LICENSE! += 1.5;
   }
   if (o.aamva) return { type: 'DRIVER_LICENSE_BACK', confidence: 1, scores: { ...scores, DRIVER_LICENSE_BACK: 100 } };
   // a license front has a lot of text; a back without a barcode has little
@@ -95,12 +172,23 @@ export function classifyPage(l: Layout, o: { aamva?: boolean } = {}): Classifica
   const [bestType, best] = ranked[0]!;
   const second = ranked[1]![1];
   if (best < 3) return { type: 'UNKNOWN', confidence: 0, scores };
-  return { type: bestType as DocumentType, confidence: Math.round(Math.min(1, (best - second) / 6 + 0.4) * 100) / 100, scores };
+  return {
+    type: bestType as DocumentType,
+    confidence: Math.round(Math.min(1, (best - second) / 6 + 0.4) * 100) / 100,
+    scores,
+  };
 }
 
 /** The type of a document from its pages: the front types win over backs; UNKNOWN only when every page is. */
 export function classifyDocument(pages: Classification[]): Classification {
-  const order: DocumentType[] = ['VEHICLE_TITLE', 'VEHICLE_REGISTRATION', 'DRIVER_LICENSE', 'PAYOFF_LETTER', 'DRIVER_LICENSE_BACK', 'VEHICLE_TITLE_BACK'];
+  const order: DocumentType[] = [
+    'VEHICLE_TITLE',
+    'VEHICLE_REGISTRATION',
+    'DRIVER_LICENSE',
+    'PAYOFF_LETTER',
+    'DRIVER_LICENSE_BACK',
+    'VEHICLE_TITLE_BACK',
+  ];
   for (const t of order) {
     const best = pages.filter((p) => p.type === t).sort((a, b) => b.confidence - a.confidence)[0];
     if (best) return best;

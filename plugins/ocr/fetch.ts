@@ -20,7 +20,11 @@ import { UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
 type FetchFailure = 'BLOCKED' | 'TOO_LARGE' | 'HTTP_STATUS' | 'TIMEOUT' | 'NETWORK' | 'TOO_MANY_REDIRECTS';
 
 export class FetchRejected extends Error {
-  constructor(readonly code: FetchFailure, message: string, readonly retryable = false) {
+  constructor(
+    readonly code: FetchFailure,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'FetchRejected';
   }
@@ -34,14 +38,22 @@ interface FetchLimits {
   /** Time budget of the whole fetch, every attempt and the pause between them included (default `timeoutMs`). */
   totalMs?: number;
 }
-interface Fetched { bytes: Buffer; finalUrl: string; contentType: string | null }
+interface Fetched {
+  bytes: Buffer;
+  finalUrl: string;
+  contentType: string | null;
+}
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 export class DocumentFetcher {
   private readonly got: Got;
 
-  constructor(private readonly guard: UrlGuard, private readonly limits: FetchLimits, userAgent = 'titled document intake') {
+  constructor(
+    private readonly guard: UrlGuard,
+    private readonly limits: FetchLimits,
+    userAgent = 'titled document intake',
+  ) {
     this.got = got.extend({
       dnsLookup: guard.lookup,
       followRedirect: limits.maxRedirects > 0,
@@ -49,7 +61,14 @@ export class DocumentFetcher {
       retry: { limit: 0 },
       throwHttpErrors: false,
       decompress: true,
-      timeout: { lookup: 10_000, connect: 10_000, secureConnect: 10_000, send: 10_000, response: limits.timeoutMs, request: limits.timeoutMs },
+      timeout: {
+        lookup: 10_000,
+        connect: 10_000,
+        secureConnect: 10_000,
+        send: 10_000,
+        response: limits.timeoutMs,
+        request: limits.timeoutMs,
+      },
       headers: { 'user-agent': userAgent, accept: 'application/pdf, image/jpeg, image/png;q=0.9, */*;q=0.1' },
       hooks: {
         // node skips the lookup for an IP literal: every redirect target passes the guard's URL check
@@ -69,7 +88,8 @@ export class DocumentFetcher {
     const budget = AbortSignal.timeout(totalMs);
     const both = signal ? AbortSignal.any([signal, budget]) : budget;
     const overBudget = (e: unknown) => {
-      if (budget.aborted && !signal?.aborted) return new FetchRejected('TIMEOUT', `no complete document within the ${totalMs} ms budget of this fetch`);
+      if (budget.aborted && !signal?.aborted)
+        return new FetchRejected('TIMEOUT', `no complete document within the ${totalMs} ms budget of this fetch`);
       return e;
     };
     try {
@@ -101,33 +121,52 @@ export class DocumentFetcher {
         // the temporary file is gone when the fetch has failed
         void rm(path, { force: true }).finally(() => reject(e));
       };
-      file.on('error', (e: Error) => fail(new FetchRejected('NETWORK', `cannot write the download to a temporary file: ${e.message}`, true)));
+      file.on('error', (e: Error) =>
+        fail(new FetchRejected('NETWORK', `cannot write the download to a temporary file: ${e.message}`, true)),
+      );
       file.on('finish', () => {
         if (done) return;
         done = true;
         readFile(path).then(
           (bytes) => rm(path, { force: true }).then(() => resolve({ bytes, finalUrl, contentType })),
-          (e: Error) => rm(path, { force: true }).then(() => reject(e)));
+          (e: Error) => rm(path, { force: true }).then(() => reject(e)),
+        );
       });
       stream.pipe(file);
-      stream.on('response', (res: { statusCode: number; url: string; headers: Record<string, string | string[] | undefined> }) => {
-        status = res.statusCode;
-        finalUrl = res.url;
-        contentType = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
-        if (status >= 300) return fail(new FetchRejected('HTTP_STATUS', `the server answered ${status}${status >= 300 && status < 400 ? ' (a redirect that was not followed)' : ''}`, status >= 500));
-        const declared = Number(res.headers['content-length']);
-        if (declared > maxBytes) fail(new FetchRejected('TOO_LARGE', `the document is ${mb(declared)}, over the ${mb(maxBytes)} limit`));
-      });
+      stream.on(
+        'response',
+        (res: { statusCode: number; url: string; headers: Record<string, string | string[] | undefined> }) => {
+          status = res.statusCode;
+          finalUrl = res.url;
+          contentType = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
+          if (status >= 300)
+            return fail(
+              new FetchRejected(
+                'HTTP_STATUS',
+                `the server answered ${status}${status >= 300 && status < 400 ? ' (a redirect that was not followed)' : ''}`,
+                status >= 500,
+              ),
+            );
+          const declared = Number(res.headers['content-length']);
+          if (declared > maxBytes)
+            fail(new FetchRejected('TOO_LARGE', `the document is ${mb(declared)}, over the ${mb(maxBytes)} limit`));
+        },
+      );
       stream.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > maxBytes) return fail(new FetchRejected('TOO_LARGE', `the document is over the ${mb(maxBytes)} limit`));
+        if (size > maxBytes)
+          return fail(new FetchRejected('TOO_LARGE', `the document is over the ${mb(maxBytes)} limit`));
       });
       stream.on('error', (e: Error & { code?: string }) => {
         const cause = e.cause as { code?: string } | undefined;
-        if (e instanceof UrlBlockedError || e.code === 'ERR_URL_BLOCKED' || cause?.code === 'ERR_URL_BLOCKED') return fail(new FetchRejected('BLOCKED', `the URL is not allowed: ${e.message}`));
-        if (e.name === 'MaxRedirectsError' || e.code === 'ERR_TOO_MANY_REDIRECTS') return fail(new FetchRejected('TOO_MANY_REDIRECTS', `more than ${this.limits.maxRedirects} redirects`));
-        if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT') return fail(new FetchRejected('TIMEOUT', `no complete answer within ${this.limits.timeoutMs} ms`, true));
-        if (e.name === 'AbortError' || signal?.aborted) return fail(new FetchRejected('TIMEOUT', 'the download was stopped (stage time limit or shutdown)'));
+        if (e instanceof UrlBlockedError || e.code === 'ERR_URL_BLOCKED' || cause?.code === 'ERR_URL_BLOCKED')
+          return fail(new FetchRejected('BLOCKED', `the URL is not allowed: ${e.message}`));
+        if (e.name === 'MaxRedirectsError' || e.code === 'ERR_TOO_MANY_REDIRECTS')
+          return fail(new FetchRejected('TOO_MANY_REDIRECTS', `more than ${this.limits.maxRedirects} redirects`));
+        if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT')
+          return fail(new FetchRejected('TIMEOUT', `no complete answer within ${this.limits.timeoutMs} ms`, true));
+        if (e.name === 'AbortError' || signal?.aborted)
+          return fail(new FetchRejected('TIMEOUT', 'the download was stopped (stage time limit or shutdown)'));
         fail(new FetchRejected('NETWORK', `${e.code ?? e.name}: ${e.message}`, true));
       });
     });

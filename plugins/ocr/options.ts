@@ -7,7 +7,11 @@ import { definePluginOptions } from '../../core/plugin-api.js';
 
 const OcrOptions = definePluginOptions('ocr', {
   /** Largest document fetched, in bytes (the download stops there). */
-  maxDocumentBytes: z.number().int().positive().default(25 * 1024 * 1024),
+  maxDocumentBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
   /** Documents an entry may hold; more are rejected on the entry. */
   maxDocuments: z.number().int().positive().max(500).default(20),
   /** Time limit of one download, from connecting to the last byte. */

@@ -93,10 +93,9 @@ export async function certificateOfCompletion(
     });
     w.line(`IP address: ${s.ip ?? '-'}   User agent: ${s.userAgent ?? '-'}`, { indent: 16 });
     const mismatch = `MISMATCH (${(match?.reasons ?? []).join('; ')})`;
-    w.line(
-      `Driver license check: ${match ? (match.ok ? 'matched the owner' : mismatch) : 'no license provided'}`,
-      { indent: 16 },
-    );
+    w.line(`Driver license check: ${match ? (match.ok ? 'matched the owner' : mismatch) : 'no license provided'}`, {
+      indent: 16,
+    });
   }
   w.gap(10);
   w.line('Event timeline (hash-chained audit log)', { size: 11, bold: true });

@@ -132,21 +132,29 @@ export class SigningPlugin implements EnginePlugin {
 
   /** The console's actions on an entry with an open signature request: remind, record wet ink, cancel. */
   consoleActions(): readonly ConsoleAction[] {
-    const open = (e: Readonly<TitleEntry>) => ((e.signature_requests as { status?: string }[] | undefined) ?? [])
-      .some((r) => r.status === 'DRAFT' || r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED');
-    const sent = (e: Readonly<TitleEntry>) => ((e.signature_requests as { status?: string }[] | undefined) ?? [])
-      .some((r) => r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED');
+    const open = (e: Readonly<TitleEntry>) =>
+      ((e.signature_requests as { status?: string }[] | undefined) ?? []).some(
+        (r) => r.status === 'DRAFT' || r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED',
+      );
+    const sent = (e: Readonly<TitleEntry>) =>
+      ((e.signature_requests as { status?: string }[] | undefined) ?? []).some(
+        (r) => r.status === 'SENT' || r.status === 'PARTIALLY_SIGNED',
+      );
     const base = this.config.publicUrl;
     return [
       {
-        name: 'remind', label: 'Remind the signers', appliesTo: sent,
+        name: 'remind',
+        label: 'Remind the signers',
+        appliesTo: sent,
         run: async (p, id) => {
           const r = await this.service.request(p, id, undefined, 'BUMP', base);
           return `signature request ${String(r.id)}: reminders sent to those who have not signed`;
         },
       },
       {
-        name: 'mark-signed', label: 'Record the signed originals (wet ink)', appliesTo: open,
+        name: 'mark-signed',
+        label: 'Record the signed originals (wet ink)',
+        appliesTo: open,
         run: async (p, id) => {
           const entry = await this.service.mustEntry(p, id);
           const r = await this.service.markSigned(p.org.id, entry.entryId, `console:${p.userId}`);
@@ -154,7 +162,9 @@ export class SigningPlugin implements EnginePlugin {
         },
       },
       {
-        name: 'cancel', label: 'Cancel the signature request', appliesTo: open,
+        name: 'cancel',
+        label: 'Cancel the signature request',
+        appliesTo: open,
         fields: [{ name: 'reason', label: 'Reason' }],
         run: async (p, id, f) => {
           const entry = await this.service.mustEntry(p, id);

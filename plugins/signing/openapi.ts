@@ -1,7 +1,11 @@
 /** The signing plugin's routes in the OpenAPI document (GET /openapi.json; docs/signing.md). */
 import {
-  openApiEntryIdParam as idParam, openApiJson as json, openApiOperation as op, openApiPathParam as pathParam,
-  openApiRef as ref, type OpenApiContribution,
+  openApiEntryIdParam as idParam,
+  openApiJson as json,
+  openApiOperation as op,
+  openApiPathParam as pathParam,
+  openApiRef as ref,
+  type OpenApiContribution,
 } from '../../core/plugin-api.js';
 import { SignBodySchema } from './body.js';
 
@@ -11,17 +15,27 @@ const ERR = [400, 403, 404, 409, 429, 500];
 const REQUEST = {
   type: 'object',
   additionalProperties: true,
-  description: 'SignatureRequest: id, type (E_SIGN, WET_SIGN, RON), status, transaction_access_url, redirect_url, '
-    + 'requester_email, documents_to_sign, created_at, updated_at, signers (each with its own transaction_access_url in '
-    + "the requester's POST answer only), sign_cert, collected_dlid, full_export, physical_tracking, instructions, "
-    + 'metadata, title_collection',
+  description:
+    'SignatureRequest: id, type (E_SIGN, WET_SIGN, RON), status, transaction_access_url, redirect_url, ' +
+    'requester_email, documents_to_sign, created_at, updated_at, signers (each with its own transaction_access_url in ' +
+    "the requester's POST answer only), sign_cert, collected_dlid, full_export, physical_tracking, instructions, " +
+    'metadata, title_collection',
 };
 const token = pathParam('token', "a signer's single-signer token (from signers[].transaction_access_url)");
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const binary = (type: string) => ({ description: 'OK', content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
-const signerPage = (summary: string, ok: unknown, params: unknown[] = []) => op({
-  summary, tags: page, public: true, ok, params: [token, ...params], errors: [404, 500],
+const binary = (type: string) => ({
+  description: 'OK',
+  content: { [type]: { schema: { type: 'string', format: 'binary' } } },
 });
+const signerPage = (summary: string, ok: unknown, params: unknown[] = []) =>
+  op({
+    summary,
+    tags: page,
+    public: true,
+    ok,
+    params: [token, ...params],
+    errors: [404, 500],
+  });
 
 export function signingOpenApi(): OpenApiContribution {
   return {
@@ -30,8 +44,9 @@ export function signingOpenApi(): OpenApiContribution {
       '/title/{id}/sign': {
         parameters: [idParam],
         post: op({
-          summary: "Create the entry's signature request, or return the open one (?Action=ACTIVATE sends a DRAFT, "
-            + '?Action=BUMP reminds the signers who have not signed)',
+          summary:
+            "Create the entry's signature request, or return the open one (?Action=ACTIVATE sends a DRAFT, " +
+            '?Action=BUMP reminds the signers who have not signed)',
           tags: t,
           body: ref('SignBody'),
           ok: json(REQUEST),
@@ -47,7 +62,12 @@ export function signingOpenApi(): OpenApiContribution {
       },
       '/title/{id}/sign/mark-signed': {
         parameters: [idParam],
-        post: op({ summary: 'WET_SIGN: the signed originals came back (operator)', tags: t, ok: json(REQUEST), errors: ERR }),
+        post: op({
+          summary: 'WET_SIGN: the signed originals came back (operator)',
+          tags: t,
+          ok: json(REQUEST),
+          errors: ERR,
+        }),
       },
       '/title/{id}/sign/cancel': {
         parameters: [idParam],
@@ -64,7 +84,10 @@ export function signingOpenApi(): OpenApiContribution {
         }),
       },
       '/sign/{token}': {
-        get: signerPage("The signer's page: documents, consent, signature (works without JavaScript)", html('the page')),
+        get: signerPage(
+          "The signer's page: documents, consent, signature (works without JavaScript)",
+          html('the page'),
+        ),
         post: {
           ...signerPage('Sign (or decline): a form post, url-encoded or multipart (license photo)', html('done')),
           requestBody: {
@@ -81,7 +104,10 @@ export function signingOpenApi(): OpenApiContribution {
         get: signerPage('A document to sign', binary('application/pdf'), [pathParam('doc', 'the document id')]),
       },
       '/sign/{token}/doc/{doc}/page/{n}.png': {
-        get: signerPage('A page preview', binary('image/png'), [pathParam('doc', 'the document id'), pathParam('n', 'page number')]),
+        get: signerPage('A page preview', binary('image/png'), [
+          pathParam('doc', 'the document id'),
+          pathParam('n', 'page number'),
+        ]),
       },
     },
   };

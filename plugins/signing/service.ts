@@ -312,7 +312,11 @@ export class SigningEngine implements SigningService {
    * Writes the request's summary into the entry's `signature_requests` (no
    * signer links; object keys, presigned on reads) and moves account_status.
    */
-  async syncEntry(m: EntityManager, r: RequestRow, accountStatus?: 'poa_sent' | 'poa_signed' | 'withdrawn'): Promise<void> {
+  async syncEntry(
+    m: EntityManager,
+    r: RequestRow,
+    accountStatus?: 'poa_sent' | 'poa_signed' | 'withdrawn',
+  ): Promise<void> {
     const found = await this.d.entries.load(r.orgId, r.entryId, m);
     if (!found) return;
     const entry = found.entry;

@@ -175,7 +175,9 @@ export class SubmissionPlugin implements EnginePlugin {
     const by = (p: Principal) => `console:${p.org.name}:${p.userId}`;
     return [
       {
-        name: 'ready', label: 'Mark the managed submission ready', appliesTo: (e) => !!sid(e),
+        name: 'ready',
+        label: 'Mark the managed submission ready',
+        appliesTo: (e) => !!sid(e),
         fields: [{ name: 'method', label: 'Method', options: ['MAIL', 'ONLINE_PORTAL'] }],
         run: async (p, id, f) => {
           const r = await this.service.ready(await mine(p, id), by(p), f.method);
@@ -183,9 +185,16 @@ export class SubmissionPlugin implements EnginePlugin {
         },
       },
       {
-        name: 'record', label: "Record the state's answer", appliesTo: (e) => !!sid(e),
+        name: 'record',
+        label: "Record the state's answer",
+        appliesTo: (e) => !!sid(e),
         fields: [
-          { name: 'status', label: 'Status', required: true, options: ['SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'LIEN_PERFECTED'] },
+          {
+            name: 'status',
+            label: 'Status',
+            required: true,
+            options: ['SUBMITTED', 'UNDER_REVIEW', 'ACTION_REQUIRED', 'ACCEPTED', 'REJECTED', 'LIEN_PERFECTED'],
+          },
           { name: 'applicationNumber', label: 'Application number' },
           { name: 'feedbackMessage', label: "The state's message" },
         ],
@@ -195,7 +204,9 @@ export class SubmissionPlugin implements EnginePlugin {
         },
       },
       {
-        name: 'cancel', label: 'Cancel the submission', appliesTo: (e) => !!sid(e),
+        name: 'cancel',
+        label: 'Cancel the submission',
+        appliesTo: (e) => !!sid(e),
         fields: [{ name: 'reason', label: 'Reason' }],
         run: async (p, id, f) => {
           const r = await this.service.cancelAsOperator(await mine(p, id), by(p), f.reason);

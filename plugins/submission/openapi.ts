@@ -1,6 +1,10 @@
 /** The submission plugin's routes in the OpenAPI document (GET /openapi.json; docs/submission.md). */
 import {
-  openApiEntryIdParam as idParam, openApiJson as json, openApiOperation as op, openApiPathParam, openApiRef as ref,
+  openApiEntryIdParam as idParam,
+  openApiJson as json,
+  openApiOperation as op,
+  openApiPathParam,
+  openApiRef as ref,
   type OpenApiContribution,
 } from '../../core/plugin-api.js';
 import { DocumentsBody, SubmitBody } from './service.js';
@@ -12,8 +16,8 @@ const obj = (description: string) => ({ type: 'object', description, additionalP
 const ERR = [400, 403, 404, 409, 500];
 
 const SUBMISSION = obj(
-  'Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, '
-  + 'feedbackMessage, followUps (rounds: uploadedAt, feedbackMessage, attachments)',
+  'Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, ' +
+    'feedbackMessage, followUps (rounds: uploadedAt, feedbackMessage, attachments)',
 );
 const RECORD = {
   type: 'object',
@@ -45,7 +49,12 @@ export function submissionOpenApi(): OpenApiContribution {
       },
       '/title/{id}/submit/{sid}': {
         parameters: [idParam, sid],
-        get: op({ summary: 'A submission (clients poll until a final status)', tags: t, ok: json(SUBMISSION), errors: ERR }),
+        get: op({
+          summary: 'A submission (clients poll until a final status)',
+          tags: t,
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
       '/title/{id}/submit/{sid}/documents': {
         parameters: [idParam, sid],
@@ -59,7 +68,13 @@ export function submissionOpenApi(): OpenApiContribution {
       },
       '/title/{id}/submit/{sid}/cancel': {
         parameters: [idParam, sid],
-        post: op({ summary: 'Cancel before a final status', tags: t, body: optional({ reason: { type: 'string' } }), ok: json(SUBMISSION), errors: ERR }),
+        post: op({
+          summary: 'Cancel before a final status',
+          tags: t,
+          body: optional({ reason: { type: 'string' } }),
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
       '/submissions': {
         get: op({
@@ -67,7 +82,12 @@ export function submissionOpenApi(): OpenApiContribution {
           tags: ops,
           ok: json({ type: 'object', properties: { submissions: { type: 'array', items: SUBMISSION } } }),
           errors: [400, 403, 500],
-          params: ['status', 'entryId', 'limit'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+          params: ['status', 'entryId', 'limit'].map((name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+          })),
         }),
       },
       '/submissions/{sid}': {
@@ -76,11 +96,23 @@ export function submissionOpenApi(): OpenApiContribution {
       },
       '/submissions/{sid}/method': {
         parameters: [sid],
-        post: op({ summary: 'Pick the method of a managed submission', tags: ops, body: optional({ method: { enum: ['MAIL', 'ONLINE_PORTAL'] } }), ok: json(SUBMISSION), errors: ERR }),
+        post: op({
+          summary: 'Pick the method of a managed submission',
+          tags: ops,
+          body: optional({ method: { enum: ['MAIL', 'ONLINE_PORTAL'] } }),
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
       '/submissions/{sid}/ready': {
         parameters: [sid],
-        post: op({ summary: 'Mark a managed submission ready (AWAITING_READINESS to PENDING)', tags: ops, body: optional({ method: { enum: ['MAIL', 'ONLINE_PORTAL'] } }), ok: json(SUBMISSION), errors: ERR }),
+        post: op({
+          summary: 'Mark a managed submission ready (AWAITING_READINESS to PENDING)',
+          tags: ops,
+          body: optional({ method: { enum: ['MAIL', 'ONLINE_PORTAL'] } }),
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
       '/submissions/{sid}/record': {
         parameters: [sid],
@@ -88,15 +120,32 @@ export function submissionOpenApi(): OpenApiContribution {
       },
       '/submissions/{sid}/follow-up': {
         parameters: [sid],
-        post: op({ summary: 'Ask the client for more documents (ACTION_REQUIRED)', tags: ops, body: optional({ feedbackMessage: { type: 'string' } }), ok: json(SUBMISSION), errors: ERR }),
+        post: op({
+          summary: 'Ask the client for more documents (ACTION_REQUIRED)',
+          tags: ops,
+          body: optional({ feedbackMessage: { type: 'string' } }),
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
       '/submissions/{sid}/review': {
         parameters: [sid],
-        post: op({ summary: 'Dry run of the portal driver (files nothing)', tags: ops, ok: json(obj('the review')), errors: ERR }),
+        post: op({
+          summary: 'Dry run of the portal driver (files nothing)',
+          tags: ops,
+          ok: json(obj('the review')),
+          errors: ERR,
+        }),
       },
       '/submissions/{sid}/cancel': {
         parameters: [sid],
-        post: op({ summary: 'Cancel (operators)', tags: ops, body: optional({ reason: { type: 'string' } }), ok: json(SUBMISSION), errors: ERR }),
+        post: op({
+          summary: 'Cancel (operators)',
+          tags: ops,
+          body: optional({ reason: { type: 'string' } }),
+          ok: json(SUBMISSION),
+          errors: ERR,
+        }),
       },
     },
   };

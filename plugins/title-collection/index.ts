@@ -93,15 +93,22 @@ export class TitleCollectionPlugin implements EnginePlugin {
     const has = (e: Readonly<TitleEntry>) => !!e.title_collection;
     return [
       {
-        name: 'receive', label: 'Log the received paper title', appliesTo: has,
-        fields: [{ name: 'title_number', label: 'Title number on the paper' }, { name: 'vin', label: 'VIN on the paper' }],
+        name: 'receive',
+        label: 'Log the received paper title',
+        appliesTo: has,
+        fields: [
+          { name: 'title_number', label: 'Title number on the paper' },
+          { name: 'vin', label: 'VIN on the paper' },
+        ],
         run: async (p, id, f) => {
           await this.receive(p, id, { vin: f.vin, title_number: f.title_number });
           return 'the title was matched and logged: physical_title_status received';
         },
       },
       {
-        name: 'lost', label: 'The original is lost (duplicate title)', appliesTo: has,
+        name: 'lost',
+        label: 'The original is lost (duplicate title)',
+        appliesTo: has,
         run: async (p, id) => {
           await this.lost(p, id);
           return 'physical_title_status unavailable; the duplicate-title forms are generated';

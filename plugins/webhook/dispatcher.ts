@@ -62,7 +62,10 @@ export class OutboxDispatcher {
 
   async start(): Promise<void> {
     if (this.running) return;
-    await this.db.exec(`INSERT INTO webhook_dispatcher (name, owner, "lastOutboxId", "updatedAt") VALUES (?, NULL, 0, ?) ON CONFLICT (name) DO NOTHING`, [DISPATCHER, Date.now()]);
+    await this.db.exec(
+      `INSERT INTO webhook_dispatcher (name, owner, "lastOutboxId", "updatedAt") VALUES (?, NULL, 0, ?) ON CONFLICT (name) DO NOTHING`,
+      [DISPATCHER, Date.now()],
+    );
     this.running = true;
     this.events.on('appended', this.onAppended);
     // an outbox event committed (PostgreSQL LISTEN/NOTIFY; polling stays): by another daemon, or by this one,
@@ -112,7 +115,10 @@ export class OutboxDispatcher {
         more = r.full;
         found = r.events > 0;
       } catch (e) {
-        this.log.error({ err: e, code: 'WEBHOOK_DISPATCH_FAILED' }, 'turning outbox events into webhook deliveries failed; will retry');
+        this.log.error(
+          { err: e, code: 'WEBHOOK_DISPATCH_FAILED' },
+          'turning outbox events into webhook deliveries failed; will retry',
+        );
       }
     })();
     await this.busy;
@@ -137,7 +143,10 @@ export class OutboxDispatcher {
     let deliveries = 0;
     for (let page = 0; page < maxPages; page++) {
       // a plain read first: an idle dispatcher writes nothing (no lock, no WAL growth)
-      const waiting = await this.db.query<{ id: number }>('SELECT id FROM outbox WHERE "dispatchedAt" IS NULL AND id > ? ORDER BY id LIMIT 1', [after]);
+      const waiting = await this.db.query<{ id: number }>(
+        'SELECT id FROM outbox WHERE "dispatchedAt" IS NULL AND id > ? ORDER BY id LIMIT 1',
+        [after],
+      );
       if (waiting.length === 0) return { events, deliveries, full: false };
       const r = await this.db.tx((m) => this.dispatchPage(m, after));
       events += r.handled;
@@ -149,13 +158,22 @@ export class OutboxDispatcher {
     return { events, deliveries, full: true };
   }
 
-  private async dispatchPage(m: EntityManager, after: number): Promise<{ seen: number; handled: number; deliveries: number; lastId: number }> {
+  private async dispatchPage(
+    m: EntityManager,
+    after: number,
+  ): Promise<{ seen: number; handled: number; deliveries: number; lastId: number }> {
     const now = Date.now();
     // the lock: one dispatch transaction at a time across every process on this database
-    await this.db.exec('UPDATE webhook_dispatcher SET owner = ?, "updatedAt" = ? WHERE name = ?', [this.owner, now, DISPATCHER], m);
+    await this.db.exec(
+      'UPDATE webhook_dispatcher SET owner = ?, "updatedAt" = ? WHERE name = ?',
+      [this.owner, now, DISPATCHER],
+      m,
+    );
     const rows = await this.db.query<Record<string, unknown>>(
       'SELECT id, "orgId", "entryId", name, payload, "createdAt", "dispatchedAt" FROM outbox WHERE "dispatchedAt" IS NULL AND id > ? ORDER BY id LIMIT ?',
-      [after, this.options.batchSize], m);
+      [after, this.options.batchSize],
+      m,
+    );
     const events = rows.map(toEvent);
     if (events.length === 0) return { seen: 0, handled: 0, deliveries: 0, lastId: after };
 
@@ -180,7 +198,14 @@ export class OutboxDispatcher {
         for (let j = i + 1; j < events.length; j++) {
           const f = events[j]!;
           if (f.entryId !== e.entryId) continue;
-          if (handled.has(f.id) || isStageEvent(f) || isJobEnd(f) || f.createdAt !== e.createdAt || fields.has(fieldOf(f))) break;
+          if (
+            handled.has(f.id) ||
+            isStageEvent(f) ||
+            isJobEnd(f) ||
+            f.createdAt !== e.createdAt ||
+            fields.has(fieldOf(f))
+          )
+            break;
           group.push(f);
           fields.add(fieldOf(f));
         }
@@ -192,7 +217,15 @@ export class OutboxDispatcher {
       if (names.length === 0) continue;
       for (const p of orgProfiles) {
         const matched = names.filter((n) => subscribes(p.events, n));
-        if (matched.length) drafts.push({ profileId: p.id, orgId: e.orgId, entryId: e.entryId, events: matched, outboxIds: group.map((g) => g.id), seq: Math.max(...group.map((g) => g.id)) });
+        if (matched.length)
+          drafts.push({
+            profileId: p.id,
+            orgId: e.orgId,
+            entryId: e.entryId,
+            events: matched,
+            outboxIds: group.map((g) => g.id),
+            seq: Math.max(...group.map((g) => g.id)),
+          });
       }
     }
 
@@ -200,11 +233,29 @@ export class OutboxDispatcher {
     const ids = [...handled];
     for (let k = 0; k < ids.length; k += 500) {
       const chunk = ids.slice(k, k + 500);
-      await this.db.exec(`UPDATE outbox SET "dispatchedAt" = ? WHERE id IN (${chunk.map(() => '?').join(', ')})`, [now, ...chunk], m);
+      await this.db.exec(
+        `UPDATE outbox SET "dispatchedAt" = ? WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+        [now, ...chunk],
+        m,
+      );
     }
-    if (ids.length) await this.db.exec('UPDATE webhook_dispatcher SET "lastOutboxId" = ? WHERE name = ? AND "lastOutboxId" < ?', [Math.max(...ids), DISPATCHER, Math.max(...ids)], m);
-    if (drafts.length) this.log.debug({ code: 'WEBHOOK_DISPATCHED', events: ids.length, deliveries: drafts.length }, 'outbox events dispatched');
-    return { seen: events.length, handled: ids.length, deliveries: drafts.length, lastId: events[events.length - 1]!.id };
+    if (ids.length)
+      await this.db.exec(
+        'UPDATE webhook_dispatcher SET "lastOutboxId" = ? WHERE name = ? AND "lastOutboxId" < ?',
+        [Math.max(...ids), DISPATCHER, Math.max(...ids)],
+        m,
+      );
+    if (drafts.length)
+      this.log.debug(
+        { code: 'WEBHOOK_DISPATCHED', events: ids.length, deliveries: drafts.length },
+        'outbox events dispatched',
+      );
+    return {
+      seen: events.length,
+      handled: ids.length,
+      deliveries: drafts.length,
+      lastId: events[events.length - 1]!.id,
+    };
   }
 
   /** Webhook event names of one change, in event order, each once. */
@@ -231,7 +282,9 @@ export class OutboxDispatcher {
   private async endOf(m: EntityManager, entryId: string, jobId: string, afterId: number): Promise<OutboxEvent | null> {
     const rows = await this.db.query<Record<string, unknown>>(
       `SELECT id, "orgId", "entryId", name, payload, "createdAt", "dispatchedAt" FROM outbox WHERE "entryId" = ? AND id > ? AND name LIKE 'title.job_status.%' ORDER BY id`,
-      [entryId, afterId], m);
+      [entryId, afterId],
+      m,
+    );
     return rows.map(toEvent).find((x) => jobIdOf(x) === jobId) ?? null;
   }
 
@@ -239,29 +292,57 @@ export class OutboxDispatcher {
   private async jobMembers(m: EntityManager, end: OutboxEvent): Promise<OutboxEvent[]> {
     const rows = await this.db.query<Record<string, unknown>>(
       'SELECT id, "orgId", "entryId", name, payload, "createdAt", "dispatchedAt" FROM outbox WHERE "entryId" = ? AND "dispatchedAt" IS NULL AND id < ? ORDER BY id',
-      [end.entryId, end.id], m);
+      [end.entryId, end.id],
+      m,
+    );
     const jobId = jobIdOf(end);
     return rows.map(toEvent).filter((x) => isStageEvent(x) && jobIdOf(x) === jobId);
   }
 
   /** Organizations (of `orgIds`) whose settings switch physical title events on. */
   private async physicalTitleOrgs(orgIds: readonly string[], m: EntityManager): Promise<Set<string>> {
-    const rows = await this.db.query<{ id: string; settings: string }>(`SELECT id, settings FROM organizations WHERE id IN (${orgIds.map(() => '?').join(', ')})`, [...orgIds], m);
+    const rows = await this.db.query<{ id: string; settings: string }>(
+      `SELECT id, settings FROM organizations WHERE id IN (${orgIds.map(() => '?').join(', ')})`,
+      [...orgIds],
+      m,
+    );
     const on = new Set<string>();
     for (const r of rows) {
       try {
         if ((JSON.parse(r.settings) as Record<string, unknown>).physical_title_events === true) on.add(r.id);
-      } catch { /* unreadable settings: off */ }
+      } catch {
+        /* unreadable settings: off */
+      }
     }
     return on;
   }
 }
 
 /** Writes one pending delivery, due now. */
-export async function insertDelivery(db: Database, m: EntityManager, d: DeliveryDraft & { replayOf?: string }, now = Date.now()): Promise<string> {
+export async function insertDelivery(
+  db: Database,
+  m: EntityManager,
+  d: DeliveryDraft & { replayOf?: string },
+  now = Date.now(),
+): Promise<string> {
   const id = randomUUID();
   await db.exec(
     'INSERT INTO webhook_deliveries (id, "profileId", "orgId", "entryId", events, "outboxIds", seq, status, attempts, "nextAttemptAt", "replayOf", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
-    [id, d.profileId, d.orgId, d.entryId, JSON.stringify(d.events), JSON.stringify(d.outboxIds), d.seq, 'pending', now, d.replayOf ?? null, now, now], m);
+    [
+      id,
+      d.profileId,
+      d.orgId,
+      d.entryId,
+      JSON.stringify(d.events),
+      JSON.stringify(d.outboxIds),
+      d.seq,
+      'pending',
+      now,
+      d.replayOf ?? null,
+      now,
+      now,
+    ],
+    m,
+  );
   return id;
 }

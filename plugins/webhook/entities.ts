@@ -5,7 +5,10 @@
 import 'reflect-metadata';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-const epoch = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)) };
+const epoch = {
+  to: (v: number | null | undefined) => v,
+  from: (v: string | number | null) => (v === null || v === undefined ? null : Number(v)),
+};
 
 /** The spec's `webhook_profile`: an organization's endpoint, its subscriptions and outbound authentication. */
 @Entity('webhook_profiles')
@@ -94,4 +97,9 @@ class WebhookDispatcherRecord {
   @Column('bigint', { transformer: epoch }) updatedAt!: number;
 }
 
-export const WEBHOOK_ENTITIES = [WebhookProfileRecord, WebhookDeliveryRecord, WebhookAttemptRecord, WebhookDispatcherRecord];
+export const WEBHOOK_ENTITIES = [
+  WebhookProfileRecord,
+  WebhookDeliveryRecord,
+  WebhookAttemptRecord,
+  WebhookDispatcherRecord,
+];

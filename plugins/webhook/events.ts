@@ -27,7 +27,8 @@ export function parseSubscriptions(events: readonly string[]): string[] {
   const list = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
   if (list.length === 0) throw new Error('at least one event is required');
   const unknown = list.filter((e) => !SUBSCRIBABLE.has(e));
-  if (unknown.length) throw new Error(`unknown event(s): ${unknown.join(', ')} (known: ${[...SUBSCRIBABLE].join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown event(s): ${unknown.join(', ')} (known: ${[...SUBSCRIBABLE].join(', ')})`);
   return list;
 }
 
@@ -64,6 +65,7 @@ export async function toWebhookEvent(e: OutboxEvent, ctx: MapContext): Promise<s
   const { field, status } = parts;
   if (field === 'job_status') return status === 'complete' || status === 'error' ? e.name : null;
   if (field === 'account_status') return (ACCOUNT_STATUSES as readonly string[]).includes(status) ? e.name : null;
-  if (field === 'physical_title_status') return ctx.physicalTitleEvents && (PHYSICAL_TITLE_STATUSES as readonly string[]).includes(status) ? e.name : null;
+  if (field === 'physical_title_status')
+    return ctx.physicalTitleEvents && (PHYSICAL_TITLE_STATUSES as readonly string[]).includes(status) ? e.name : null;
   return null;
 }

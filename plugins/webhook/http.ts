@@ -22,8 +22,16 @@ export class WebhookClient {
   private readonly got: Got;
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
-  constructor(private readonly guard: UrlGuard, private readonly timeoutMs: number, maxSockets: number, userAgent: string) {
-    this.agents = { http: new HttpAgent({ keepAlive: true, maxSockets }), https: new HttpsAgent({ keepAlive: true, maxSockets }) };
+  constructor(
+    private readonly guard: UrlGuard,
+    private readonly timeoutMs: number,
+    maxSockets: number,
+    userAgent: string,
+  ) {
+    this.agents = {
+      http: new HttpAgent({ keepAlive: true, maxSockets }),
+      https: new HttpsAgent({ keepAlive: true, maxSockets }),
+    };
     this.got = got.extend({
       retry: { limit: 0 },
       throwHttpErrors: false,
@@ -65,7 +73,11 @@ export class WebhookClient {
       });
       stream.on('end', () => done({ kind: 'response', statusCode, body: Buffer.concat(chunks).toString('utf8') }));
       stream.on('error', (e: Error & { code?: string }) => {
-        if (e.code === 'ERR_URL_BLOCKED' || e instanceof UrlBlockedError || (e.cause as { code?: string } | undefined)?.code === 'ERR_URL_BLOCKED') {
+        if (
+          e.code === 'ERR_URL_BLOCKED' ||
+          e instanceof UrlBlockedError ||
+          (e.cause as { code?: string } | undefined)?.code === 'ERR_URL_BLOCKED'
+        ) {
           done({ kind: 'blocked', error: e.message });
         } else if (e.code === 'ETIMEDOUT' || e.name === 'TimeoutError') {
           done({ kind: 'timeout', error: `no answer within ${this.timeoutMs} ms` });

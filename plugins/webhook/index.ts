@@ -13,13 +13,31 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import {
-  Metrics, Organizations, type TitledConfig, Database, EngineConfigError, TitledError, type Logger, UrlGuard, type EnginePlugin,
-  Entries, Outbox, TOKENS, deleteInBatches, type Retention,
+  Metrics,
+  Organizations,
+  type TitledConfig,
+  Database,
+  EngineConfigError,
+  TitledError,
+  type Logger,
+  UrlGuard,
+  type EnginePlugin,
+  Entries,
+  Outbox,
+  TOKENS,
+  deleteInBatches,
+  type Retention,
 } from '../../core/plugin-api.js';
 import { insertDelivery, OutboxDispatcher } from './dispatcher.js';
 import { WebhookClient } from './http.js';
 import { parseWebhookOptions, WebhookOptionsSchema, type WebhookOptions } from './options.js';
-import { WebhookProfiles, summarize, type SetProfileInput, type WebhookProfile, type WebhookProfileSummary } from './profiles.js';
+import {
+  WebhookProfiles,
+  summarize,
+  type SetProfileInput,
+  type WebhookProfile,
+  type WebhookProfileSummary,
+} from './profiles.js';
 import { pluginSchema } from './schema.js';
 import { DeliverySender, type AttemptResult, type DeliveryStatus } from './sender.js';
 
@@ -68,10 +86,19 @@ export interface DeliveryQuery {
 function toDelivery(r: Record<string, unknown>): WebhookDelivery {
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
-    id: String(r.id), profileId: String(r.profileId), orgId: String(r.orgId), entryId: String(r.entryId),
-    events: JSON.parse(String(r.events)) as string[], status: String(r.status) as DeliveryStatus, attempts: Number(r.attempts),
-    nextAttemptAt: Number(r.nextAttemptAt), lastStatusCode: n(r.lastStatusCode), lastError: r.lastError === null ? null : String(r.lastError),
-    replayOf: r.replayOf === null ? null : String(r.replayOf), createdAt: Number(r.createdAt), deliveredAt: n(r.deliveredAt),
+    id: String(r.id),
+    profileId: String(r.profileId),
+    orgId: String(r.orgId),
+    entryId: String(r.entryId),
+    events: JSON.parse(String(r.events)) as string[],
+    status: String(r.status) as DeliveryStatus,
+    attempts: Number(r.attempts),
+    nextAttemptAt: Number(r.nextAttemptAt),
+    lastStatusCode: n(r.lastStatusCode),
+    lastError: r.lastError === null ? null : String(r.lastError),
+    replayOf: r.replayOf === null ? null : String(r.replayOf),
+    createdAt: Number(r.createdAt),
+    deliveredAt: n(r.deliveredAt),
   };
 }
 
@@ -109,13 +136,23 @@ export class WebhookPlugin implements EnginePlugin {
     this.client = new WebhookClient(this.guard, this.options.timeoutMs, this.options.concurrency, 'titled-webhooks/1');
     this.sender = new DeliverySender(db, entries, this.profiles, orgs, this.client, this.options, this.log, this.owner);
     this.sender.onAttempt = (r) => metrics.webhookAttempts.inc({ outcome: r.outcome });
-    this.dispatcher = new OutboxDispatcher(db, this.profiles, this.options, this.log, this.owner, outbox.events, () => this.sender.wake());
+    this.dispatcher = new OutboxDispatcher(db, this.profiles, this.options, this.log, this.owner, outbox.events, () =>
+      this.sender.wake(),
+    );
   }
 
   async start(): Promise<void> {
     await this.dispatcher.start();
     this.sender.start();
-    this.log.info({ code: 'WEBHOOKS_STARTED', timeoutMs: this.options.timeoutMs, retryBaseMs: this.options.retryBaseMs, maxRetries: this.options.maxRetries }, 'webhook delivery started');
+    this.log.info(
+      {
+        code: 'WEBHOOKS_STARTED',
+        timeoutMs: this.options.timeoutMs,
+        retryBaseMs: this.options.retryBaseMs,
+        maxRetries: this.options.maxRetries,
+      },
+      'webhook delivery started',
+    );
   }
 
   async stop(): Promise<void> {
@@ -132,8 +169,13 @@ export class WebhookPlugin implements EnginePlugin {
     const attempts = `SELECT a.id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a."deliveryId"
       WHERE ${ended}`;
     const webhook_attempts = await deleteInBatches(this.db, 'webhook_attempts', attempts, [cutoff], batch);
-    const webhook_deliveries = await deleteInBatches(this.db, 'webhook_deliveries',
-      `SELECT d.id FROM webhook_deliveries d WHERE ${ended}`, [cutoff], batch);
+    const webhook_deliveries = await deleteInBatches(
+      this.db,
+      'webhook_deliveries',
+      `SELECT d.id FROM webhook_deliveries d WHERE ${ended}`,
+      [cutoff],
+      batch,
+    );
     return { webhook_deliveries, webhook_attempts };
   }
 
@@ -146,7 +188,16 @@ export class WebhookPlugin implements EnginePlugin {
   /** Creates or updates the organization's profile for a URL; the result holds the signing secret. */
   async setProfile(orgName: string, input: SetProfileInput): Promise<{ profile: WebhookProfile; created: boolean }> {
     const r = await this.profiles.set(await this.orgId(orgName), input);
-    this.log.info({ code: 'WEBHOOK_PROFILE_SET', profileId: r.profile.id, created: r.created, events: r.profile.events, auth: r.profile.auth.scheme }, 'webhook profile set');
+    this.log.info(
+      {
+        code: 'WEBHOOK_PROFILE_SET',
+        profileId: r.profile.id,
+        created: r.created,
+        events: r.profile.events,
+        auth: r.profile.auth.scheme,
+      },
+      'webhook profile set',
+    );
     return r;
   }
 
@@ -157,7 +208,8 @@ export class WebhookPlugin implements EnginePlugin {
 
   async removeProfiles(orgName: string, which: { id?: string; url?: string } = {}): Promise<WebhookProfileSummary[]> {
     const gone = await this.profiles.remove(await this.orgId(orgName), which);
-    if (gone.length) this.log.info({ code: 'WEBHOOK_PROFILE_REMOVED', profileIds: gone.map((p) => p.id) }, 'webhook profiles removed');
+    if (gone.length)
+      this.log.info({ code: 'WEBHOOK_PROFILE_REMOVED', profileIds: gone.map((p) => p.id) }, 'webhook profiles removed');
     return gone.map(summarize);
   }
 
@@ -190,11 +242,19 @@ export class WebhookPlugin implements EnginePlugin {
   }
 
   async attempts(deliveryId: string): Promise<WebhookAttempt[]> {
-    const rows = await this.db.query<Record<string, unknown>>('SELECT * FROM webhook_attempts WHERE "deliveryId" = ? ORDER BY attempt, id', [deliveryId]);
+    const rows = await this.db.query<Record<string, unknown>>(
+      'SELECT * FROM webhook_attempts WHERE "deliveryId" = ? ORDER BY attempt, id',
+      [deliveryId],
+    );
     return rows.map((r) => ({
-      attempt: Number(r.attempt), startedAt: Number(r.startedAt), statusCode: r.statusCode === null ? null : Number(r.statusCode),
-      latencyMs: Number(r.latencyMs), error: r.error === null ? null : String(r.error), outcome: String(r.outcome),
-      nextAttemptAt: r.nextAttemptAt === null ? null : Number(r.nextAttemptAt), worker: r.worker === null ? null : String(r.worker),
+      attempt: Number(r.attempt),
+      startedAt: Number(r.startedAt),
+      statusCode: r.statusCode === null ? null : Number(r.statusCode),
+      latencyMs: Number(r.latencyMs),
+      error: r.error === null ? null : String(r.error),
+      outcome: String(r.outcome),
+      nextAttemptAt: r.nextAttemptAt === null ? null : Number(r.nextAttemptAt),
+      worker: r.worker === null ? null : String(r.worker),
     }));
   }
 
@@ -204,16 +264,30 @@ export class WebhookPlugin implements EnginePlugin {
    * daemon sends it; `sendNow` sends it from this process.
    */
   async replay(deliveryId: string): Promise<WebhookDelivery> {
-    const rows = await this.db.query<Record<string, unknown>>('SELECT * FROM webhook_deliveries WHERE id = ?', [deliveryId]);
+    const rows = await this.db.query<Record<string, unknown>>('SELECT * FROM webhook_deliveries WHERE id = ?', [
+      deliveryId,
+    ]);
     if (!rows[0]) throw new TitledError('NOT_FOUND', `no webhook delivery '${deliveryId}'`);
     const d = toDelivery(rows[0]);
-    if (d.status === 'pending' || d.status === 'delivering') throw new TitledError('CONFLICT', `delivery ${deliveryId} is still ${d.status}; it will be sent without a replay`);
-    if (!(await this.profiles.get(d.profileId))) throw new TitledError('CONFLICT', `the profile of delivery ${deliveryId} was removed`);
+    if (d.status === 'pending' || d.status === 'delivering')
+      throw new TitledError(
+        'CONFLICT',
+        `delivery ${deliveryId} is still ${d.status}; it will be sent without a replay`,
+      );
+    if (!(await this.profiles.get(d.profileId)))
+      throw new TitledError('CONFLICT', `the profile of delivery ${deliveryId} was removed`);
     // one write, no read-then-write transaction (SQLite shared with a running daemon)
-    const id = await this.db.tx((m) => insertDelivery(this.db, m, {
-      profileId: d.profileId, orgId: d.orgId, entryId: d.entryId, events: d.events,
-      outboxIds: JSON.parse(String(rows[0]!.outboxIds)) as number[], seq: Number(rows[0]!.seq), replayOf: d.id,
-    }));
+    const id = await this.db.tx((m) =>
+      insertDelivery(this.db, m, {
+        profileId: d.profileId,
+        orgId: d.orgId,
+        entryId: d.entryId,
+        events: d.events,
+        outboxIds: JSON.parse(String(rows[0]!.outboxIds)) as number[],
+        seq: Number(rows[0]!.seq),
+        replayOf: d.id,
+      }),
+    );
     this.log.info({ code: 'WEBHOOK_REPLAY', deliveryId: id, replayOf: deliveryId }, 'webhook delivery replayed');
     this.sender.wake();
     return (await this.delivery(id))!;
@@ -235,7 +309,9 @@ export class WebhookPlugin implements EnginePlugin {
   /** Counts of outbox events waiting and deliveries by status. */
   async counts(): Promise<{ undispatched: number } & Partial<Record<DeliveryStatus, number>>> {
     const [u] = await this.db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM outbox WHERE "dispatchedAt" IS NULL');
-    const rows = await this.db.query<{ status: string; n: unknown }>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status');
+    const rows = await this.db.query<{ status: string; n: unknown }>(
+      'SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status',
+    );
     return { undispatched: Number(u?.n ?? 0), ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
   }
 }

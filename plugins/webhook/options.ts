@@ -32,7 +32,10 @@ export function parseWebhookOptions(raw: unknown, env: NodeJS.ProcessEnv = proce
   const input: Record<string, unknown> = { ...((raw ?? {}) as Record<string, unknown>) };
   const envBase = env.TITLED_WEBHOOK_RETRY_BASE_MS;
   if (envBase !== undefined && envBase !== '') {
-    if (!/^\d+$/.test(envBase)) throw new EngineConfigError(`TITLED_WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds, not '${envBase}'`);
+    if (!/^\d+$/.test(envBase))
+      throw new EngineConfigError(
+        `TITLED_WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds, not '${envBase}'`,
+      );
     input.retryBaseMs = Number(envBase);
   }
   const o = WebhookOptionsDef.parse(input);

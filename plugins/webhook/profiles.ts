@@ -6,7 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { isUniqueViolation, type Database, TitledError, UrlBlockedError, type UrlGuard } from '../../core/plugin-api.js';
+import {
+  isUniqueViolation,
+  type Database,
+  TitledError,
+  UrlBlockedError,
+  type UrlGuard,
+} from '../../core/plugin-api.js';
 import { parseSubscriptions } from './events.js';
 import { newSigningSecret } from './signature.js';
 
@@ -50,22 +56,33 @@ function checkAuth(auth: WebhookAuth): WebhookAuth {
   const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
   switch (auth.scheme) {
     case 'basic':
-      if (!nonEmpty(auth.username) || !nonEmpty(auth.password)) throw new TitledError('INVALID_INPUT', 'basic auth needs a username and a password');
-      if (auth.username.includes(':')) throw new TitledError('INVALID_INPUT', 'a basic auth username cannot contain ":"');
+      if (!nonEmpty(auth.username) || !nonEmpty(auth.password))
+        throw new TitledError('INVALID_INPUT', 'basic auth needs a username and a password');
+      if (auth.username.includes(':'))
+        throw new TitledError('INVALID_INPUT', 'a basic auth username cannot contain ":"');
       return { scheme: 'basic', username: auth.username, password: auth.password };
     case 'bearer':
-      if (!nonEmpty(auth.token) && !nonEmpty(auth.partnerKey)) throw new TitledError('INVALID_INPUT', 'bearer auth needs a token and/or a partner key');
-      return { scheme: 'bearer', ...(auth.token ? { token: auth.token } : {}), ...(auth.partnerKey ? { partnerKey: auth.partnerKey } : {}) };
+      if (!nonEmpty(auth.token) && !nonEmpty(auth.partnerKey))
+        throw new TitledError('INVALID_INPUT', 'bearer auth needs a token and/or a partner key');
+      return {
+        scheme: 'bearer',
+        ...(auth.token ? { token: auth.token } : {}),
+        ...(auth.partnerKey ? { partnerKey: auth.partnerKey } : {}),
+      };
     case 'none':
       return { scheme: 'none' };
     default:
-      throw new TitledError('INVALID_INPUT', `unknown auth scheme '${(auth as { scheme: string }).scheme}' (basic, bearer or none)`);
+      throw new TitledError(
+        'INVALID_INPUT',
+        `unknown auth scheme '${(auth as { scheme: string }).scheme}' (basic, bearer or none)`,
+      );
   }
 }
 
 /** The outbound authentication headers of a profile (spec, Authentication, outbound). */
 export function authHeaders(auth: WebhookAuth): Record<string, string> {
-  if (auth.scheme === 'basic') return { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` };
+  if (auth.scheme === 'basic')
+    return { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` };
   if (auth.scheme === 'bearer') {
     const h: Record<string, string> = {};
     if (auth.token) h.authorization = `Bearer ${auth.token}`;
@@ -82,18 +99,38 @@ export function summarize(p: WebhookProfile): WebhookProfileSummary {
     if (p.auth.token) credentials.push('token');
     if (p.auth.partnerKey) credentials.push('partner key');
   }
-  return { id: p.id, url: p.url, events: [...p.events], auth: { scheme: p.auth.scheme, credentials }, createdAt: p.createdAt, updatedAt: p.updatedAt };
+  return {
+    id: p.id,
+    url: p.url,
+    events: [...p.events],
+    auth: { scheme: p.auth.scheme, credentials },
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
 }
 
 function toProfile(r: Record<string, unknown>): WebhookProfile {
   const secrets = JSON.parse(String(r.authSecrets ?? '{}')) as Record<string, string>;
   const scheme = String(r.authScheme) as WebhookAuth['scheme'];
-  const auth: WebhookAuth = scheme === 'basic' ? { scheme, username: secrets.username ?? '', password: secrets.password ?? '' }
-    : scheme === 'bearer' ? { scheme, ...(secrets.token ? { token: secrets.token } : {}), ...(secrets.partnerKey ? { partnerKey: secrets.partnerKey } : {}) }
-      : { scheme: 'none' };
+  const auth: WebhookAuth =
+    scheme === 'basic'
+      ? { scheme, username: secrets.username ?? '', password: secrets.password ?? '' }
+      : scheme === 'bearer'
+        ? {
+            scheme,
+            ...(secrets.token ? { token: secrets.token } : {}),
+            ...(secrets.partnerKey ? { partnerKey: secrets.partnerKey } : {}),
+          }
+        : { scheme: 'none' };
   return {
-    id: String(r.id), orgId: String(r.orgId), url: String(r.url), events: JSON.parse(String(r.events)) as string[], auth,
-    signingSecret: String(r.signingSecret), createdAt: Number(r.createdAt), updatedAt: Number(r.updatedAt),
+    id: String(r.id),
+    orgId: String(r.orgId),
+    url: String(r.url),
+    events: JSON.parse(String(r.events)) as string[],
+    auth,
+    signingSecret: String(r.signingSecret),
+    createdAt: Number(r.createdAt),
+    updatedAt: Number(r.updatedAt),
   };
 }
 
@@ -104,7 +141,10 @@ function secretsOf(auth: WebhookAuth): string {
 }
 
 export class WebhookProfiles {
-  constructor(private readonly db: Database, private readonly guard: UrlGuard) {}
+  constructor(
+    private readonly db: Database,
+    private readonly guard: UrlGuard,
+  ) {}
 
   /**
    * Creates the organization's profile for `url`, or updates it (events,
@@ -118,8 +158,13 @@ export class WebhookProfiles {
     } catch (e) {
       if (e instanceof UrlBlockedError) {
         const host = hostOf(input.url);
-        throw new TitledError('INVALID_INPUT', `webhook URL refused: ${e.message}`
-          + (host ? ` (to deliver to ${host} anyway, add it to the daemon's allow list: TITLED_ALLOW_HOSTS=${host} or config allowHosts, then restart the daemon)` : ''));
+        throw new TitledError(
+          'INVALID_INPUT',
+          `webhook URL refused: ${e.message}` +
+            (host
+              ? ` (to deliver to ${host} anyway, add it to the daemon's allow list: TITLED_ALLOW_HOSTS=${host} or config allowHosts, then restart the daemon)`
+              : ''),
+        );
       }
       throw e;
     }
@@ -134,17 +179,43 @@ export class WebhookProfiles {
     // (SQLITE_BUSY) when another process wrote in between, so none is used here
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
-      const existing = await this.find(undefined, 'SELECT * FROM webhook_profiles WHERE "orgId" = ? AND url = ?', [orgId, url]);
+      const existing = await this.find(undefined, 'SELECT * FROM webhook_profiles WHERE "orgId" = ? AND url = ?', [
+        orgId,
+        url,
+      ]);
       try {
         if (existing) {
           const secret = input.rotateSecret ? newSigningSecret() : existing.signingSecret;
-          await this.db.exec('UPDATE webhook_profiles SET events = ?, "authScheme" = ?, "authSecrets" = ?, "signingSecret" = ?, "updatedAt" = ? WHERE id = ?',
-            [JSON.stringify(events), auth.scheme, secretsOf(auth), secret, now, existing.id]);
+          await this.db.exec(
+            'UPDATE webhook_profiles SET events = ?, "authScheme" = ?, "authSecrets" = ?, "signingSecret" = ?, "updatedAt" = ? WHERE id = ?',
+            [JSON.stringify(events), auth.scheme, secretsOf(auth), secret, now, existing.id],
+          );
           return { profile: { ...existing, events, auth, signingSecret: secret, updatedAt: now }, created: false };
         }
-        const profile: WebhookProfile = { id: randomUUID(), orgId, url, events, auth, signingSecret: newSigningSecret(), createdAt: now, updatedAt: now };
-        await this.db.exec('INSERT INTO webhook_profiles (id, "orgId", url, events, "authScheme", "authSecrets", "signingSecret", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [profile.id, orgId, url, JSON.stringify(events), auth.scheme, secretsOf(auth), profile.signingSecret, now, now]);
+        const profile: WebhookProfile = {
+          id: randomUUID(),
+          orgId,
+          url,
+          events,
+          auth,
+          signingSecret: newSigningSecret(),
+          createdAt: now,
+          updatedAt: now,
+        };
+        await this.db.exec(
+          'INSERT INTO webhook_profiles (id, "orgId", url, events, "authScheme", "authSecrets", "signingSecret", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            profile.id,
+            orgId,
+            url,
+            JSON.stringify(events),
+            auth.scheme,
+            secretsOf(auth),
+            profile.signingSecret,
+            now,
+            now,
+          ],
+        );
         return { profile, created: true };
       } catch (e) {
         // a concurrent set of the same URL won the unique index: this one becomes an update
@@ -155,7 +226,12 @@ export class WebhookProfiles {
   }
 
   async list(orgId: string): Promise<WebhookProfile[]> {
-    return (await this.db.query<Record<string, unknown>>('SELECT * FROM webhook_profiles WHERE "orgId" = ? ORDER BY "createdAt", id', [orgId])).map(toProfile);
+    return (
+      await this.db.query<Record<string, unknown>>(
+        'SELECT * FROM webhook_profiles WHERE "orgId" = ? ORDER BY "createdAt", id',
+        [orgId],
+      )
+    ).map(toProfile);
   }
 
   async get(id: string, m?: EntityManager): Promise<WebhookProfile | null> {
@@ -166,7 +242,11 @@ export class WebhookProfiles {
   async forOrgs(orgIds: readonly string[], m?: EntityManager): Promise<Map<string, WebhookProfile[]>> {
     const out = new Map<string, WebhookProfile[]>();
     if (orgIds.length === 0) return out;
-    const rows = await this.db.query<Record<string, unknown>>(`SELECT * FROM webhook_profiles WHERE "orgId" IN (${orgIds.map(() => '?').join(', ')}) ORDER BY "createdAt", id`, [...orgIds], m);
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT * FROM webhook_profiles WHERE "orgId" IN (${orgIds.map(() => '?').join(', ')}) ORDER BY "createdAt", id`,
+      [...orgIds],
+      m,
+    );
     for (const r of rows.map(toProfile)) out.set(r.orgId, [...(out.get(r.orgId) ?? []), r]);
     return out;
   }
@@ -186,7 +266,9 @@ export class WebhookProfiles {
       let url = which.url;
       try {
         url = new URL(which.url).href;
-      } catch { /* compared as given */ }
+      } catch {
+        /* compared as given */
+      }
       sql += ' AND url = ?';
       params.push(url);
     }
@@ -197,8 +279,11 @@ export class WebhookProfiles {
     // writes only in this transaction (see `set`)
     await this.db.tx(async (m) => {
       await this.db.exec(`DELETE FROM webhook_profiles WHERE id IN (${marks})`, ids, m);
-      await this.db.exec(`UPDATE webhook_deliveries SET status = ?, "lastError" = ?, "updatedAt" = ? WHERE "profileId" IN (${marks}) AND status = ?`,
-        ['canceled', 'profile removed', Date.now(), ...ids, 'pending'], m);
+      await this.db.exec(
+        `UPDATE webhook_deliveries SET status = ?, "lastError" = ?, "updatedAt" = ? WHERE "profileId" IN (${marks}) AND status = ?`,
+        ['canceled', 'profile removed', Date.now(), ...ids, 'pending'],
+        m,
+      );
     });
     return gone;
   }

@@ -119,7 +119,12 @@ export class DeliverySender {
   private launch(d: ClaimedDelivery): void {
     this.inFlight++;
     const p = this.attempt(d)
-      .catch((e: unknown) => this.log.error({ err: e, code: 'WEBHOOK_ATTEMPT_CRASHED', deliveryId: d.id }, 'webhook attempt failed unexpectedly; the lease will expire and it is sent again'))
+      .catch((e: unknown) =>
+        this.log.error(
+          { err: e, code: 'WEBHOOK_ATTEMPT_CRASHED', deliveryId: d.id },
+          'webhook attempt failed unexpectedly; the lease will expire and it is sent again',
+        ),
+      )
       .then(() => undefined)
       .finally(() => {
         this.inFlight--;
@@ -135,8 +140,10 @@ export class DeliverySender {
     if (n <= 0) return [];
     const now = Date.now();
     // a plain read first: an idle sender writes nothing
-    const due = await this.db.query(`SELECT id FROM webhook_deliveries WHERE ((status = 'pending' AND "nextAttemptAt" <= ?) OR (status = 'delivering' AND "leaseExpiresAt" < ?))${onlyId ? ' AND id = ?' : ''} LIMIT 1`,
-      [now, now, ...(onlyId ? [onlyId] : [])]);
+    const due = await this.db.query(
+      `SELECT id FROM webhook_deliveries WHERE ((status = 'pending' AND "nextAttemptAt" <= ?) OR (status = 'delivering' AND "leaseExpiresAt" < ?))${onlyId ? ' AND id = ?' : ''} LIMIT 1`,
+      [now, now, ...(onlyId ? [onlyId] : [])],
+    );
     if (due.length === 0) return [];
     const pg = this.db.dialect === 'postgres';
     const pick = `SELECT d.id FROM webhook_deliveries d
@@ -150,8 +157,12 @@ export class DeliverySender {
     const params: unknown[] = [this.owner, now + this.options.leaseMs, now, now, now, ...(onlyId ? [onlyId] : []), n];
     const rows = await this.db.tx((m) => this.db.query<Record<string, unknown>>(sql, params, m));
     return rows.map((r) => ({
-      id: String(r.id), profileId: String(r.profileId), orgId: String(r.orgId), entryId: String(r.entryId),
-      events: JSON.parse(String(r.events)) as string[], attempts: Number(r.attempts),
+      id: String(r.id),
+      profileId: String(r.profileId),
+      orgId: String(r.orgId),
+      entryId: String(r.entryId),
+      events: JSON.parse(String(r.events)) as string[],
+      attempts: Number(r.attempts),
     }));
   }
 
@@ -161,24 +172,67 @@ export class DeliverySender {
     const startedAt = Date.now();
     const profile = await this.profiles.get(d.profileId);
     // a profile belongs to one organization; a delivery never crosses to another
-    if (!profile || profile.orgId !== d.orgId) return this.record(d, { attempt, startedAt, outcome: 'canceled', statusCode: null, error: 'profile removed', latencyMs: 0 });
+    if (!profile || profile.orgId !== d.orgId)
+      return this.record(d, {
+        attempt,
+        startedAt,
+        outcome: 'canceled',
+        statusCode: null,
+        error: 'profile removed',
+        latencyMs: 0,
+      });
     const stored = await this.entries.load(d.orgId, d.entryId);
-    if (!stored) return this.record(d, { attempt, startedAt, outcome: 'canceled', statusCode: null, error: 'entry deleted', latencyMs: 0 });
+    if (!stored)
+      return this.record(d, {
+        attempt,
+        startedAt,
+        outcome: 'canceled',
+        statusCode: null,
+        error: 'entry deleted',
+        latencyMs: 0,
+      });
     const org = await this.org(d.orgId);
     // the entry as GET /title/{id} shows it to its organization now (presign, then the plugins' present hooks)
-    const body = JSON.stringify({ ...this.entries.present(stored.entry, { ttlSeconds: this.options.presignTtlSeconds, org: org ?? undefined }), webhook_events: d.events });
-    const headers = { 'content-type': 'application/json', ...authHeaders(profile.auth), ...signatureHeaders(profile.signingSecret, d.id, body) };
+    const body = JSON.stringify({
+      ...this.entries.present(stored.entry, { ttlSeconds: this.options.presignTtlSeconds, org: org ?? undefined }),
+      webhook_events: d.events,
+    });
+    const headers = {
+      'content-type': 'application/json',
+      ...authHeaders(profile.auth),
+      ...signatureHeaders(profile.signingSecret, d.id, body),
+    };
     const t0 = performance.now();
     const res = await this.client.post(profile.url, body, headers);
     const latencyMs = Math.round(performance.now() - t0);
     const { outcome, statusCode, error } = judge(res);
     const retry = outcome === 'retry' && attempt <= this.options.maxRetries;
-    const log = { code: '', deliveryId: d.id, profileId: d.profileId, entryId: d.entryId, attempt, statusCode, latencyMs, host: new URL(profile.url).host };
+    const log = {
+      code: '',
+      deliveryId: d.id,
+      profileId: d.profileId,
+      entryId: d.entryId,
+      attempt,
+      statusCode,
+      latencyMs,
+      host: new URL(profile.url).host,
+    };
     if (outcome === 'delivered') this.log.debug({ ...log, code: 'WEBHOOK_DELIVERED' }, 'webhook delivered');
-    else if (outcome === 'failed') this.log.warn({ ...log, code: res.kind === 'blocked' ? 'WEBHOOK_URL_BLOCKED' : 'WEBHOOK_REJECTED', error }, 'webhook refused; not retried');
+    else if (outcome === 'failed')
+      this.log.warn(
+        { ...log, code: res.kind === 'blocked' ? 'WEBHOOK_URL_BLOCKED' : 'WEBHOOK_REJECTED', error },
+        'webhook refused; not retried',
+      );
     else if (retry) this.log.info({ ...log, code: 'WEBHOOK_RETRY', error }, 'webhook attempt failed; will retry');
     else this.log.warn({ ...log, code: 'WEBHOOK_FAILED', error }, 'webhook attempts exhausted; delivery failed');
-    return this.record(d, { attempt, startedAt, outcome: outcome === 'retry' && !retry ? 'failed' : outcome, statusCode, error, latencyMs });
+    return this.record(d, {
+      attempt,
+      startedAt,
+      outcome: outcome === 'retry' && !retry ? 'failed' : outcome,
+      statusCode,
+      error,
+      latencyMs,
+    });
   }
 
   private async org(id: string): Promise<Organization | null> {
@@ -189,30 +243,61 @@ export class DeliverySender {
     return org;
   }
 
-  private async record(d: ClaimedDelivery, a: Omit<AttemptResult, 'deliveryId' | 'nextAttemptAt'> & { startedAt: number }): Promise<AttemptResult> {
+  private async record(
+    d: ClaimedDelivery,
+    a: Omit<AttemptResult, 'deliveryId' | 'nextAttemptAt'> & { startedAt: number },
+  ): Promise<AttemptResult> {
     const now = Date.now();
     const nextAttemptAt = a.outcome === 'retry' ? now + retryDelayMs(this.options.retryBaseMs, a.attempt) : null;
     const status: DeliveryStatus = a.outcome === 'retry' ? 'pending' : a.outcome;
     await this.db.tx(async (m) => {
       // a canceled delivery made no request: nothing to record as an attempt
       if (a.outcome !== 'canceled') {
-        await this.db.exec('INSERT INTO webhook_attempts ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, outcome, "nextAttemptAt", worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [d.id, a.attempt, a.startedAt, a.statusCode, a.latencyMs, a.error, a.outcome, nextAttemptAt, this.owner], m);
+        await this.db.exec(
+          'INSERT INTO webhook_attempts ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, outcome, "nextAttemptAt", worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [d.id, a.attempt, a.startedAt, a.statusCode, a.latencyMs, a.error, a.outcome, nextAttemptAt, this.owner],
+          m,
+        );
       }
       const attempts = a.outcome === 'canceled' ? d.attempts : a.attempt;
       await this.db.exec(
         `UPDATE webhook_deliveries SET status = ?, attempts = ?, "nextAttemptAt" = ?, "lastStatusCode" = ?, "lastError" = ?, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
            "deliveredAt" = ?, "updatedAt" = ? WHERE id = ? AND "leaseOwner" = ? AND status = 'delivering'`,
-        [status, attempts, nextAttemptAt ?? now, a.statusCode, a.error, a.outcome === 'delivered' ? now : null, now, d.id, this.owner], m);
+        [
+          status,
+          attempts,
+          nextAttemptAt ?? now,
+          a.statusCode,
+          a.error,
+          a.outcome === 'delivered' ? now : null,
+          now,
+          d.id,
+          this.owner,
+        ],
+        m,
+      );
     });
     this.onAttempt?.({ outcome: a.outcome });
     if (nextAttemptAt !== null && this.running) setTimeout(() => this.wake(), nextAttemptAt - now + 5).unref();
-    return { deliveryId: d.id, attempt: a.attempt, outcome: a.outcome, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, nextAttemptAt };
+    return {
+      deliveryId: d.id,
+      attempt: a.attempt,
+      outcome: a.outcome,
+      statusCode: a.statusCode,
+      error: a.error,
+      latencyMs: a.latencyMs,
+      nextAttemptAt,
+    };
   }
 }
 
-function judge(res: PostOutcome): { outcome: 'delivered' | 'retry' | 'failed'; statusCode: number | null; error: string | null } {
-  if (res.kind === 'blocked') return { outcome: 'failed', statusCode: null, error: `URL refused by the outbound guard: ${res.error}` };
+function judge(res: PostOutcome): {
+  outcome: 'delivered' | 'retry' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+} {
+  if (res.kind === 'blocked')
+    return { outcome: 'failed', statusCode: null, error: `URL refused by the outbound guard: ${res.error}` };
   if (res.kind !== 'response') return { outcome: 'retry', statusCode: null, error: res.error };
   const c = res.statusCode;
   const snippet = res.body ? `: ${res.body.slice(0, 500)}` : '';

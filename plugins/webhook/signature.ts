@@ -25,14 +25,23 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 /** The three signature headers of one attempt. */
 export function signatureHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
-  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(secret, id, timestamp, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': sign(secret, id, timestamp, body),
+  };
 }
 
 /**
  * What a receiver does: true when one of the space-separated `v1,` signatures
  * matches and the timestamp is within `toleranceS` of now (replays refused).
  */
-export function verify(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string, o: { now?: number; toleranceS?: number } = {}): boolean {
+export function verify(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+  o: { now?: number; toleranceS?: number } = {},
+): boolean {
   const ts = Number(headers.timestamp);
   if (!Number.isInteger(ts) || Math.abs((o.now ?? Date.now()) / 1000 - ts) > (o.toleranceS ?? 300)) return false;
   const want = Buffer.from(sign(secret, headers.id, ts, body).slice(3), 'base64');

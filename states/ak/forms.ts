@@ -65,7 +65,10 @@ export default defineState({
   rules: {
     poaFields: ['plate'],
     sources: [
-      { doc: 'spec/title-service-spec.md, POST /poa', note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont' },
+      {
+        doc: 'spec/title-service-spec.md, POST /poa',
+        note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont',
+      },
       { url: URL, date: '2026-11-25', note: 'V1 (Rev 03/24)' },
     ],
   },

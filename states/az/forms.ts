@@ -25,10 +25,14 @@ const owner = (n: 1 | 2 | 3) => {
   ] as const;
 };
 // co-owners: the legal status (Or / And) of each owner's line follows the title's conjunction
-const status = (n: 1 | 2) => ({
-  radio: `Owner/Company- Legal Status ${n}`,
-  choose: [{ option: 'Or', when: ['owner2.present', 'title.owners_or'] }, { option: 'And', when: ['owner2.present', 'title.owners_and'] }],
-} as const);
+const status = (n: 1 | 2) =>
+  ({
+    radio: `Owner/Company- Legal Status ${n}`,
+    choose: [
+      { option: 'Or', when: ['owner2.present', 'title.owners_or'] },
+      { option: 'And', when: ['owner2.present', 'title.owners_and'] },
+    ],
+  }) as const;
 
 export default defineState({
   code: 'AZ',
@@ -54,7 +58,14 @@ export default defineState({
         { field: 'Fuel', value: 'vehicle.fuel' },
         { field: 'Plate Number', value: 'vehicle.plate' },
         { field: 'Odometer Reading', value: 'title.odometer' },
-        { radio: 'Odo Codes', choose: [{ option: 'A', when: 'title.odometer_actual' }, { option: 'B', when: 'title.odometer_exceeds' }, { option: 'C', when: 'title.odometer_not_actual' }] },
+        {
+          radio: 'Odo Codes',
+          choose: [
+            { option: 'A', when: 'title.odometer_actual' },
+            { option: 'B', when: 'title.odometer_exceeds' },
+            { option: 'C', when: 'title.odometer_not_actual' },
+          ],
+        },
         { field: 'Sale Date', value: 'sale.date' },
         { field: 'Lienholder Name', value: 'lien.holder_name_or_none' },
         { field: 'Lien Date', value: 'lien.date' },
@@ -64,8 +75,10 @@ export default defineState({
         { field: 'Lienholder- City', value: 'lien.holder_addr.city' },
         { field: 'Lienholder- State', value: 'lien.holder_addr.state' },
         { field: 'Lienholder- Zip', value: 'lien.holder_addr.zip' },
-        ...owner(1), status(1),
-        ...owner(2), status(2),
+        ...owner(1),
+        status(1),
+        ...owner(2),
+        status(2),
         ...owner(3),
       ],
     },

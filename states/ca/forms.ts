@@ -9,8 +9,14 @@ import { defineState } from '../standard.js';
 import type { FieldMapping, FlagPath, TextPath } from '../types.js';
 
 /** A one-character-per-box row: names `prefix0..prefixN` or an explicit list. */
-const row = (names: readonly string[], value: TextPath, cond?: FlagPath): FieldMapping => ({ chars: names, value, upper: true, ...(cond ? { if: cond } : {}) });
-const seq = (prefix: string, from: number, to: number, suffix = '') => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}${suffix}`);
+const row = (names: readonly string[], value: TextPath, cond?: FlagPath): FieldMapping => ({
+  chars: names,
+  value,
+  upper: true,
+  ...(cond ? { if: cond } : {}),
+});
+const seq = (prefix: string, from: number, to: number, suffix = '') =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}${suffix}`);
 const DL_DIGITS = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
 
 export default defineState({
@@ -131,7 +137,11 @@ export default defineState({
         { field: '1 States2', value: 'record_owner1.mailing_if_different.state' },
         { field: '1 Zip Code-2.0', value: 'record_owner1.mailing_if_different.zip' },
         // Section 2: legal owner of record
-        { field: 'Name of bank, finance company, or individual having a lien on this vehicle', value: 'record_lien.holder_name', upper: true },
+        {
+          field: 'Name of bank, finance company, or individual having a lien on this vehicle',
+          value: 'record_lien.holder_name',
+          upper: true,
+        },
         { field: '2 Address', value: 'record_lien.holder_addr.street1', upper: true },
         { field: '2 Apt/Space Number', value: 'record_lien.holder_addr.street2', upper: true },
         { field: '2 City', value: 'record_lien.holder_addr.city', upper: true },
@@ -160,8 +170,17 @@ export default defineState({
         { field: 'Purchase price', value: 'sale.price', if: 'sale.is_purchase' },
         { check: 'Gift Box', when: ['txn.new_title', 'sale.is_gift'] },
         { check: 'Gift Box1', when: ['txn.new_title', 'sale.is_trade'] },
-        { field: 'true full name of new owner, last, first, middle, suffix, business name, or lessor', value: 'owner1.name_lfm', upper: true, if: 'txn.new_title' },
-        row(['6 DL/ID Card Numer-1.0.0', ...seq('6 DL/ID Card Numer-1.', 1, 6), '6 DL/ID Card Numer-1.7.0'], 'owner1.dl_number', 'txn.new_title'),
+        {
+          field: 'true full name of new owner, last, first, middle, suffix, business name, or lessor',
+          value: 'owner1.name_lfm',
+          upper: true,
+          if: 'txn.new_title',
+        },
+        row(
+          ['6 DL/ID Card Numer-1.0.0', ...seq('6 DL/ID Card Numer-1.', 1, 6), '6 DL/ID Card Numer-1.7.0'],
+          'owner1.dl_number',
+          'txn.new_title',
+        ),
         { field: '6 DL/ID Card Numer-1.7.1', value: 'owner1.dl_state', upper: true, if: 'txn.new_title' },
         { check: 'And Box.0', when: ['txn.new_title', 'owner2.present', 'title.owners_and'] },
         { check: 'And Box1.0', when: ['txn.new_title', 'owner2.present', 'title.owners_or'] },
@@ -173,14 +192,29 @@ export default defineState({
         { field: '6 Name Last-2', value: 'owner3.name_lfm', upper: true, if: 'txn.new_title' },
         row(seq('6 DL/ID CArd Number-2.', 0, 7), 'owner3.dl_number', 'txn.new_title'),
         { field: 'state-2.8', value: 'owner3.dl_state', upper: true, if: 'txn.new_title' },
-        { field: 'physical residence or business address.0', value: 'owner1.addr.street1', upper: true, if: 'txn.new_title' },
+        {
+          field: 'physical residence or business address.0',
+          value: 'owner1.addr.street1',
+          upper: true,
+          if: 'txn.new_title',
+        },
         { field: '6 Apt/Space Number-1', value: 'owner1.addr.street2', upper: true, if: 'txn.new_title' },
         { field: '6 City-1', value: 'owner1.addr.city', upper: true, if: 'txn.new_title' },
         { field: '6 States1', value: 'owner1.addr.state', if: 'txn.new_title' },
         { field: '6 Zip Code-1', value: 'owner1.addr.zip', if: 'txn.new_title' },
-        { field: 'county residence or county where vehicle or vessle is princi.0', value: 'owner1.addr.county', upper: true, if: 'txn.new_title' },
+        {
+          field: 'county residence or county where vehicle or vessle is princi.0',
+          value: 'owner1.addr.county',
+          upper: true,
+          if: 'txn.new_title',
+        },
         { field: '6 Mailing Address', value: 'owner1.mailing_if_different.street1', upper: true, if: 'txn.new_title' },
-        { field: '6 Apt/Space Number-2', value: 'owner1.mailing_if_different.street2', upper: true, if: 'txn.new_title' },
+        {
+          field: '6 Apt/Space Number-2',
+          value: 'owner1.mailing_if_different.street2',
+          upper: true,
+          if: 'txn.new_title',
+        },
         { field: '6 City-2', value: 'owner1.mailing_if_different.city', upper: true, if: 'txn.new_title' },
         { field: '6 States 2.0', value: 'owner1.mailing_if_different.state', if: 'txn.new_title' },
         { field: '6 Zip Code-2.0', value: 'owner1.mailing_if_different.zip', if: 'txn.new_title' },
@@ -188,7 +222,12 @@ export default defineState({
         { field: 'daytime telephone number', value: 'owner1.phone_local', if: 'txn.new_title' },
         { field: '7 Name New Legal Owner', value: 'lien.holder_name', upper: true, if: 'txn.new_title' },
         row(['7 ELT #.0', '7 ELT #.1.0', '7 ELT #.1.1'], 'lien.elt_id', 'txn.new_title'),
-        { field: 'Physical residence or business address.0', value: 'lien.holder_addr.street1', upper: true, if: 'txn.new_title' },
+        {
+          field: 'Physical residence or business address.0',
+          value: 'lien.holder_addr.street1',
+          upper: true,
+          if: 'txn.new_title',
+        },
         { field: '7 Apt/Space Number.0', value: 'lien.holder_addr.street2', upper: true, if: 'txn.new_title' },
         { field: '7 City.0', value: 'lien.holder_addr.city', upper: true, if: 'txn.new_title' },
         { field: '7 State.0', value: 'lien.holder_addr.state', if: 'txn.new_title' },
@@ -220,8 +259,15 @@ export default defineState({
   rules: {
     poaFields: ['plate'],
     sources: [
-      { doc: 'spec/title-service-spec.md, POST /poa', note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont' },
-      { url: 'https://www.dmv.ca.gov/portal/file/application-for-title-or-registration-reg-343-pdf/', date: '2026-11-20', note: 'REG 343 section 3: write NONE when there is no legal owner' },
+      {
+        doc: 'spec/title-service-spec.md, POST /poa',
+        note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont',
+      },
+      {
+        url: 'https://www.dmv.ca.gov/portal/file/application-for-title-or-registration-reg-343-pdf/',
+        date: '2026-11-20',
+        note: 'REG 343 section 3: write NONE when there is no legal owner',
+      },
     ],
   },
 });

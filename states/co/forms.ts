@@ -10,7 +10,13 @@
  */
 import { STANDARD_FORMS, defineState } from '../standard.js';
 
-const vin = (page: number, top: number) => ({ text: `Vehicle Identification Number (V I N) (page ${page + 1})`, page, box: [36.5, top + 0.5, 576, top + 23] as const, value: 'vehicle.vin' as const, comb: 17 });
+const vin = (page: number, top: number) => ({
+  text: `Vehicle Identification Number (V I N) (page ${page + 1})`,
+  page,
+  box: [36.5, top + 0.5, 576, top + 23] as const,
+  value: 'vehicle.vin' as const,
+  comb: 17,
+});
 
 export default defineState({
   code: 'CO',
@@ -28,7 +34,13 @@ export default defineState({
       only: true,
       // the form numbers its fields 1-21 in reading order; the comments name the printed labels
       fields: [
-        { radio: 'Purged Colorado Record', choose: [{ option: 'Sell the vehicle or', when: 'txn.purchase' }, { option: 'Re-establish the ownership', when: 'always' }] },
+        {
+          radio: 'Purged Colorado Record',
+          choose: [
+            { option: 'Sell the vehicle or', when: 'txn.purchase' },
+            { option: 'Re-establish the ownership', when: 'always' },
+          ],
+        },
         { field: '1', value: 'vehicle.vin' }, // Vehicle Identification Number (VIN)
         { field: '2', value: 'vehicle.year' }, // Year
         { field: '3', value: 'vehicle.make' }, // Make
@@ -69,14 +81,29 @@ export default defineState({
         { text: 'Fuel Type', box: [37.5, 229.5, 150, 250.5], value: 'vehicle.fuel' },
         { text: 'Date Purchased', box: [318.5, 229.5, 452, 250.5], value: 'sale.date', if: 'txn.purchase' },
         { mark: 'Off-Highway Vehicle: Yes', box: [485.5, 289.5, 494.5, 298.5], when: 'vehicle.is_ohv' },
-        { text: 'Legal Name(s) as it Appears on Identification of Owner(s)', box: [37.5, 493.5, 575, 514], value: 'owners_line', upper: true },
+        {
+          text: 'Legal Name(s) as it Appears on Identification of Owner(s)',
+          box: [37.5, 493.5, 575, 514],
+          value: 'owners_line',
+          upper: true,
+        },
         { text: 'Address of Owner(s)', box: [37.5, 529.5, 575, 550], value: 'owner1.addr.one_line' },
-        { text: 'Owner / Lessee Mailing Address (if different from legal address)', box: [37.5, 661.5, 575, 682], value: 'owner1.mailing_if_different.one_line' },
+        {
+          text: 'Owner / Lessee Mailing Address (if different from legal address)',
+          box: [37.5, 661.5, 575, 682],
+          value: 'owner1.mailing_if_different.one_line',
+        },
         { text: 'First Lienholder Name', box: [37.5, 697.5, 575, 718], value: 'lien.holder_name' },
         { text: 'Address or ELT E-Number', box: [37.5, 733.5, 481.5, 754.5], value: 'lien.holder_addr.one_line' },
         { text: 'Lien Amount', box: [491, 733.5, 575, 754.5], value: 'lien.amount' },
         vin(1, 48),
-        { text: 'Printed Name of Owner as it Appears on Identification', page: 1, box: [37.5, 481.5, 575, 502], value: 'owner1.name', upper: true },
+        {
+          text: 'Printed Name of Owner as it Appears on Identification',
+          page: 1,
+          box: [37.5, 481.5, 575, 502],
+          value: 'owner1.name',
+          upper: true,
+        },
         { text: 'ID Number', page: 1, box: [37.5, 601.5, 236.5, 622.5], value: 'owner1.dl_number' },
         { text: 'Date of Birth', page: 1, box: [419, 601.5, 575, 622.5], value: 'owner1.dob' },
         vin(2, 48),

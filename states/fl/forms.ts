@@ -33,7 +33,10 @@ export default defineState({
         { field: 'Owner s County of Residence', value: 'owner1.addr.county' },
         { check: 'Joint Ownership: OR', when: ['owner2.present', 'title.owners_or'] },
         { check: 'Joint Ownership: AND', when: ['owner2.present', 'title.owners_and'] },
-        { field: 'Owner’s Name as It Appears on Driver License (First, Full Middle/Maiden, & Last Name)', value: 'owner1.name' },
+        {
+          field: 'Owner’s Name as It Appears on Driver License (First, Full Middle/Maiden, & Last Name)',
+          value: 'owner1.name',
+        },
         { field: 'Owner’s Phone Number (Voluntary)', value: 'owner1.phone' },
         { field: 'Owners Email Voluntary', value: 'owner1.email' },
         { field: "Owner's Date of Birth", value: 'owner1.dob' },
@@ -46,7 +49,10 @@ export default defineState({
         { field: 'Owner’s Residential City', value: 'owner1.addr.city' },
         { field: 'Owner’s Residential State', value: 'owner1.addr.state' },
         { field: 'Owner’s Residential Zip Code', value: 'owner1.addr.zip' },
-        { field: 'Co-Owner or Lessee’s Name as It Appears on Driver License (First, Full Middle/Maiden, & Last Name)', value: 'owner2.name' },
+        {
+          field: 'Co-Owner or Lessee’s Name as It Appears on Driver License (First, Full Middle/Maiden, & Last Name)',
+          value: 'owner2.name',
+        },
         { field: 'Co-Owner’s Phone Number (Voluntary)', value: 'owner2.phone' },
         { field: 'Co-Owner’s Email (Voluntary)', value: 'owner2.email' },
         { field: 'Co-Owner’s Date of Birth', value: 'owner2.dob' },
@@ -89,10 +95,17 @@ export default defineState({
         { field: 'Date Acquired MM', value: 'sale.date_mm' },
         { field: 'Date Aquired DD', value: 'sale.date_dd' },
         { field: 'Date Aquired YYYY', value: 'sale.date_yyyy' },
-        { check: 'I certify that this motor vehicle was repossessed upon default in the terms of the lien instrument and is now in my possession', when: 'txn.repossession' },
+        {
+          check:
+            'I certify that this motor vehicle was repossessed upon default in the terms of the lien instrument and is now in my possession',
+          when: 'txn.repossession',
+        },
         { check: 'I certify that the certificate of title is lost or destroyed', when: 'txn.duplicate_title' },
         // section 7: odometer certification
-        { chars: ['100, 000 Place', '10,000 Place', '1,000 Place', '100 Place', '10 Place', 'Ones Place'], value: 'title.odometer_6' },
+        {
+          chars: ['100, 000 Place', '10,000 Place', '1,000 Place', '100 Place', '10 Place', 'Ones Place'],
+          value: 'title.odometer_6',
+        },
         { check: '1  REFLECTS ACTUAL MILEAGE', when: 'title.odometer_actual' },
         { check: '2 IS NOT THE ACTUAL MILEAGE', when: 'title.odometer_not_actual' },
         { check: '3 IS IN EXCESS OF ITS MECHANICAL LIMITS', when: 'title.odometer_exceeds' },
@@ -134,20 +147,36 @@ export default defineState({
       url: 'https://www.flhsmv.gov/pdf/forms/82050.pdf',
       sha256: '2f60c30cb77781f850709c76b50431565efbb3681f3af7e3b96b55a5a7475b16',
       fields: [
-        { check: 'Bill of Sale Seller and purchaser must complete sections 1 2 when applicable  3', when: 'sale.present' },
+        {
+          check: 'Bill of Sale Seller and purchaser must complete sections 1 2 when applicable  3',
+          when: 'sale.present',
+        },
         { field: 'Year', value: 'vehicle.year' },
         { field: 'MakeManufacturer', value: 'vehicle.make' },
         { field: 'Body Type', value: 'vehicle.body' },
         { field: 'Model', value: 'vehicle.model' },
         { field: 'Color', value: 'vehicle.color' },
-        { field: 'Iwe do hereby sell or have sold and delivered the above described motor vehicle mobile home', value: 'title.number' },
+        {
+          field: 'Iwe do hereby sell or have sold and delivered the above described motor vehicle mobile home',
+          value: 'title.number',
+        },
         { field: 'Current Title Issue Date', value: 'title.issuance_date' },
         { field: 'VehicleVessel Identification Number', value: 'vehicle.vin' },
         { field: 'Print Names of Purchasers', value: 'owners_line' },
         { field: 'Address City State Zip Code', value: 'owner1.mailing.one_line' },
         { field: '2', value: 'sale.date' },
         { field: 'Odometer Disclosure Statement Required For a Motor Vehicle', value: 'sale.price' },
-        { chars: ['Text1', 'Federal and State law requires that you state the mileage in connection with the transfer of ownership', 'undefined_2', 'Failure to', 'undefined_3', 'xx'], value: 'title.odometer_6' },
+        {
+          chars: [
+            'Text1',
+            'Federal and State law requires that you state the mileage in connection with the transfer of ownership',
+            'undefined_2',
+            'Failure to',
+            'undefined_3',
+            'xx',
+          ],
+          value: 'title.odometer_6',
+        },
         { field: 'undefined_4', value: 'sale.date_mm' },
         { field: 'undefined_5', value: 'sale.date_dd' },
         { field: 'AND WE HEREBY CERTIFY THAT TO THE BEST OF OUR KNOWLEDGE', value: 'sale.date_yyyy' },
@@ -166,14 +195,24 @@ export default defineState({
     form_vin_verification: { officialName: 'HSMV 82042, Vehicle Identification Number and Odometer Verification' },
     form_duplicate_title: { officialName: 'HSMV 82101, Application for Duplicate or Lost in Transit/Reassignment' },
     forms_poa: { officialName: 'HSMV 82053, Power of Attorney for Motor Vehicle, Mobile Home or Vessel' },
-    form_odometer_disclosure: { officialName: 'HSMV 82050, Notice of Sale and/or Bill of Sale (section 2: odometer disclosure)' },
+    form_odometer_disclosure: {
+      officialName: 'HSMV 82050, Notice of Sale and/or Bill of Sale (section 2: odometer disclosure)',
+    },
   },
   rules: {
     poaFields: ['dob'],
     sources: [
       { doc: 'spec/title-service-spec.md, POST /poa', note: 'DOB only in Arizona, Florida, Colorado' },
-      { url: URL_82040, date: '2026-11-25', note: 'HSMV 82040 (Rev. 07/23) carries the odometer certification (section 7) and VIN verification (section 3) itself' },
-      { url: 'https://www.flhsmv.gov/pdf/forms/82050.pdf', date: '2026-11-25', note: 'HSMV 82050 (Rev. 03/21) section 2 is the odometer disclosure of a sale' },
+      {
+        url: URL_82040,
+        date: '2026-11-25',
+        note: 'HSMV 82040 (Rev. 07/23) carries the odometer certification (section 7) and VIN verification (section 3) itself',
+      },
+      {
+        url: 'https://www.flhsmv.gov/pdf/forms/82050.pdf',
+        date: '2026-11-25',
+        note: 'HSMV 82050 (Rev. 03/21) section 2 is the odometer disclosure of a sale',
+      },
     ],
   },
 });

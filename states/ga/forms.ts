@@ -135,8 +135,16 @@ export default defineState({
   },
   rules: {
     sources: [
-      { url: MV1, date: '2026-11-25', note: 'MV-1 (Revised 6-2020) section A records the odometer reading and its exceptions' },
-      { url: T7, date: '2026-11-25', note: 'T-7 (Revised 9-2022): the seller declares the odometer reading, the buyer acknowledges it' },
+      {
+        url: MV1,
+        date: '2026-11-25',
+        note: 'MV-1 (Revised 6-2020) section A records the odometer reading and its exceptions',
+      },
+      {
+        url: T7,
+        date: '2026-11-25',
+        note: 'T-7 (Revised 9-2022): the seller declares the odometer reading, the buyer acknowledges it',
+      },
     ],
   },
 });

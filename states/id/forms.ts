@@ -65,6 +65,12 @@ export default defineState({
     },
   },
   rules: {
-    sources: [{ url: URL, date: '2026-11-25', note: 'ITD 3738 (Rev. 10/23): the bill of sale records the odometer reading and its brands' }],
+    sources: [
+      {
+        url: URL,
+        date: '2026-11-25',
+        note: 'ITD 3738 (Rev. 10/23): the bill of sale records the odometer reading and its brands',
+      },
+    ],
   },
 });

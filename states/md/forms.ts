@@ -29,7 +29,13 @@ export default defineState({
         { field: 'buyers', value: 'owners_line' },
         { field: 'total', value: 'sale.price' },
         { field: 'odometer', value: 'title.odometer' },
-        { radio: 'odo', choose: [{ option: 'excess', when: 'title.odometer_exceeds' }, { option: 'not_actual', when: 'title.odometer_not_actual' }] },
+        {
+          radio: 'odo',
+          choose: [
+            { option: 'excess', when: 'title.odometer_exceeds' },
+            { option: 'not_actual', when: 'title.odometer_not_actual' },
+          ],
+        },
         { field: 'seller1', value: 'seller.name' },
         { field: 'buyer1', value: 'owner1.name' },
         { field: 'buyer2', value: 'owner2.name' },
@@ -37,6 +43,12 @@ export default defineState({
     },
   },
   rules: {
-    sources: [{ url: URL, date: '2026-11-25', note: 'VR-181 (03-18): the bill of sale states the odometer reading and its exceptions' }],
+    sources: [
+      {
+        url: URL,
+        date: '2026-11-25',
+        note: 'VR-181 (03-18): the bill of sale states the odometer reading and its exceptions',
+      },
+    ],
   },
 });

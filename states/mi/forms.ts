@@ -29,7 +29,12 @@ export default defineState({
         { text: 'ODOMETER', box: [302, 138.5, 372, 151.5], value: 'title.odometer' },
         { text: "FIRST DRIVER'S LICENSE NO./ FEIN", box: [32, 165.5, 188, 178.5], value: 'owner1.dl_number' },
         { text: "SECOND DRIVER'S LICENSE NO./ FEIN", box: [194, 165.5, 359, 178.5], value: 'owner2.dl_number' },
-        { text: 'NAME(S) AS IT WILL APPEAR ON CERTIFICATE OF TITLE AND REGISTRATION', box: [32, 193, 358, 232], value: 'owners_line', upper: true },
+        {
+          text: 'NAME(S) AS IT WILL APPEAR ON CERTIFICATE OF TITLE AND REGISTRATION',
+          box: [32, 193, 358, 232],
+          value: 'owners_line',
+          upper: true,
+        },
         { text: 'ADDRESS', box: [32, 246.5, 264, 284], value: 'owner1.addr.one_line' },
         { text: 'MAILING ADDRESS', box: [271, 246.5, 480, 284], value: 'owner1.mailing_if_different.one_line' },
         { text: 'FIRST SECURED PARTY', box: [32, 303.5, 230, 350], value: 'lien.holder_name_addr' },

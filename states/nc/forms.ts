@@ -7,13 +7,14 @@
 import { defineState } from '../standard.js';
 
 const FORMS = 'https://www.ncdot.gov/dmv/title-registration/Pages/forms.aspx';
-const vehicleRow = (year: string, make: string, body: string, model: string, vin: string) => [
-  { field: year, value: 'vehicle.year' },
-  { field: make, value: 'vehicle.make' },
-  { field: body, value: 'vehicle.body' },
-  { field: model, value: 'vehicle.model' },
-  { field: vin, value: 'vehicle.vin' },
-] as const;
+const vehicleRow = (year: string, make: string, body: string, model: string, vin: string) =>
+  [
+    { field: year, value: 'vehicle.year' },
+    { field: make, value: 'vehicle.make' },
+    { field: body, value: 'vehicle.body' },
+    { field: model, value: 'vehicle.model' },
+    { field: vin, value: 'vehicle.vin' },
+  ] as const;
 
 export default defineState({
   code: 'NC',
@@ -27,14 +28,30 @@ export default defineState({
       url: 'https://www.ncdot.gov/dmv/downloads/Documents/MVR-1.pdf',
       sha256: 'b55523a32a202e951b73b5a10758b5e519583be64bac750dda755f53aab25dc3',
       fields: [
-        ...vehicleRow('Enter YEAR', 'Enter MAKE', 'Enter BODY STYLE', 'Enter SERIES MODEL', 'Enter VEHICLE IDENTIFICATION NUMBER'),
+        ...vehicleRow(
+          'Enter YEAR',
+          'Enter MAKE',
+          'Enter BODY STYLE',
+          'Enter SERIES MODEL',
+          'Enter VEHICLE IDENTIFICATION NUMBER',
+        ),
         { field: 'Enter FUEL TYPE', value: 'vehicle.fuel' },
         { field: 'Enter ODOMETER READING', value: 'title.odometer' },
         { field: 'Enter Owner 1 ID Number', value: 'owner1.dl_number' },
-        { field: 'Enter Full Legal Name of Owner 1 to include First, Middle, Last, Suffix or Company 1 Name', value: 'owner1.name' },
+        {
+          field: 'Enter Full Legal Name of Owner 1 to include First, Middle, Last, Suffix or Company 1 Name',
+          value: 'owner1.name',
+        },
         { field: 'Enter Owner 2 ID Number', value: 'owner2.dl_number' },
-        { field: 'Enter Full Legal Name of Owner 2 to include First, Middle, Last, Suffix or Company 2 Name', value: 'owner2.name' },
-        { field: "Enter Street Address of Individual's Residence or Business/Firm to include apartment or suite numbers", value: 'owner1.addr.street' },
+        {
+          field: 'Enter Full Legal Name of Owner 2 to include First, Middle, Last, Suffix or Company 2 Name',
+          value: 'owner2.name',
+        },
+        {
+          field:
+            "Enter Street Address of Individual's Residence or Business/Firm to include apartment or suite numbers",
+          value: 'owner1.addr.street',
+        },
         { field: "Enter City of Individual's Residence or Business/Firm", value: 'owner1.addr.city' },
         { field: "Enter State of Individual's Residence or Business/Firm", value: 'owner1.addr.state' },
         { field: 'Enter Individual Residence or Business/Firm Zip Code', value: 'owner1.addr.zip' },
@@ -47,7 +64,10 @@ export default defineState({
         { field: 'Enter Date of 1st Lien', value: 'lien.date' },
         { field: 'Enter First Lienholder ID Number', value: 'lien.elt_id' },
         { field: 'Enter 1st Lienholder Name', value: 'lien.holder_name' },
-        { field: 'Enter 1st Lienholder Address to include Street and Apartment/Suite', value: 'lien.holder_addr.street' },
+        {
+          field: 'Enter 1st Lienholder Address to include Street and Apartment/Suite',
+          value: 'lien.holder_addr.street',
+        },
         { field: "Enter 1st Lienholder's City", value: 'lien.holder_addr.city' },
         { field: "Enter 1st Lienholder's State", value: 'lien.holder_addr.state' },
         { field: "Enter 1st Lienholder's Zip Code", value: 'lien.holder_addr.zip' },
@@ -56,7 +76,12 @@ export default defineState({
         { check: 'CheckBox Vehicle Purchased New', when: 'sale.is_new' },
         { check: 'CheckBox Vehicle Purchased Used', when: ['sale.is_used', 'txn.purchase'] },
         { field: 'Enter Purchase Date', value: 'sale.date' },
-        { field: 'Enter Name and Address From Whom you Purchased the Vehicle', value: ['seller.name', 'seller.addr.one_line'], join: ', ', if: 'txn.purchase' },
+        {
+          field: 'Enter Name and Address From Whom you Purchased the Vehicle',
+          value: ['seller.name', 'seller.addr.one_line'],
+          join: ', ',
+          if: 'txn.purchase',
+        },
       ],
     },
     form_odometer_disclosure: {
@@ -69,8 +94,15 @@ export default defineState({
         ...vehicleRow('YEAR', 'MAKE', 'BODY STYLE', 'SERIES MODEL', 'VEHICLE IDENTIFICATION NUMBER'),
         { field: 'sellers printed name', value: 'seller.name' },
         { field: 'odometer now reads miles no tenths', value: 'title.odometer' },
-        { check: 'check box - I hereby certify that the odometer reading reflects the amount of mileage in excess of its', when: 'title.odometer_exceeds' },
-        { check: 'checkbox - I hereby certify that the odometer reading is not the actual mileage WARNING ODOMETER', when: 'title.odometer_not_actual' },
+        {
+          check:
+            'check box - I hereby certify that the odometer reading reflects the amount of mileage in excess of its',
+          when: 'title.odometer_exceeds',
+        },
+        {
+          check: 'checkbox - I hereby certify that the odometer reading is not the actual mileage WARNING ODOMETER',
+          when: 'title.odometer_not_actual',
+        },
         { field: 'SELLERS PRINTED NAME', value: 'seller.name' },
         { field: 'SELLERS street ADDRESS to include apartment or suite number', value: 'seller.addr.street' },
         { field: 'sellers CITY', value: 'seller.addr.city' },
@@ -82,22 +114,27 @@ export default defineState({
         { field: 'buyers STATE', value: 'owner1.addr.state' },
         { field: 'buyers ZIP CODE', value: 'owner1.addr.zip' },
       ],
-      attach: [{
-        // every seller discloses known damage to the buyer (MVR-181's notice to seller): filed with the odometer statement
-        file: 'nc/MVR-181.pdf',
-        name: 'MVR-181, Damage Disclosure Statement',
-        printed: 'MVR-181',
-        url: 'https://www.ncdot.gov/dmv/downloads/Documents/MVR-181.pdf',
-        sha256: '71234e4871b12b527efdfef9f3e2744fc89221fb2c36e835becfdfc96c8bbf38',
-        when: 'txn.ownership_change',
-        fields: [
-          { field: 'Year', value: 'vehicle.year' },
-          { field: 'Make', value: 'vehicle.make' },
-          { field: 'Body Style', value: 'vehicle.body' },
-          { field: 'Vehicle Identification Number', value: 'vehicle.vin' },
-          { field: 'SELLERS ADDRESS to include street apartment or suite number city state zip', value: 'seller.addr.one_line' },
-        ],
-      }],
+      attach: [
+        {
+          // every seller discloses known damage to the buyer (MVR-181's notice to seller): filed with the odometer statement
+          file: 'nc/MVR-181.pdf',
+          name: 'MVR-181, Damage Disclosure Statement',
+          printed: 'MVR-181',
+          url: 'https://www.ncdot.gov/dmv/downloads/Documents/MVR-181.pdf',
+          sha256: '71234e4871b12b527efdfef9f3e2744fc89221fb2c36e835becfdfc96c8bbf38',
+          when: 'txn.ownership_change',
+          fields: [
+            { field: 'Year', value: 'vehicle.year' },
+            { field: 'Make', value: 'vehicle.make' },
+            { field: 'Body Style', value: 'vehicle.body' },
+            { field: 'Vehicle Identification Number', value: 'vehicle.vin' },
+            {
+              field: 'SELLERS ADDRESS to include street apartment or suite number city state zip',
+              value: 'seller.addr.one_line',
+            },
+          ],
+        },
+      ],
     },
     forms_poa: {
       file: 'nc/MVR-63.pdf',
@@ -145,6 +182,8 @@ export default defineState({
     },
   },
   rules: {
-    sources: [{ url: FORMS, date: '2026-11-25', note: 'NCDMV title and registration forms (MVR-1, MVR-180, MVR-63, MVR-6T)' }],
+    sources: [
+      { url: FORMS, date: '2026-11-25', note: 'NCDMV title and registration forms (MVR-1, MVR-180, MVR-63, MVR-6T)' },
+    ],
   },
 });

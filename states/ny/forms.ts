@@ -22,7 +22,10 @@ export default defineState({
       fields: [
         { radio: 'I WANT TO', choose: [{ option: 'GET A TITLE ONLY', when: 'txn.new_title' }] },
         { field: 'NAME OF PRIMARY REGISTRANT Last First Middle or Business Name', value: 'owner1.name_lfm' },
-        { field: 'NYS New York State driver license ID Identification number of PRIMARY REGISTRANT', value: 'owner1.dl_number' },
+        {
+          field: 'NYS New York State driver license ID Identification number of PRIMARY REGISTRANT',
+          value: 'owner1.dl_number',
+        },
         { select: 'PRIMARY REGISTRANT DATE OF BIRTH Month', value: 'owner1.dob_mm' },
         { select: 'PRIMARY REGISTRANT DATE OF BIRTH Day', value: 'owner1.dob_dd' },
         { field: 'PRIMARY REGISTRANT DATE OF BIRTH Year', value: 'owner1.dob_yyyy' },
@@ -30,7 +33,10 @@ export default defineState({
         { field: 'PRIMARY REGISTRANT TELEPHONE or MOBILE PHONE NUMBER', value: 'owner1.phone_local' },
         { field: 'NAME OF CO-REGISTRANT Last First Middle', value: 'owner2.name_lfm' },
         { field: 'CO-REGISTRANT EMAIL', value: 'owner2.email' },
-        { field: 'NYS New York State driver license ID Identification number of CO-REGISTRANT', value: 'owner2.dl_number' },
+        {
+          field: 'NYS New York State driver license ID Identification number of CO-REGISTRANT',
+          value: 'owner2.dl_number',
+        },
         { select: 'CO-REGISTRANT DATE OF BIRTH Month', value: 'owner2.dob_mm' },
         { select: 'CO-REGISTRANT DATE OF BIRTH Day', value: 'owner2.dob_dd' },
         { field: 'CO-REGISTRANT DATE OF BIRTH Year', value: 'owner2.dob_yyyy' },

@@ -7,6 +7,11 @@ export default defineState({
   agency: 'Oregon Driver and Motor Vehicle Services',
   rules: {
     poaFields: ['plate'],
-    sources: [{ doc: 'spec/title-service-spec.md, POST /poa', note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont' }],
+    sources: [
+      {
+        doc: 'spec/title-service-spec.md, POST /poa',
+        note: 'plate only in Alabama, Alaska, California, Kentucky, Oregon, Vermont',
+      },
+    ],
   },
 });

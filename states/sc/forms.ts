@@ -51,8 +51,15 @@ export default defineState({
         // section 2: odometer disclosure
         { field: 'I STATE THAT THE ODOMETER NOW READS', value: 'title.odometer' },
         { check: 'EXEMPT', when: 'title.odometer_exempt' },
-        { check: 'I CERTIFY THAT TO THE BEST OF MY KNOWLEDGE THE ODOMETER READING REFLECTS THE AMOUNT OF MILEAGE IN EXCESS OF ITS', when: 'title.odometer_exceeds' },
-        { check: 'I CERTIFY THAT THE ODOMETER READING IS NOT THE ACTUAL MILEAGE WARNING ODOMETER DISCREPANCY', when: 'title.odometer_not_actual' },
+        {
+          check:
+            'I CERTIFY THAT TO THE BEST OF MY KNOWLEDGE THE ODOMETER READING REFLECTS THE AMOUNT OF MILEAGE IN EXCESS OF ITS',
+          when: 'title.odometer_exceeds',
+        },
+        {
+          check: 'I CERTIFY THAT THE ODOMETER READING IS NOT THE ACTUAL MILEAGE WARNING ODOMETER DISCREPANCY',
+          when: 'title.odometer_not_actual',
+        },
         // lienholder (first lien)
         { field: 'CUSTOMER NO OR FEIN', value: 'lien.feid' },
         { field: 'LIENHOLDER NAME FIRST LIEN', value: 'lien.holder_name' },
@@ -82,6 +89,12 @@ export default defineState({
     },
   },
   rules: {
-    sources: [{ url: URL, date: '2026-11-25', note: 'Form 400 (Rev. 07/2025) section 2 is the odometer disclosure of a title transaction' }],
+    sources: [
+      {
+        url: URL,
+        date: '2026-11-25',
+        note: 'Form 400 (Rev. 07/2025) section 2 is the odometer disclosure of a title transaction',
+      },
+    ],
   },
 });

@@ -23,13 +23,23 @@ export default defineState({
       // the blanks above "Signature of Applicant/Owner" and "Signature(s) of Additional Applicant(s)/Owner(s)" (page 1)
       signatures: [
         { page: 0, box: [24, 718.5, 290, 735], date: [519, 588], signer: 'owner1', role: 'Applicant/Owner' },
-        { page: 0, box: [24, 747.5, 155, 762.5], date: [519, 588], signer: 'owner2', role: 'Additional Applicant/Owner' },
+        {
+          page: 0,
+          box: [24, 747.5, 155, 762.5],
+          date: [519, 588],
+          signer: 'owner2',
+          role: 'Additional Applicant/Owner',
+        },
         { page: 0, box: [158, 747.5, 290, 762.5], signer: 'owner3', role: 'Additional Applicant/Owner' },
       ],
       fields: [
         { check: 'Title Only', when: 'txn.new_title' },
         { check: 'AddRemove Lien', when: 'txn.lien_only' },
-        { check: 'I certify I am applying for a corrected title and the original Texas Certificate of Title is lost or destroyed', when: ['txn.duplicate_title', 'txn.lien_only'] },
+        {
+          check:
+            'I certify I am applying for a corrected title and the original Texas Certificate of Title is lost or destroyed',
+          when: ['txn.duplicate_title', 'txn.lien_only'],
+        },
         { field: '1 Vehicle Identification Number', value: 'vehicle.vin' },
         { field: '2 Year', value: 'vehicle.year' },
         { field: '3 Make', value: 'vehicle.make' },
@@ -48,10 +58,18 @@ export default defineState({
         { field: '14 Applicant Photo ID Number or FEINEIN', value: 'owner1.dl_number' },
         { field: 'State of ID/DL', value: 'owner1.dl_state' },
         { field: '16 Applicant First Name or Entity Name Middle Name Last Name Suffix if any', value: 'owner1.name' },
-        { field: '17 Additional Applicant First Name if applicable Middle Name Last Name Suffix if any', value: 'owner2.name' },
+        {
+          field: '17 Additional Applicant First Name if applicable Middle Name Last Name Suffix if any',
+          value: 'owner2.name',
+        },
         { field: '18 Applicant Mailing Address City State Zip', value: 'owner1.mailing.one_line' },
         { field: '19 Applicant County of Residence', value: 'owner1.addr.county' },
-        { field: '20 Previous Owner Name or Entity Name City State', value: ['seller.name', 'seller.addr.city', 'seller.addr.state'], join: ', ', if: 'txn.ownership_change' },
+        {
+          field: '20 Previous Owner Name or Entity Name City State',
+          value: ['seller.name', 'seller.addr.city', 'seller.addr.state'],
+          join: ', ',
+          if: 'txn.ownership_change',
+        },
         { field: '25 Applicant Phone Number optional', value: 'owner1.phone' },
         { field: '26 Email optional', value: 'owner1.email' },
         { field: '32 CertifiedeTitle Lienholder ID Number if any', value: 'lien.elt_id' },
@@ -71,7 +89,11 @@ export default defineState({
   },
   rules: {
     sources: [
-      { url: 'https://www.txdmv.gov/sites/default/files/form_files/130-U.pdf', date: '2026-11-20', note: 'box 34 records the first lienholder on the title application' },
+      {
+        url: 'https://www.txdmv.gov/sites/default/files/form_files/130-U.pdf',
+        date: '2026-11-20',
+        note: 'box 34 records the first lienholder on the title application',
+      },
     ],
   },
 });

@@ -8,7 +8,10 @@
 import { defineState } from '../standard.js';
 
 const row = (y0: number, y1: number) => ({
-  street: [28, y0, 275, y1] as const, city: [279, y0, 491, y1] as const, state: [495, y0, 527, y1] as const, zip: [531, y0, 584, y1] as const,
+  street: [28, y0, 275, y1] as const,
+  city: [279, y0, 491, y1] as const,
+  state: [495, y0, 527, y1] as const,
+  zip: [531, y0, 584, y1] as const,
 });
 const owner = row(226.3, 237.7);
 const ownerMail = row(248, 259.3);
@@ -32,10 +35,18 @@ export default defineState({
       overlay: [
         { mark: 'APPLICATION TYPE: Title', box: [121, 105.5, 129.5, 113.5], when: 'always' },
         { mark: 'Vehicle is owned by individual(s)', box: [66.5, 130, 75, 138], when: 'owner1.present' },
-        { text: "OWNER'S FULL LEGAL NAME (last, first, mi, suffix)", box: [28, 161.5, 340, 172.5], value: 'owner1.name_lfm' },
+        {
+          text: "OWNER'S FULL LEGAL NAME (last, first, mi, suffix)",
+          box: [28, 161.5, 340, 172.5],
+          value: 'owner1.name_lfm',
+        },
         { text: 'TELEPHONE NUMBER (owner)', box: [345, 161.5, 444, 172.5], value: 'owner1.phone' },
         { text: 'DMV CUSTOMER NUMBER / FEIN / SSN (owner)', box: [449, 161.5, 584, 172.5], value: 'owner1.dl_number' },
-        { text: "CO-OWNER'S FULL LEGAL NAME (last, first, mi, suffix)", box: [28, 183, 340, 194.3], value: 'owner2.name_lfm' },
+        {
+          text: "CO-OWNER'S FULL LEGAL NAME (last, first, mi, suffix)",
+          box: [28, 183, 340, 194.3],
+          value: 'owner2.name_lfm',
+        },
         { text: 'TELEPHONE NUMBER (co-owner)', box: [345, 183, 444, 194.3], value: 'owner2.phone' },
         { text: 'DMV CUSTOMER NUMBER / FEIN / SSN (co-owner)', box: [449, 183, 584, 194.3], value: 'owner2.dl_number' },
         { text: 'RESIDENCE/BUSINESS JURISDICTION', box: [449, 205, 584, 216], value: 'owner1.addr.county' },
@@ -43,7 +54,11 @@ export default defineState({
         { text: 'CITY (owner)', box: owner.city, value: 'owner1.addr.city' },
         { text: 'STATE (owner)', box: owner.state, value: 'owner1.addr.state' },
         { text: 'ZIP CODE (owner)', box: owner.zip, value: 'owner1.addr.zip' },
-        { text: "OWNER'S MAILING ADDRESS (if different from above)", box: ownerMail.street, value: 'owner1.mailing_if_different.street' },
+        {
+          text: "OWNER'S MAILING ADDRESS (if different from above)",
+          box: ownerMail.street,
+          value: 'owner1.mailing_if_different.street',
+        },
         { text: 'CITY (owner mailing)', box: ownerMail.city, value: 'owner1.mailing_if_different.city' },
         { text: 'STATE (owner mailing)', box: ownerMail.state, value: 'owner1.mailing_if_different.state' },
         { text: 'ZIP CODE (owner mailing)', box: ownerMail.zip, value: 'owner1.mailing_if_different.zip' },
@@ -51,7 +66,11 @@ export default defineState({
         { text: 'CITY (co-owner)', box: coOwner.city, value: 'owner2.addr.city' },
         { text: 'STATE (co-owner)', box: coOwner.state, value: 'owner2.addr.state' },
         { text: 'ZIP CODE (co-owner)', box: coOwner.zip, value: 'owner2.addr.zip' },
-        { text: "CO-OWNER'S MAILING ADDRESS (if different from above)", box: coOwnerMail.street, value: 'owner2.mailing_if_different.street' },
+        {
+          text: "CO-OWNER'S MAILING ADDRESS (if different from above)",
+          box: coOwnerMail.street,
+          value: 'owner2.mailing_if_different.street',
+        },
         { text: 'CITY (co-owner mailing)', box: coOwnerMail.city, value: 'owner2.mailing_if_different.city' },
         { text: 'STATE (co-owner mailing)', box: coOwnerMail.state, value: 'owner2.mailing_if_different.state' },
         { text: 'ZIP CODE (co-owner mailing)', box: coOwnerMail.zip, value: 'owner2.mailing_if_different.zip' },
@@ -72,19 +91,59 @@ export default defineState({
         { text: 'CITY (lienholder)', box: lienAddr.city, value: 'lien.holder_addr.city' },
         { text: 'STATE (lienholder)', box: lienAddr.state, value: 'lien.holder_addr.state' },
         { text: 'ZIP CODE (lienholder)', box: lienAddr.zip, value: 'lien.holder_addr.zip' },
-        { mark: 'HOW WAS THIS VEHICLE SOLD TO YOU? USED', box: [66, 567, 74.5, 575], when: ['txn.purchase', 'sale.is_used'] },
-        { mark: 'HOW WAS THIS VEHICLE SOLD TO YOU? NEW', box: [98.5, 567, 106.5, 575], when: ['txn.purchase', 'sale.is_new'] },
+        {
+          mark: 'HOW WAS THIS VEHICLE SOLD TO YOU? USED',
+          box: [66, 567, 74.5, 575],
+          when: ['txn.purchase', 'sale.is_used'],
+        },
+        {
+          mark: 'HOW WAS THIS VEHICLE SOLD TO YOU? NEW',
+          box: [98.5, 567, 106.5, 575],
+          when: ['txn.purchase', 'sale.is_new'],
+        },
         { text: 'PURCHASE DATE (mm/dd/yyyy)', box: [207, 566.6, 310, 577], value: 'sale.date', if: 'txn.purchase' },
         { text: 'SALES PRICE', box: [28, 588.2, 96, 599.5], value: 'sale.price', if: 'txn.purchase' },
-        { text: 'VEHICLE PURCHASED FROM', box: [254, 588.2, 416, 599.5], value: 'seller.name', if: 'txn.ownership_change' },
-        { text: 'STREET ADDRESS (seller)', box: [28, 609.8, 293, 621.5], value: 'seller.addr.street', if: 'txn.ownership_change' },
+        {
+          text: 'VEHICLE PURCHASED FROM',
+          box: [254, 588.2, 416, 599.5],
+          value: 'seller.name',
+          if: 'txn.ownership_change',
+        },
+        {
+          text: 'STREET ADDRESS (seller)',
+          box: [28, 609.8, 293, 621.5],
+          value: 'seller.addr.street',
+          if: 'txn.ownership_change',
+        },
         { text: 'CITY (seller)', box: [297, 609.8, 491, 621.5], value: 'seller.addr.city', if: 'txn.ownership_change' },
-        { text: 'STATE (seller)', box: [495, 609.8, 527, 621.5], value: 'seller.addr.state', if: 'txn.ownership_change' },
-        { text: 'ZIP CODE (seller)', box: [531, 609.8, 584, 621.5], value: 'seller.addr.zip', if: 'txn.ownership_change' },
+        {
+          text: 'STATE (seller)',
+          box: [495, 609.8, 527, 621.5],
+          value: 'seller.addr.state',
+          if: 'txn.ownership_change',
+        },
+        {
+          text: 'ZIP CODE (seller)',
+          box: [531, 609.8, 584, 621.5],
+          value: 'seller.addr.zip',
+          if: 'txn.ownership_change',
+        },
         { text: 'ODOMETER READING (no tenths)', box: [28, 699.5, 203, 710], value: 'title.odometer' },
-        { mark: 'The odometer reading above is the ACTUAL MILEAGE', box: [239.5, 714, 248, 722], when: 'title.odometer_actual' },
-        { mark: 'The odometer reading above is NOT the ACTUAL MILEAGE', box: [41.5, 728.5, 50, 736.5], when: 'title.odometer_not_actual' },
-        { mark: 'The odometer reading above is IN EXCESS of its mechanical limits', box: [41.5, 739.5, 50, 747.5], when: 'title.odometer_exceeds' },
+        {
+          mark: 'The odometer reading above is the ACTUAL MILEAGE',
+          box: [239.5, 714, 248, 722],
+          when: 'title.odometer_actual',
+        },
+        {
+          mark: 'The odometer reading above is NOT the ACTUAL MILEAGE',
+          box: [41.5, 728.5, 50, 736.5],
+          when: 'title.odometer_not_actual',
+        },
+        {
+          mark: 'The odometer reading above is IN EXCESS of its mechanical limits',
+          box: [41.5, 739.5, 50, 747.5],
+          when: 'title.odometer_exceeds',
+        },
         { mark: 'Vehicle was exempt from disclosure', box: [41.5, 750, 50, 758], when: 'title.odometer_exempt' },
       ],
     },

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { accountData, basic, createEntry, expectError, makeVin, storedRow, waitForStatus, CORE_ONLY } from '../http/support.js';
+import {
+  accountData,
+  basic,
+  createEntry,
+  expectError,
+  makeVin,
+  storedRow,
+  waitForStatus,
+  CORE_ONLY,
+} from '../http/support.js';
 import { titleRoutes } from './routes.js';
 
 describe('auth: API keys (Bearer and Basic)', () => {
@@ -36,16 +45,26 @@ describe('auth: API keys (Bearer and Basic)', () => {
     const got = await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: auth } });
     expect(got.status).to.equal(200);
     expect(got.body.entryId).to.equal(id);
-    const created = await t.request('POST', '/title', { key: null, headers: { authorization: auth }, body: { account_data: accountData(makeVin()) } });
+    const created = await t.request('POST', '/title', {
+      key: null,
+      headers: { authorization: auth },
+      body: { account_data: accountData(makeVin()) },
+    });
     expect(created.status).to.equal(200);
-    const entry = await t.request('GET', `/title/${created.body.entryId}`, { key: null, headers: { authorization: auth } });
+    const entry = await t.request('GET', `/title/${created.body.entryId}`, {
+      key: null,
+      headers: { authorization: auth },
+    });
     expect(entry.status).to.equal(200);
     expect(entry.body.userId).to.equal(keyId);
     expect(entry.body.website).to.equal(t.org.name);
   });
 
   it('accepts the scheme name in any case (RFC 9110: case-insensitive)', async () => {
-    const res = await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `bearer ${t.org.key}` } });
+    const res = await t.request('GET', `/title/${id}`, {
+      key: null,
+      headers: { authorization: `bearer ${t.org.key}` },
+    });
     expect(res.status).to.equal(200);
   });
 
@@ -85,7 +104,9 @@ describe('auth: API keys (Bearer and Basic)', () => {
       revokedBasic = basic(k.id, k.key.slice(k.key.indexOf('.') + 1));
       // the key works before it is revoked (so the refusal below is the revocation's doing)
       expect((await t.request('GET', `/title/${id}`, { key: revokedKey })).status).to.equal(200);
-      expect((await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: revokedBasic } })).status).to.equal(200);
+      expect(
+        (await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: revokedBasic } })).status,
+      ).to.equal(200);
       await t.engine.keys.revoke(k.id);
       snapshot = await storedRow(t, id);
       entryCount = Number((await t.engine.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM entries'))[0]!.n);
@@ -96,7 +117,9 @@ describe('auth: API keys (Bearer and Basic)', () => {
         const h = header();
         for (const route of titleRoutes(id, makeVin())) {
           const res = await t.request(route.method, route.path, {
-            key: null, body: route.body, headers: h === null ? {} : { authorization: h },
+            key: null,
+            body: route.body,
+            headers: h === null ? {} : { authorization: h },
           });
           try {
             expectError(res, 403);

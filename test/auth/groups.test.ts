@@ -60,10 +60,14 @@ describe('auth: groups (a key restricted to g1)', () => {
 
   it('cannot PATCH, DELETE or act on an entry of g2 (404; /data 400 per spec), and the entry is unchanged', async () => {
     const before = await storedRow(t, inG2);
-    expectError(await t.request('PATCH', `/title/${inG2}`, as({ body: { account_data: { vehicle: { color: 'Red' } } } })), 404);
+    expectError(
+      await t.request('PATCH', `/title/${inG2}`, as({ body: { account_data: { vehicle: { color: 'Red' } } } })),
+      404,
+    );
     expectError(await t.request('DELETE', `/title/${inG2}`, as()), 404);
     expectError(await t.request('POST', `/title/${inG2}/data`, as({ body: { sync_nmvtis: true } })), 400);
-    for (const action of ['fees', 'forms', 'sign', 'submit']) expectError(await t.request('POST', `/title/${inG2}/${action}`, as()), 404);
+    for (const action of ['fees', 'forms', 'sign', 'submit'])
+      expectError(await t.request('POST', `/title/${inG2}/${action}`, as()), 404);
     expectError(await t.request('GET', `/title/${inG2}/submit/s1`, as()), 404);
     const after = await storedRow(t, inG2);
     expect(after.doc).to.equal(before.doc);
@@ -72,7 +76,10 @@ describe('auth: groups (a key restricted to g1)', () => {
 
   it('creating with groupId g2 is 403 and creates nothing', async () => {
     const vin = makeVin();
-    expectError(await t.request('POST', '/title', as({ body: { account_data: accountData(vin), groupId: 'g2' } })), 403);
+    expectError(
+      await t.request('POST', '/title', as({ body: { account_data: accountData(vin), groupId: 'g2' } })),
+      403,
+    );
     const rows = await t.engine.db.query('SELECT id FROM entries WHERE vin = ?', [vin]);
     expect(rows).to.deep.equal([]);
   });
@@ -86,7 +93,10 @@ describe('auth: groups (a key restricted to g1)', () => {
 
   it('creating the VIN of a g2 entry is refused (409) and leaves that entry unchanged', async () => {
     const before = await storedRow(t, inG2);
-    expectError(await t.request('POST', '/title', as({ body: { account_data: accountData(vins.g2, { borrower: 'Mallory' }) } })), 409);
+    expectError(
+      await t.request('POST', '/title', as({ body: { account_data: accountData(vins.g2, { borrower: 'Mallory' }) } })),
+      409,
+    );
     const after = await storedRow(t, inG2);
     expect(after.doc).to.equal(before.doc);
     const pointers = await t.engine.db.query('SELECT id FROM duplicate_pointers WHERE "canonicalId" = ?', [inG2]);
@@ -94,7 +104,11 @@ describe('auth: groups (a key restricted to g1)', () => {
   });
 
   it('can PATCH and DELETE its own and group-less entries', async () => {
-    const patched = await t.request('PATCH', `/title/${noGroup}`, as({ body: { account_data: { vehicle: { color: 'Green' } } } }));
+    const patched = await t.request(
+      'PATCH',
+      `/title/${noGroup}`,
+      as({ body: { account_data: { vehicle: { color: 'Green' } } } }),
+    );
     expect(patched.status).to.equal(200);
     expect(patched.body.account_data.vehicle.color).to.equal('Green');
     const del = await t.request('DELETE', `/title/${inG1}`, as());
@@ -114,6 +128,9 @@ describe('auth: groups (a key restricted to g1)', () => {
     expect((await t.request('GET', `/title/${noGroup}`, opts)).status).to.equal(200);
     const list = await t.request('GET', '/title?limit=500', opts);
     expect(list.body.items.map((e: { entryId: string }) => e.entryId)).to.not.include(inG2);
-    expectError(await t.request('POST', '/title', { ...opts, body: { account_data: accountData(makeVin()), groupId: 'g2' } }), 403);
+    expectError(
+      await t.request('POST', '/title', { ...opts, body: { account_data: accountData(makeVin()), groupId: 'g2' } }),
+      403,
+    );
   });
 });

@@ -1,5 +1,9 @@
 /** Every title route of the spec, with a body where the route takes one. */
-export interface TitleRoute { method: string; path: string; body?: unknown }
+export interface TitleRoute {
+  method: string;
+  path: string;
+  body?: unknown;
+}
 
 export function titleRoutes(id: string, vin: string): TitleRoute[] {
   return [

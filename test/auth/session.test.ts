@@ -57,7 +57,10 @@ describe('auth: session cookie', () => {
 
   it('POST /auth/login also takes Basic credentials', async () => {
     const secret = t.org.key.slice(t.org.key.indexOf('.') + 1);
-    const res = await t.request('POST', '/auth/login', { key: null, headers: { authorization: basic(t.org.keyId, secret) } });
+    const res = await t.request('POST', '/auth/login', {
+      key: null,
+      headers: { authorization: basic(t.org.keyId, secret) },
+    });
     expect(res.status).to.equal(200);
     sessionCookie(res.headers);
   });
@@ -79,7 +82,10 @@ describe('auth: session cookie', () => {
     const got = await t.request('GET', `/title/${id}`, withCookie(cookie));
     expect(got.status).to.equal(200);
     expect(got.body.entryId).to.equal(id);
-    const created = await t.request('POST', '/title', { ...withCookie(cookie), body: { account_data: accountData(makeVin()) } });
+    const created = await t.request('POST', '/title', {
+      ...withCookie(cookie),
+      body: { account_data: accountData(makeVin()) },
+    });
     expect(created.status).to.equal(200);
     const entry = await t.request('GET', `/title/${created.body.entryId}`, withCookie(cookie));
     expect(entry.body.userId).to.equal(t.org.keyId);
@@ -152,7 +158,12 @@ describe('auth: sessions end with their credential and on logout (issue 13, item
     const pair = await generateKeyPair('RS256');
     priv = pair.privateKey;
     const publicKey = await exportSPKI(pair.publicKey);
-    t = await startTestEngine({ config: { ...CORE_ONLY, auth: { keyCacheMs: 60_000, jwt: { publicKey, issuer: ISSUER, audience: AUDIENCE, orgClaim: 'org' } } } });
+    t = await startTestEngine({
+      config: {
+        ...CORE_ONLY,
+        auth: { keyCacheMs: 60_000, jwt: { publicKey, issuer: ISSUER, audience: AUDIENCE, orgClaim: 'org' } },
+      },
+    });
     id = await createEntry(t, { account_data: accountData(makeVin()) });
   });
   after(async () => {
@@ -161,8 +172,13 @@ describe('auth: sessions end with their credential and on logout (issue 13, item
 
   it('a session minted from a JWT ends no later than the JWT', async () => {
     const exp = Math.floor(Date.now() / 1000) + 120;
-    const jwt = await new SignJWT({ org: t.org.name, sub: 'u-1' }).setProtectedHeader({ alg: 'RS256' })
-      .setIssuedAt().setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime(exp).sign(priv);
+    const jwt = await new SignJWT({ org: t.org.name, sub: 'u-1' })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuedAt()
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime(exp)
+      .sign(priv);
     const res = await t.request('POST', '/auth/login', { key: null, headers: { authorization: `Bearer ${jwt}` } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(Date.parse(res.body.expiresAt)).to.be.at.most(exp * 1000);
@@ -193,6 +209,10 @@ describe('auth: sessions end with their credential and on logout (issue 13, item
   it('Authorization: Session <token> is not a scheme: 403', async () => {
     const res = await t.request('POST', '/auth/login');
     const cookie = sessionCookie(res.headers).value;
-    expectError(await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `Session ${cookie}` } }), 403, { match: /scheme/ });
+    expectError(
+      await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `Session ${cookie}` } }),
+      403,
+      { match: /scheme/ },
+    );
   });
 });

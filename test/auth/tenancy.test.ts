@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { DIALECTS, startTestEngine, type TestEngine, type TestOrg } from '../helpers/engine.js';
-import { accountData, createEntry, expectError, makeVin, storedRow, waitForIdle, waitForStatus, CORE_ONLY } from '../http/support.js';
+import {
+  accountData,
+  createEntry,
+  expectError,
+  makeVin,
+  storedRow,
+  waitForIdle,
+  waitForStatus,
+  CORE_ONLY,
+} from '../http/support.js';
 
 for (const dialect of DIALECTS) {
   describe(`tenancy: organization B never reaches organization A's entries (${dialect})`, () => {
@@ -15,7 +24,10 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startTestEngine({ dialect, config: CORE_ONLY });
       B = await t.newOrg();
-      aId = await createEntry(t, { account_data: accountData(vin, { state: 'TX', borrower: 'Alice A', loanId: 'A-1' }), groupId: 'team-a' });
+      aId = await createEntry(t, {
+        account_data: accountData(vin, { state: 'TX', borrower: 'Alice A', loanId: 'A-1' }),
+        groupId: 'team-a',
+      });
       await waitForStatus(t, aId);
       // a second create of the same VIN by A: a duplicate pointer to A's entry
       aPointer = await createEntry(t, { account_data: { vehicle: { vin }, loan: { loan_id: 'A-1' } } });
@@ -38,7 +50,15 @@ for (const dialect of DIALECTS) {
 
     it('GET /title: B lists nothing of A, with and without filters', async () => {
       const empty = { items: [], count: 0, nextToken: null, hasMore: false };
-      for (const q of ['', '?limit=500', `?vin=${vin}`, '?groupId=team-a', '?state=TX', '?job_status=complete', '?account_status=originated']) {
+      for (const q of [
+        '',
+        '?limit=500',
+        `?vin=${vin}`,
+        '?groupId=team-a',
+        '?state=TX',
+        '?job_status=complete',
+        '?account_status=originated',
+      ]) {
         const res = await t.request('GET', `/title${q}`, asB());
         expect(res.status, q).to.equal(200);
         expect(res.body, q).to.deep.equal(empty);
@@ -52,16 +72,23 @@ for (const dialect of DIALECTS) {
 
     it('PATCH, DELETE and every action: 404 (POST /data: 400, spec), for the entry and the pointer', async () => {
       for (const id of [aId, aPointer]) {
-        expectError(await t.request('PATCH', `/title/${id}`, asB({ body: { account_data: { loan: { loan_id: 'B-STOLE' } } } })), 404);
+        expectError(
+          await t.request('PATCH', `/title/${id}`, asB({ body: { account_data: { loan: { loan_id: 'B-STOLE' } } } })),
+          404,
+        );
         expectError(await t.request('PATCH', `/title/${id}`, asB({ body: {} })), 404);
         expectError(await t.request('DELETE', `/title/${id}`, asB()), 404);
-        expectError(await t.request('POST', `/title/${id}/data`, asB({ body: { sync_nmvtis: true, sync_public: true } })), 400);
-        for (const action of ['fees', 'forms', 'sign', 'submit']) expectError(await t.request('POST', `/title/${id}/${action}`, asB({ body: {} })), 404);
+        expectError(
+          await t.request('POST', `/title/${id}/data`, asB({ body: { sync_nmvtis: true, sync_public: true } })),
+          400,
+        );
+        for (const action of ['fees', 'forms', 'sign', 'submit'])
+          expectError(await t.request('POST', `/title/${id}/${action}`, asB({ body: {} })), 404);
         expectError(await t.request('GET', `/title/${id}/submit/x`, asB()), 404);
       }
     });
 
-    it('A\'s entry is unchanged byte for byte afterwards (stored document, version, GET body)', async () => {
+    it("A's entry is unchanged byte for byte afterwards (stored document, version, GET body)", async () => {
       await waitForIdle(t);
       const row = await storedRow(t, aId);
       expect(row.doc).to.equal(aRow.doc);
@@ -72,8 +99,17 @@ for (const dialect of DIALECTS) {
       expect(jobs).to.deep.equal([]);
     });
 
-    it('POST /title with A\'s VIN makes B its own entry (one entry per VIN per organization)', async () => {
-      const res = await t.request('POST', '/title', asB({ body: { account_data: accountData(vin, { state: 'CA', borrower: 'Bob B', loanId: 'B-1' }), sync_nmvtis: true } }));
+    it("POST /title with A's VIN makes B its own entry (one entry per VIN per organization)", async () => {
+      const res = await t.request(
+        'POST',
+        '/title',
+        asB({
+          body: {
+            account_data: accountData(vin, { state: 'CA', borrower: 'Bob B', loanId: 'B-1' }),
+            sync_nmvtis: true,
+          },
+        }),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       // a new entry, not a duplicate pointer of A's: pending, not enriching
       expect(res.body).to.deep.equal({ entryId: res.body.entryId, job_status: 'pending' });
@@ -95,7 +131,10 @@ for (const dialect of DIALECTS) {
       expect(again.body.entryId).to.not.equal(bId);
       const viaPointer = await t.request('GET', `/title/${again.body.entryId}`, asB());
       expect(viaPointer.body.entryId).to.equal(bId);
-      const pointerRows = await t.engine.db.query<{ canonicalId: string }>('SELECT "canonicalId" FROM duplicate_pointers WHERE id = ?', [again.body.entryId]);
+      const pointerRows = await t.engine.db.query<{ canonicalId: string }>(
+        'SELECT "canonicalId" FROM duplicate_pointers WHERE id = ?',
+        [again.body.entryId],
+      );
       expect(pointerRows.map((r) => r.canonicalId)).to.deep.equal([bId]);
       // each organization lists exactly its own entry for the VIN
       const listA = await t.request('GET', `/title?vin=${vin}`);
@@ -112,7 +151,7 @@ for (const dialect of DIALECTS) {
       expect(del.body.entryId).to.equal(bId);
     });
 
-    it('A\'s entry is still unchanged after B created, updated and deleted its own entry of the same VIN', async () => {
+    it("A's entry is still unchanged after B created, updated and deleted its own entry of the same VIN", async () => {
       const row = await storedRow(t, aId);
       expect(row.doc).to.equal(aRow.doc);
       expect(row.version).to.equal(aRow.version);

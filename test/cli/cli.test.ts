@@ -12,7 +12,12 @@ const SHIM = join(packageRoot, 'bin', 'titled');
 const VIN = '1HGCM82633A004352';
 const KEY_RE = /^tk_[0-9a-f]{16}\.[A-Za-z0-9_-]{20,100}$/;
 
-interface Result { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** A clean environment: nothing from the caller's titled settings leaks into the child. */
 function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -24,8 +29,12 @@ function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.P
 function collect(child: ChildProcess): Promise<Result> {
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((res, rej) => {
     child.once('error', rej);
     child.once('close', (code, signal) => res({ code, signal, stdout, stderr }));
@@ -35,7 +44,9 @@ function collect(child: ChildProcess): Promise<Result> {
 describe('titled CLI', function () {
   let dataDir: string;
   const run = (args: string[], extra: Record<string, string> = {}): Promise<Result> =>
-    collect(spawn(process.execPath, [CLI, ...args], { env: childEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] }));
+    collect(
+      spawn(process.execPath, [CLI, ...args], { env: childEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
 
   before(() => {
     expect(existsSync(CLI), `compiled CLI at ${CLI}`).to.equal(true);
@@ -47,10 +58,11 @@ describe('titled CLI', function () {
     it('--help lists the commands and exits 0', async () => {
       const r = await run(['--help']);
       expect(r.code).to.equal(0);
-      for (const c of ['serve', 'migrate', 'orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke']) expect(r.stdout).to.include(c);
+      for (const c of ['serve', 'migrate', 'orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke'])
+        expect(r.stdout).to.include(c);
     });
 
-    it('<command> --help shows the command\'s options and exits 0', async () => {
+    it("<command> --help shows the command's options and exits 0", async () => {
       const r = await run(['keys', 'create', '--help']);
       expect(r.code).to.equal(0);
       expect(r.stdout).to.include('Usage: titled keys create --org NAME');
@@ -99,7 +111,10 @@ describe('titled CLI', function () {
       expect(dup.stderr).to.include("organization 'acme' exists");
       const list = await run(['orgs', 'list', '--json']);
       expect(list.code).to.equal(0);
-      const orgs = list.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string });
+      const orgs = list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { name: string });
       expect(orgs.map((o) => o.name)).to.deep.equal(['acme']);
     });
 
@@ -124,7 +139,11 @@ describe('titled CLI', function () {
       const list = await run(['keys', 'list', '--org', 'acme', '--json']);
       expect(list.code).to.equal(0);
       expect(list.stdout).not.to.include(key.split('.')[1]!);
-      const info = list.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((k) => k.id === key.split('.')[0]);
+      const info = list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((k) => k.id === key.split('.')[0]);
       expect(info).to.include({ label: 'ci', revokedAt: null });
       expect(info!.groups).to.deep.equal(['g1', 'g2']);
     });
@@ -155,7 +174,10 @@ describe('titled CLI', function () {
       const configFile = join(dataDir, 'test-config.json');
       // Revocation must take effect at once (core caches verified keys for auth.keyCacheMs).
       writeFileSync(configFile, JSON.stringify({ auth: { keyCacheMs: 0 }, workers: { pollIntervalMs: 50 } }));
-      daemon = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env: childEnv(dataDir, { TITLED_CONFIG: configFile, PORT: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      daemon = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+        env: childEnv(dataDir, { TITLED_CONFIG: configFile, PORT: '1' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       exited = collect(daemon);
       base = await new Promise<string>((res, rej) => {
         let buf = '';
@@ -170,7 +192,9 @@ describe('titled CLI', function () {
                 res(`http://${log.address}`);
                 return;
               }
-            } catch { /* a partial line */ }
+            } catch {
+              /* a partial line */
+            }
           }
         };
         daemon!.stdout!.on('data', onData);
@@ -189,7 +213,11 @@ describe('titled CLI', function () {
       const headers: Record<string, string> = {};
       if (k) headers.authorization = `Bearer ${k}`;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
 
@@ -206,7 +234,9 @@ describe('titled CLI', function () {
     });
 
     it('accepts the key from keys create: POST then GET /title', async () => {
-      const created = await call('POST', '/title', { account_data: { vehicle: { vin: VIN, year: 2003, make: 'HONDA' } } });
+      const created = await call('POST', '/title', {
+        account_data: { vehicle: { vin: VIN, year: 2003, make: 'HONDA' } },
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       expect(created.body.job_status).to.equal('pending');
       const got = await call('GET', `/title/${created.body.entryId}`);
@@ -234,7 +264,10 @@ describe('titled CLI', function () {
       daemon!.kill('SIGTERM');
       const r = await exited;
       expect(r.code, r.stderr).to.equal(0);
-      const msgs = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+      const msgs = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
       expect(msgs).to.include.members(['engine started', 'listening', 'shutting down', 'stopped']);
     });
   });
@@ -253,14 +286,21 @@ describe('titled CLI', function () {
 
     it('is executable and runs ../dist/bin/cli.js relative to itself', async () => {
       mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
-      writeFileSync(join(root, 'dist', 'bin', 'cli.js'), 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
-      const r = await collect(spawn(join(root, 'bin', 'titled'), ['orgs', 'list'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] }));
+      writeFileSync(
+        join(root, 'dist', 'bin', 'cli.js'),
+        'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n',
+      );
+      const r = await collect(
+        spawn(join(root, 'bin', 'titled'), ['orgs', 'list'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] }),
+      );
       expect(r.code, r.stderr).to.equal(0);
       expect(JSON.parse(r.stdout)).to.deep.equal(['orgs', 'list']);
     });
 
     it('tells the user to run npm run setup when dist/ is missing', async () => {
-      const r = await collect(spawn(join(root, 'bin', 'titled'), ['--help'], { cwd: dirname(root), stdio: ['ignore', 'pipe', 'pipe'] }));
+      const r = await collect(
+        spawn(join(root, 'bin', 'titled'), ['--help'], { cwd: dirname(root), stdio: ['ignore', 'pipe', 'pipe'] }),
+      );
       expect(r.code).to.equal(1);
       expect(r.stderr).to.include('npm run setup');
     });

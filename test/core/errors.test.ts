@@ -24,7 +24,10 @@ function logCodesInSource(): Set<string> {
       if (statSync(join(packageRoot, rel)).isDirectory()) walk(rel);
       else if (name.endsWith('.ts')) {
         const text = readFileSync(join(packageRoot, rel), 'utf8');
-        for (const m of text.matchAll(/\.(?:info|warn|error|debug|trace|fatal)\(\s*\{[^}]*?code:\s*'([A-Z][A-Z0-9_]+)'/g)) out.add(m[1]!);
+        for (const m of text.matchAll(
+          /\.(?:info|warn|error|debug|trace|fatal)\(\s*\{[^}]*?code:\s*'([A-Z][A-Z0-9_]+)'/g,
+        ))
+          out.add(m[1]!);
         // a code built from a status (`DOCUMENT_${status}`): the statuses it is built from
         for (const m of text.matchAll(/code:\s*`([A-Z_]+)\$\{/g)) out.add(`${m[1]}*`);
       }
@@ -51,9 +54,13 @@ describe('error catalog', () => {
     const used = logCodesInSource();
     expect(used.size, 'the scan finds log calls').to.be.greaterThan(20);
     const listed = new Set(Object.keys(LOG_CODES));
-    const unlisted = [...used].filter((c) => (c.endsWith('*') ? ![...listed].some((l) => l.startsWith(c.slice(0, -1))) : !listed.has(c)));
+    const unlisted = [...used].filter((c) =>
+      c.endsWith('*') ? ![...listed].some((l) => l.startsWith(c.slice(0, -1))) : !listed.has(c),
+    );
     expect(unlisted, 'log codes written but not in LOG_CODES').to.deep.equal([]);
-    const unused = [...listed].filter((c) => !used.has(c) && ![...used].some((u) => u.endsWith('*') && c.startsWith(u.slice(0, -1))));
+    const unused = [...listed].filter(
+      (c) => !used.has(c) && ![...used].some((u) => u.endsWith('*') && c.startsWith(u.slice(0, -1))),
+    );
     expect(unused, 'log codes listed but never written').to.deep.equal([]);
   });
 });

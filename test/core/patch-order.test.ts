@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { createEngine, computeCheckDigit } from '../../index.js';
 import { eventually } from '../helpers/engine.js';
 
-const vinWith = (body: string) => body.slice(0, 8) + computeCheckDigit(body.slice(0, 8) + '0' + body.slice(9))! + body.slice(9);
+const vinWith = (body: string) =>
+  body.slice(0, 8) + computeCheckDigit(body.slice(0, 8) + '0' + body.slice(9))! + body.slice(9);
 
 describe('PATCH after a create whose job is still queued', () => {
   it('the later PATCH wins over the earlier create when intake finally runs', async () => {
@@ -18,18 +19,25 @@ describe('PATCH after a create whose job is still queued', () => {
       const a = await createEngine({ dataDir, ...quiet, workers: { enabled: false } });
       await a.orgs.create('acme');
       const p = await a.principalFor('acme');
-      const { entryId } = await a.service.create(p, { account_data: { vehicle: { vin: vinA, make: 'HONDA' }, loan: { loan_id: 'L-1' } } });
-      const patched = await a.service.patch(p, entryId, { account_data: { vehicle: { vin: vinB }, loan: { loan_id: 'L-2' } } });
+      const { entryId } = await a.service.create(p, {
+        account_data: { vehicle: { vin: vinA, make: 'HONDA' }, loan: { loan_id: 'L-1' } },
+      });
+      const patched = await a.service.patch(p, entryId, {
+        account_data: { vehicle: { vin: vinB }, loan: { loan_id: 'L-2' } },
+      });
       expect(patched.VIN).to.equal(vinB);
       await a.stop();
 
       const b = await createEngine({ dataDir, ...quiet, workers: { pollIntervalMs: 20 } });
       await b.start();
       const pb = await b.principalFor('acme');
-      const done = await eventually(async () => {
-        const e = await b.service.get(pb, entryId);
-        return e.job_status === 'complete' && e;
-      }, { what: 'job complete' });
+      const done = await eventually(
+        async () => {
+          const e = await b.service.get(pb, entryId);
+          return e.job_status === 'complete' && e;
+        },
+        { what: 'job complete' },
+      );
       await b.stop();
       expect(done.VIN).to.equal(vinB);
       expect(done.lenderLoanId).to.equal('L-2');

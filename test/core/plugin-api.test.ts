@@ -26,7 +26,12 @@ function importsOf(file: string): string[] {
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2]!;
     if (!spec.startsWith('.')) continue;
-    out.push(relative(packageRoot, resolve(packageRoot, dirname(file), spec)).split(sep).join('/').replace(/\.js$/, '.ts'));
+    out.push(
+      relative(packageRoot, resolve(packageRoot, dirname(file), spec))
+        .split(sep)
+        .join('/')
+        .replace(/\.js$/, '.ts'),
+    );
   }
   return out;
 }
@@ -43,14 +48,16 @@ describe('architecture: plugins reach core only through the plugin API', () => {
     expect(bad).to.deep.equal([]);
   });
 
-  it('no plugin imports another plugin\'s files; states/ and examples/ import no plugin', () => {
+  it("no plugin imports another plugin's files; states/ and examples/ import no plugin", () => {
     const bad: string[] = [];
     for (const f of tsFiles('plugins')) {
       if (f === 'plugins/index.ts') continue; // the built-in catalog: checked below
-      for (const i of importsOf(f)) if (i.startsWith('plugins/') && packageOf(i) !== packageOf(f)) bad.push(`${f} -> ${i}`);
+      for (const i of importsOf(f))
+        if (i.startsWith('plugins/') && packageOf(i) !== packageOf(f)) bad.push(`${f} -> ${i}`);
     }
     // the catalog loads each plugin package through its entry point only, never a file inside it
-    for (const i of importsOf('plugins/index.ts')) if (i.startsWith('plugins/') && !/^plugins\/[^/]+\/index\.ts$/.test(i)) bad.push(`plugins/index.ts -> ${i}`);
+    for (const i of importsOf('plugins/index.ts'))
+      if (i.startsWith('plugins/') && !/^plugins\/[^/]+\/index\.ts$/.test(i)) bad.push(`plugins/index.ts -> ${i}`);
     for (const f of [...tsFiles('states'), ...tsFiles('examples')]) {
       for (const i of importsOf(f)) if (i.startsWith('plugins/')) bad.push(`${f} -> ${i}`);
     }

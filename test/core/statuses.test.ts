@@ -8,11 +8,25 @@ function docTable(section: string): Record<string, string[]> {
   const doc = readFileSync(join(packageRoot, 'docs', 'statuses.md'), 'utf8');
   const body = doc.split(/^## /m).find((s) => s.startsWith(section + '\n'))!;
   const rows = [...body.matchAll(/^\| ([a-z_]+) \|([a-z_, ]*)\|$/gm)];
-  return Object.fromEntries(rows.filter((m) => m[1] !== 'from').map((m) => [m[1], m[2]!.split(',').map((s) => s.trim()).filter(Boolean)]));
+  return Object.fromEntries(
+    rows
+      .filter((m) => m[1] !== 'from')
+      .map((m) => [
+        m[1],
+        m[2]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ]),
+  );
 }
 
 describe('status machines', () => {
-  const machines = { job_status: JOB_STATUS_MOVES, account_status: ACCOUNT_STATUS_MOVES, physical_title_status: PHYSICAL_TITLE_STATUS_MOVES };
+  const machines = {
+    job_status: JOB_STATUS_MOVES,
+    account_status: ACCOUNT_STATUS_MOVES,
+    physical_title_status: PHYSICAL_TITLE_STATUS_MOVES,
+  };
   for (const [field, table] of Object.entries(machines)) {
     it(`docs/statuses.md shows the ${field} table of core/status.ts`, () => {
       const fromDoc = docTable(field);
@@ -24,7 +38,10 @@ describe('status machines', () => {
         for (const to of all) {
           const call = () => assertMove(field, table as Record<string, readonly string[]>, from, to);
           if ((tos as readonly string[]).includes(to)) expect(call).not.to.throw();
-          else expect(call).to.throw(/cannot move/).with.property('code', 'CONFLICT');
+          else
+            expect(call)
+              .to.throw(/cannot move/)
+              .with.property('code', 'CONFLICT');
         }
       }
     });

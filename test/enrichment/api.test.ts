@@ -3,7 +3,18 @@ import { PDFDocument } from 'pdf-lib';
 import { AccountDataSchema } from '../../core/index.js';
 import { getAt } from '../../core/model/pointer.js';
 import { DIALECTS, startTestEngine } from '../helpers/engine.js';
-import { BORROWER, create, download, events, isPdf, isPng, settled, startEnrichmentEngine, vin, type EnrichmentEngine } from './support.js';
+import {
+  BORROWER,
+  create,
+  download,
+  events,
+  isPdf,
+  isPng,
+  settled,
+  startEnrichmentEngine,
+  vin,
+  type EnrichmentEngine,
+} from './support.js';
 
 type Outcome = 'found' | 'not_found' | 'error' | 'unavailable';
 const OUTCOMES: Outcome[] = ['found', 'not_found', 'error', 'unavailable'];
@@ -16,7 +27,10 @@ const FIELDS: Record<string, { pull: string; txn?: string; report?: string; scre
 };
 
 function data(v: string, state: string | null = 'TX'): Record<string, unknown> {
-  return { vehicle: { vin: v, ...(state ? { title: { issuing_state: state } } : {}) }, loan: { loan_id: 'LN-1', borrower: [BORROWER] } };
+  return {
+    vehicle: { vin: v, ...(state ? { title: { issuing_state: state } } : {}) },
+    loan: { loan_id: 'LN-1', borrower: [BORROWER] },
+  };
 }
 
 /** Every string in the entry that is a presigned URL of this daemon. */
@@ -104,15 +118,25 @@ for (const dialect of DIALECTS) {
       const wrong = vin({ outcome: 'not_found' });
       const id = await create(t, { account_data: data(wrong), sync_nmvtis: true, sync_private: true });
       let e = await settled(t, id);
-      expect([e.nmvtis_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal(['not_found', 'not_found', 'not_found']);
+      expect([e.nmvtis_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal([
+        'not_found',
+        'not_found',
+        'not_found',
+      ]);
       // the VIN was mistyped: correct it, pull again
       const right = vin({ outcome: 'found' });
-      expect((await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { vin: right } } } })).status).to.equal(200);
+      expect(
+        (await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { vin: right } } } })).status,
+      ).to.equal(200);
       const r = await t.request('POST', `/title/${id}/data`, { body: { sync_nmvtis: true, sync_private: true } });
       expect(r.status).to.equal(200);
       expect(r.body).to.deep.equal({ entryId: id, job_status: 'enriching' });
       e = await settled(t, id);
-      expect([e.nmvtis_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal(['found', 'found', 'found']);
+      expect([e.nmvtis_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal([
+        'found',
+        'found',
+        'found',
+      ]);
       const rows = (await t.engine.outbox.forEntry(id)).filter((x) => x.name === 'title.data.found');
       expect(rows.map((x) => x.payload.source).sort()).to.deep.equal(['nmvtis', 'portal', 'state']);
       for (const row of rows) expect(row.payload).to.include({ from: 'not_found', to: 'found' });
@@ -134,9 +158,12 @@ for (const dialect of DIALECTS) {
       }
       const names = await events(t, id);
       expect(names.filter((n) => n.startsWith('title.nmvtis_found_status.'))).to.deep.equal([
-        'title.nmvtis_found_status.pending', 'title.nmvtis_found_status.not_found',
-        'title.nmvtis_found_status.pending', 'title.nmvtis_found_status.unavailable',
-        'title.nmvtis_found_status.pending', 'title.nmvtis_found_status.found',
+        'title.nmvtis_found_status.pending',
+        'title.nmvtis_found_status.not_found',
+        'title.nmvtis_found_status.pending',
+        'title.nmvtis_found_status.unavailable',
+        'title.nmvtis_found_status.pending',
+        'title.nmvtis_found_status.found',
       ]);
       expect(names.filter((n) => n === 'title.data.found')).to.have.length(1);
     });
@@ -147,12 +174,14 @@ for (const dialect of DIALECTS) {
       let e = await settled(t, id);
       const owners = e.account_data.vehicle.title.owners;
       expect(owners).to.have.length.greaterThan(0);
-      await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { vin: vin({ outcome: 'not_found' }) } } } });
+      await t.request('PATCH', `/title/${id}`, {
+        body: { account_data: { vehicle: { vin: vin({ outcome: 'not_found' }) } } },
+      });
       await t.request('POST', `/title/${id}/data`, { body: { sync_private: true } });
       e = await settled(t, id);
       expect(e.state_found_status).to.equal('not_found');
       expect(e.account_data.vehicle.title.owners, 'owners of the old VIN are gone').to.equal(undefined);
-      expect(e.account_data.vehicle.title.issuing_state, 'the client\'s state stays').to.equal('TX');
+      expect(e.account_data.vehicle.title.issuing_state, "the client's state stays").to.equal('TX');
     });
 
     it('POST /title/{id}/data: 400 without a sync flag, 400 for an unknown entry, 409 without account_data', async () => {
@@ -163,7 +192,9 @@ for (const dialect of DIALECTS) {
         expect(r.status).to.equal(400);
         expect(r.body).to.include({ statusCode: 400 });
       }
-      const unknown = await t.request('POST', '/title/00000000-0000-4000-8000-000000000000/data', { body: { sync_nmvtis: true } });
+      const unknown = await t.request('POST', '/title/00000000-0000-4000-8000-000000000000/data', {
+        body: { sync_nmvtis: true },
+      });
       expect(unknown.status).to.equal(400);
       expect(unknown.body.error).to.match(/not found/);
       const docsOnly = await create(t, { attachments: ['https://docs.example.test/title.pdf'] });
@@ -186,7 +217,9 @@ for (const dialect of DIALECTS) {
       expect(pub.vehicle.title.issuing_state).to.equal(nmvtis.vehicle.title.issuing_state);
       expect(e.account_data.vehicle.title.issuing_state).to.equal(nmvtis.vehicle.title.issuing_state);
       const names = await events(t, id);
-      expect(names.indexOf('title.nmvtis_found_status.found')).to.be.lessThan(names.indexOf('title.public_found_status.found'));
+      expect(names.indexOf('title.nmvtis_found_status.found')).to.be.lessThan(
+        names.indexOf('title.public_found_status.found'),
+      );
     });
 
     it('rule 2 on POST /data: sync_private without an issuing state also pulls NMVTIS; with a state it does not', async () => {
@@ -196,18 +229,26 @@ for (const dialect of DIALECTS) {
       const ea = await settled(t, a);
       expect(ea.nmvtis_found_status).to.equal('found');
       expect(ea.state_found_status).to.equal('found');
-      const pendings = (await t.engine.outbox.forEntry(a)).filter((x) => x.name === 'title.nmvtis_found_status.pending');
+      const pendings = (await t.engine.outbox.forEntry(a)).filter(
+        (x) => x.name === 'title.nmvtis_found_status.pending',
+      );
       expect(pendings[0]!.payload).to.include({ trigger: 'data' });
 
       const b = await create(t, { account_data: data(vin(), 'GA'), sync_private: true });
       const eb = await settled(t, b);
       expect(eb.nmvtis_found_status).to.equal(undefined);
       expect(eb.state_found_status).to.equal('found');
-      expect(JSON.parse((await download(eb.state_pull)).body.toString('utf8')).vehicle.title.issuing_state).to.equal('GA');
+      expect(JSON.parse((await download(eb.state_pull)).body.toString('utf8')).vehicle.title.issuing_state).to.equal(
+        'GA',
+      );
     });
 
     it('public and private pulls are skipped when neither the client nor NMVTIS gives an issuing state', async () => {
-      const id = await create(t, { account_data: data(vin({ outcome: 'not_found' }), null), sync_public: true, sync_private: true });
+      const id = await create(t, {
+        account_data: data(vin({ outcome: 'not_found' }), null),
+        sync_public: true,
+        sync_private: true,
+      });
       const e = await settled(t, id);
       expect(e.nmvtis_found_status).to.equal('not_found');
       for (const s of ['public', 'state', 'portal']) {
@@ -251,7 +292,11 @@ for (const dialect of DIALECTS) {
       const v = e.account_data.vehicle;
       expect(v.has_reg_title_holds).to.equal(true);
       expect(v.reg_title_holds).to.have.length(1);
-      expect(v.reg_title_holds[0]).to.include({ hold_type: 'INSURANCE', hold_code: 'INSURANCE_LAPSED', source: 'insurance' });
+      expect(v.reg_title_holds[0]).to.include({
+        hold_type: 'INSURANCE',
+        hold_code: 'INSURANCE_LAPSED',
+        source: 'insurance',
+      });
       expect(v.reg_title_holds[0].issue_date).to.match(/^\d{4}-\d{2}-\d{2}$/);
       expect(v.insurance.policy_number).to.be.a('string');
       // again: the hold is not added twice
@@ -260,12 +305,28 @@ for (const dialect of DIALECTS) {
       expect(again.account_data.vehicle.reg_title_holds).to.have.length(1);
       expect(again.insurance_update_result).to.equal('unchanged');
 
-      const ok = await create(t, { account_data: { ...data(vin()), vehicle: { vin: vin(), title: { issuing_state: 'TX' }, insurance: { provider_name: 'ACME MUTUAL', policy_number: 'P-1' } } }, sync_nmvtis: true });
+      const ok = await create(t, {
+        account_data: {
+          ...data(vin()),
+          vehicle: {
+            vin: vin(),
+            title: { issuing_state: 'TX' },
+            insurance: { provider_name: 'ACME MUTUAL', policy_number: 'P-1' },
+          },
+        },
+        sync_nmvtis: true,
+      });
       const eo = await settled(t, ok);
       expect(eo.insurance_search_result).to.equal('found');
-      expect(eo.account_data.vehicle.insurance, 'the client\'s policy stays').to.deep.equal({ provider_name: 'ACME MUTUAL', policy_number: 'P-1' });
+      expect(eo.account_data.vehicle.insurance, "the client's policy stays").to.deep.equal({
+        provider_name: 'ACME MUTUAL',
+        policy_number: 'P-1',
+      });
       expect(eo.account_data.vehicle.reg_title_holds).to.equal(undefined);
-      expect(eo.insurance_search_raw_data.searched_policy).to.deep.equal({ provider_name: 'ACME MUTUAL', policy_number: 'P-1' });
+      expect(eo.insurance_search_raw_data.searched_policy).to.deep.equal({
+        provider_name: 'ACME MUTUAL',
+        policy_number: 'P-1',
+      });
 
       const none = await create(t, { account_data: data(vin({ outcome: 'not_found' })), sync_public: true });
       const en = await settled(t, none);
@@ -274,7 +335,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('the discrepancy set: sources disagree, the newest title wins, disagreements are recorded', async () => {
-      const id = await create(t, { account_data: data(vin({ scenario: '7' })), sync_nmvtis: true, sync_public: true, sync_private: true });
+      const id = await create(t, {
+        account_data: data(vin({ scenario: '7' })),
+        sync_nmvtis: true,
+        sync_public: true,
+        sync_private: true,
+      });
       const e = await settled(t, id);
       const state = JSON.parse((await download(e.state_pull)).body.toString('utf8'));
       const nmvtis = JSON.parse((await download(e.nmvtis_pull)).body.toString('utf8'));
@@ -284,26 +350,40 @@ for (const dialect of DIALECTS) {
       expect(title.issuance_date).to.equal(state.vehicle.title.issuance_date);
       expect(title.previous_title.map((p: any) => p.number)).to.include(nmvtis.vehicle.title.number);
       const disc = Object.fromEntries(e.account_discrepancies.items.map((i: any) => [i.field_path, i.observations]));
-      expect(disc).to.have.keys('/vehicle/title/number', '/vehicle/title/issuance_date', '/vehicle/title/odometer_reading', '/vehicle/title/has_liens');
+      expect(disc).to.have.keys(
+        '/vehicle/title/number',
+        '/vehicle/title/issuance_date',
+        '/vehicle/title/odometer_reading',
+        '/vehicle/title/has_liens',
+      );
       expect(disc['/vehicle/title/has_liens'].find((o: any) => o.from.doc_type === 'PUBLIC_DMV').value).to.equal(false);
-      expect(disc['/vehicle/title/number'].find((o: any) => o.from.kind === 'nmvtis_pull').from.ref_id).to.equal(`nmvtis:${e.nmvtis_txn_id}`);
+      expect(disc['/vehicle/title/number'].find((o: any) => o.from.kind === 'nmvtis_pull').from.ref_id).to.equal(
+        `nmvtis:${e.nmvtis_txn_id}`,
+      );
       const matched = e.account_matches.items.map((i: any) => i.field_path);
       expect(matched).to.include.members(['/vehicle/title/owners', '/vehicle/title/issuing_state', '/vehicle/make']);
       const owners = e.account_matches.items.find((i: any) => i.field_path === '/vehicle/title/owners');
       expect(owners.sources.map((s: any) => s.doc_type)).to.include.members(['STATE_RECORD', 'DMV_PORTAL', 'NMVTIS']);
     });
 
-    it('precedence: the client\'s owner and lien facts win over every pull; pulls fill what the client left out', async () => {
+    it("precedence: the client's owner and lien facts win over every pull; pulls fill what the client left out", async () => {
       const v = vin({ scenario: '4' }); // sandbox: someone else owns it
       const id = await create(t, {
-        account_data: { ...data(v), vehicle: { vin: v, title: { issuing_state: 'TX', owners: [{ name: 'CLIENT SAYS OWNER' }], has_liens: false } } },
-        sync_nmvtis: true, sync_private: true,
+        account_data: {
+          ...data(v),
+          vehicle: {
+            vin: v,
+            title: { issuing_state: 'TX', owners: [{ name: 'CLIENT SAYS OWNER' }], has_liens: false },
+          },
+        },
+        sync_nmvtis: true,
+        sync_private: true,
       });
       const e = await settled(t, id);
       const title = e.account_data.vehicle.title;
       expect(title.owners).to.deep.equal([{ name: 'CLIENT SAYS OWNER' }]);
       expect(title.has_liens).to.equal(false);
-      expect(title.active_liens, 'the lien group is the client\'s as a whole').to.equal(undefined);
+      expect(title.active_liens, "the lien group is the client's as a whole").to.equal(undefined);
       expect(title.number).to.be.a('string');
       expect(e.account_data.vehicle.make).to.equal('HONDA');
       expect(e.account_data.vehicle.model).to.be.a('string');
@@ -322,7 +402,10 @@ for (const dialect of DIALECTS) {
 
       const org = await t.newOrg();
       await t.engine.orgs.updateSettings(org.name, { preview: true });
-      const r = await t.request('POST', '/title', { key: org.key, body: { account_data: data(vin({ scenario: '3' })), sync_private: true } });
+      const r = await t.request('POST', '/title', {
+        key: org.key,
+        body: { account_data: data(vin({ scenario: '3' })), sync_private: true },
+      });
       const id = r.body.entryId;
       const e = await (async () => {
         for (;;) {
@@ -339,7 +422,12 @@ for (const dialect of DIALECTS) {
       expect(f.borrower_signature_only_needed_for_title.value, 'an AND co-owner must sign too').to.equal(false);
       expect(f.has_problematic_brands.value).to.equal(false);
       expect(f.are_there_active_liens.value).to.equal(true);
-      for (const key of ['borrower_on_title', 'borrower_signature_only_needed_for_title', 'has_problematic_brands', 'are_there_active_liens']) {
+      for (const key of [
+        'borrower_on_title',
+        'borrower_signature_only_needed_for_title',
+        'has_problematic_brands',
+        'are_there_active_liens',
+      ]) {
         expect(f[key].summary, key).to.match(/^[A-Z].*\.$/);
         // one sentence: no sentence break once initials (`Q.`) are set aside
         expect(f[key].summary.replace(/\b[A-Z]\.\s/g, '').split(/[.!?]\s/), `${key}: one sentence`).to.have.length(1);
@@ -349,7 +437,10 @@ for (const dialect of DIALECTS) {
           expect(['submitted_borrower', 'reconciled_title']).to.include(ref.from.kind);
         }
       }
-      expect(f.borrower_on_title.references.map((x: any) => x.from.kind)).to.include.members(['submitted_borrower', 'reconciled_title']);
+      expect(f.borrower_on_title.references.map((x: any) => x.from.kind)).to.include.members([
+        'submitted_borrower',
+        'reconciled_title',
+      ]);
       // a request that restarts processing hides them until complete again
       await t.request('POST', `/title/${id}/data`, { key: org.key, body: { sync_public: true } });
       const during = await t.request('GET', `/title/${id}`, { key: org.key });
@@ -360,19 +451,42 @@ for (const dialect of DIALECTS) {
 
 describe('enrichment: private_enrichment_pending and pending statuses while the job is queued', () => {
   it('a request sets the found statuses to pending and private_enrichment_pending; the private stage clears it', async () => {
-    const q = await startTestEngine({ config: { stages: ['intake', 'vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance', 'account-facts'], workers: { enabled: false } } });
+    const q = await startTestEngine({
+      config: {
+        stages: ['intake', 'vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance', 'account-facts'],
+        workers: { enabled: false },
+      },
+    });
     try {
       await q.engine.orgs.updateSettings(q.org.name, { preview: true });
       const id = await create(q, { account_data: data(vin()), sync_private: true, sync_public: true });
       const queued = await q.request('GET', `/title/${id}`);
-      expect(queued.body).to.include({ private_enrichment_pending: true, state_found_status: 'pending', portal_found_status: 'pending', public_found_status: 'pending', job_status: 'pending' });
+      expect(queued.body).to.include({
+        private_enrichment_pending: true,
+        state_found_status: 'pending',
+        portal_found_status: 'pending',
+        public_found_status: 'pending',
+        job_status: 'pending',
+      });
       expect(queued.body).to.not.have.property('nmvtis_found_status');
       expect(queued.body, 'no facts while not complete').to.not.have.property('account_facts');
       // a worker on the same database runs the job
-      const w = await startTestEngine({ listen: false, dataDir: q.dataDir, config: { stages: ['intake', 'vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance', 'account-facts'], workers: { pollIntervalMs: 20 } } });
+      const w = await startTestEngine({
+        listen: false,
+        dataDir: q.dataDir,
+        config: {
+          stages: ['intake', 'vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance', 'account-facts'],
+          workers: { pollIntervalMs: 20 },
+        },
+      });
       try {
         const e = await settled(q, id);
-        expect(e).to.include({ private_enrichment_pending: false, state_found_status: 'found', portal_found_status: 'found', public_found_status: 'found' });
+        expect(e).to.include({
+          private_enrichment_pending: false,
+          state_found_status: 'found',
+          portal_found_status: 'found',
+          public_found_status: 'found',
+        });
         expect(e.account_facts.borrower_on_title.value).to.equal(true);
       } finally {
         await w.engine.stop();

@@ -5,12 +5,41 @@ import type { EnrichmentRequest } from '../../plugins/enrichment/common/provider
 import { sandboxRecord } from '../../plugins/enrichment/common/sandbox/records.js';
 import { encodeGrayPng } from '../../plugins/enrichment/common/screenshot-png.js';
 import { NmvtisHttpProvider } from '../../plugins/enrichment/nmvtis/providers/http.js';
-import { BORROWER, create, download, events, QUIET_TIME, sandboxVin, settled, startEnrichmentEngine, startGateway, type EnrichmentEngine, type Gateway, type GatewayAnswer } from './support.js';
+import {
+  BORROWER,
+  create,
+  download,
+  events,
+  QUIET_TIME,
+  sandboxVin,
+  settled,
+  startEnrichmentEngine,
+  startGateway,
+  type EnrichmentEngine,
+  type Gateway,
+  type GatewayAnswer,
+} from './support.js';
 
 const VIN = sandboxVin('000101');
-const req = (o: Partial<EnrichmentRequest> = {}): EnrichmentRequest => ({ source: 'state', vin: VIN, state: 'TX', owners: [{ name: 'Jane Doe' }], organization: 'acme', entry_id: 'e-1', dppa_exemption: 'DPPA-3', ...o });
+const req = (o: Partial<EnrichmentRequest> = {}): EnrichmentRequest => ({
+  source: 'state',
+  vin: VIN,
+  state: 'TX',
+  owners: [{ name: 'Jane Doe' }],
+  organization: 'acme',
+  entry_id: 'e-1',
+  dppa_exemption: 'DPPA-3',
+  ...o,
+});
 const ctx = { now: QUIET_TIME };
-const found = (vin = VIN, extra: Record<string, unknown> = {}): GatewayAnswer => ({ json: { outcome: 'found', txn_id: 'GW-1', record: { vehicle: { vin, title: { issuing_state: 'TX', number: 'T-1' } } }, ...extra } });
+const found = (vin = VIN, extra: Record<string, unknown> = {}): GatewayAnswer => ({
+  json: {
+    outcome: 'found',
+    txn_id: 'GW-1',
+    record: { vehicle: { vin, title: { issuing_state: 'TX', number: 'T-1' } } },
+    ...extra,
+  },
+});
 
 async function tinyPdf(): Promise<Buffer> {
   const d = await PDFDocument.create();
@@ -33,12 +62,21 @@ describe('enrichment: the http provider against a local gateway', () => {
     g.maxInFlight = 0;
   });
   const provider = (o: Record<string, unknown> = {}, source: 'state' | 'portal' | 'public' | 'insurance' = 'state') =>
-    new HttpEnrichmentProvider(source, { provider: 'http', url: `${g.url}/records`, apiKey: 'k-123', retries: 2, retryBaseMs: 1, timeoutMs: 2000, ...o }, { allowHosts: ['127.0.0.1'] });
+    new HttpEnrichmentProvider(
+      source,
+      { provider: 'http', url: `${g.url}/records`, apiKey: 'k-123', retries: 2, retryBaseMs: 1, timeoutMs: 2000, ...o },
+      { allowHosts: ['127.0.0.1'] },
+    );
 
   it('found: POSTs the documented request (names only, DPPA exemption, credentials, idempotency key) and returns record, report and screenshot', async () => {
     const pdf = await tinyPdf();
     const png = encodeGrayPng(2, 2, new Uint8Array([0, 255, 255, 0]));
-    answer = () => found(VIN, { report_pdf_base64: pdf.toString('base64'), screenshot_png_base64: png.toString('base64'), raw: { vendor: 'x' } });
+    answer = () =>
+      found(VIN, {
+        report_pdf_base64: pdf.toString('base64'),
+        screenshot_png_base64: png.toString('base64'),
+        raw: { vendor: 'x' },
+      });
     const out = await provider().fetch(req(), ctx);
     expect(out.outcome).to.equal('found');
     if (out.outcome !== 'found') return;
@@ -54,7 +92,15 @@ describe('enrichment: the http provider against a local gateway', () => {
     expect(call.headers['x-titled-source']).to.equal('state');
     expect(call.headers['content-type']).to.match(/application\/json/);
     expect(call.headers['idempotency-key']).to.match(/^e-1:state:[0-9a-f-]{36}$/);
-    expect(call.body).to.include({ source: 'state', vin: VIN, state: 'TX', dppa_exemption: 'DPPA-3', organization: 'acme', entry_id: 'e-1', requested_at: QUIET_TIME.toISOString() });
+    expect(call.body).to.include({
+      source: 'state',
+      vin: VIN,
+      state: 'TX',
+      dppa_exemption: 'DPPA-3',
+      organization: 'acme',
+      entry_id: 'e-1',
+      requested_at: QUIET_TIME.toISOString(),
+    });
     expect(call.body.owners).to.deep.equal([{ name: 'Jane Doe' }]);
     expect(call.body.request_id).to.match(/^[0-9a-f-]{36}$/);
   });
@@ -69,7 +115,11 @@ describe('enrichment: the http provider against a local gateway', () => {
     answer = () => ({ status: 404, text: 'no such vehicle' });
     expect(await provider().fetch(req(), ctx)).to.deep.equal({ outcome: 'not_found' });
     answer = () => ({ json: { outcome: 'not_found', txn_id: 'GW-NF', message: 'no title on file' } });
-    expect(await provider().fetch(req(), ctx)).to.deep.equal({ outcome: 'not_found', txn_id: 'GW-NF', message: 'no title on file' });
+    expect(await provider().fetch(req(), ctx)).to.deep.equal({
+      outcome: 'not_found',
+      txn_id: 'GW-NF',
+      message: 'no title on file',
+    });
     expect(g.calls).to.have.length(2);
   });
 
@@ -79,17 +129,26 @@ describe('enrichment: the http provider against a local gateway', () => {
     expect(g.calls, 'two failures, then the answer').to.have.length(3);
     g.calls.length = 0;
     answer = () => ({ status: 500, text: 'boom' });
-    expect(await provider().fetch(req(), ctx)).to.deep.equal({ outcome: 'error', message: 'gateway answered HTTP 500' });
+    expect(await provider().fetch(req(), ctx)).to.deep.equal({
+      outcome: 'error',
+      message: 'gateway answered HTTP 500',
+    });
     expect(g.calls, 'first try + 2 retries').to.have.length(3);
     g.calls.length = 0;
     answer = () => ({ status: 503, json: { outcome: 'unavailable' } });
-    expect(await provider().fetch(req(), ctx)).to.deep.equal({ outcome: 'unavailable', message: 'source unavailable (HTTP 503)' });
+    expect(await provider().fetch(req(), ctx)).to.deep.equal({
+      outcome: 'unavailable',
+      message: 'source unavailable (HTTP 503)',
+    });
     expect(g.calls).to.have.length(3);
   });
 
   it('a 4xx other than 404 is an error at once (not retried)', async () => {
     answer = () => ({ status: 401, text: 'bad key' });
-    expect(await provider().fetch(req(), ctx)).to.deep.equal({ outcome: 'error', message: 'gateway answered HTTP 401' });
+    expect(await provider().fetch(req(), ctx)).to.deep.equal({
+      outcome: 'error',
+      message: 'gateway answered HTTP 401',
+    });
     expect(g.calls).to.have.length(1);
   });
 
@@ -99,7 +158,10 @@ describe('enrichment: the http provider against a local gateway', () => {
     expect(g.calls).to.have.length(2);
     g.calls.length = 0;
     answer = () => ({ ...found(), delayMs: 400 });
-    expect(await provider({ timeoutMs: 100, retries: 1 }).fetch(req(), ctx)).to.deep.equal({ outcome: 'error', message: 'timed out after 100 ms (2 attempts)' });
+    expect(await provider({ timeoutMs: 100, retries: 1 }).fetch(req(), ctx)).to.deep.equal({
+      outcome: 'error',
+      message: 'timed out after 100 ms (2 attempts)',
+    });
   });
 
   it('malformed: not JSON, no outcome, found without a record, a record of another VIN; a report that is no PDF is dropped', async () => {
@@ -109,7 +171,10 @@ describe('enrichment: the http provider against a local gateway', () => {
       [{ json: { outcome: 'found', txn_id: 'x' } }, /malformed response: record: required/],
       [{ json: { outcome: 'found' } }, /malformed response: txn_id/],
       [found(sandboxVin('000201')), /another VIN/],
-      [{ json: { outcome: 'found', txn_id: 'x', record: { vehicle: { year: 'new' } } } }, /malformed response: record\.vehicle\.year/],
+      [
+        { json: { outcome: 'found', txn_id: 'x', record: { vehicle: { year: 'new' } } } },
+        /malformed response: record\.vehicle\.year/,
+      ],
     ];
     for (const [a, re] of cases) {
       answer = () => a;
@@ -133,7 +198,13 @@ describe('enrichment: the http provider against a local gateway', () => {
   });
 
   it('insurance answers carry coverage; states outside `states` are not served', async () => {
-    answer = () => ({ json: { outcome: 'found', txn_id: 'INS-1', coverage: { status: 'LAPSED', lapse_date: '2026-02-01', provider_name: 'ACME' } } });
+    answer = () => ({
+      json: {
+        outcome: 'found',
+        txn_id: 'INS-1',
+        coverage: { status: 'LAPSED', lapse_date: '2026-02-01', provider_name: 'ACME' },
+      },
+    });
     const out = await provider({}, 'insurance').fetch(req({ source: 'insurance' }), ctx);
     expect(out.outcome === 'found' && out.coverage).to.deep.include({ status: 'LAPSED', lapse_date: '2026-02-01' });
     const only = provider({ states: ['CA', 'NV'] });
@@ -141,9 +212,20 @@ describe('enrichment: the http provider against a local gateway', () => {
   });
 
   it('the outbound URL guard: a loopback gateway is refused unless allowHosts names it; a bad option is refused at start', () => {
-    expect(() => new HttpEnrichmentProvider('state', { provider: 'http', url: `${g.url}/x` }, { allowHosts: [] })).to.throw(/loopback/);
-    expect(() => new HttpEnrichmentProvider('state', { provider: 'http', url: 'file:///etc/passwd' }, { allowHosts: [] })).to.throw();
-    expect(() => new HttpEnrichmentProvider('state', { provider: 'http', url: `${g.url}/x`, retries: -1 }, { allowHosts: ['127.0.0.1'] })).to.throw();
+    expect(
+      () => new HttpEnrichmentProvider('state', { provider: 'http', url: `${g.url}/x` }, { allowHosts: [] }),
+    ).to.throw(/loopback/);
+    expect(
+      () => new HttpEnrichmentProvider('state', { provider: 'http', url: 'file:///etc/passwd' }, { allowHosts: [] }),
+    ).to.throw();
+    expect(
+      () =>
+        new HttpEnrichmentProvider(
+          'state',
+          { provider: 'http', url: `${g.url}/x`, retries: -1 },
+          { allowHosts: ['127.0.0.1'] },
+        ),
+    ).to.throw();
   });
 
   it('a cancelled stage aborts the call', async () => {
@@ -162,8 +244,13 @@ describe('enrichment: the http provider against a local gateway', () => {
 
   it('NMVTIS: a gateway failure inside a maintenance window is unavailable, not error', async () => {
     answer = () => ({ status: 500, text: 'down' });
-    const p = new NmvtisHttpProvider({ provider: 'http', url: `${g.url}/nmvtis`, retries: 0 }, { allowHosts: ['127.0.0.1'] });
-    expect((await p.fetch(req({ source: 'nmvtis' }), { now: new Date('2026-03-08T08:00:00Z') })).outcome).to.equal('unavailable');
+    const p = new NmvtisHttpProvider(
+      { provider: 'http', url: `${g.url}/nmvtis`, retries: 0 },
+      { allowHosts: ['127.0.0.1'] },
+    );
+    expect((await p.fetch(req({ source: 'nmvtis' }), { now: new Date('2026-03-08T08:00:00Z') })).outcome).to.equal(
+      'unavailable',
+    );
     expect((await p.fetch(req({ source: 'nmvtis' }), ctx)).outcome).to.equal('error');
   });
 });
@@ -188,15 +275,53 @@ describe('enrichment through the API: every source on the http provider', () => 
       const n = (seen.get(`${source}/${body.vin}`) ?? 0) + 1;
       seen.set(`${source}/${body.vin}`, n);
       if (body.vin.endsWith('0') && n === 1) return { json: { outcome: 'not_found', txn_id: `NF-${source}` } };
-      if (source === 'insurance') return { json: { outcome: 'found', txn_id: 'INS-1', coverage: { status: 'LAPSED', lapse_date: '2026-01-15', provider_name: 'ACME MUTUAL', policy_number: 'AM-1' }, raw: { carrier: 'acme' } } };
-      const record = sandboxRecord(source as 'state', { vin: body.vin, state: body.state ?? undefined, owners: body.owners }, QUIET_TIME);
-      return { json: { outcome: 'found', txn_id: `GW-${source}-${n}`, record, report_pdf_base64: pdf.toString('base64'), screenshot_png_base64: png.toString('base64') } };
+      if (source === 'insurance')
+        return {
+          json: {
+            outcome: 'found',
+            txn_id: 'INS-1',
+            coverage: {
+              status: 'LAPSED',
+              lapse_date: '2026-01-15',
+              provider_name: 'ACME MUTUAL',
+              policy_number: 'AM-1',
+            },
+            raw: { carrier: 'acme' },
+          },
+        };
+      const record = sandboxRecord(
+        source as 'state',
+        { vin: body.vin, state: body.state ?? undefined, owners: body.owners },
+        QUIET_TIME,
+      );
+      return {
+        json: {
+          outcome: 'found',
+          txn_id: `GW-${source}-${n}`,
+          record,
+          report_pdf_base64: pdf.toString('base64'),
+          screenshot_png_base64: png.toString('base64'),
+        },
+      };
     });
-    const http = (source: string) => ({ provider: 'http', url: `${g.url}/${source}`, apiKey: 'k', retryBaseMs: 1, timeoutMs: 200, retries: 1 });
+    const http = (source: string) => ({
+      provider: 'http',
+      url: `${g.url}/${source}`,
+      apiKey: 'k',
+      retryBaseMs: 1,
+      timeoutMs: 200,
+      retries: 1,
+    });
     t = await startEnrichmentEngine({
       config: {
         allowHosts: ['127.0.0.1'],
-        providers: { nmvtis: http('nmvtis'), state: http('state'), portal: http('portal'), public: http('public'), insurance: http('insurance') },
+        providers: {
+          nmvtis: http('nmvtis'),
+          state: http('state'),
+          portal: http('portal'),
+          public: http('public'),
+          insurance: http('insurance'),
+        },
       },
     });
   });
@@ -205,19 +330,34 @@ describe('enrichment through the API: every source on the http provider', () => 
     await g?.close();
   });
 
-  it('pulls every source through the gateway; stores the gateway\'s own report and screenshot; sends DPPA only where it belongs, names only', async () => {
+  it("pulls every source through the gateway; stores the gateway's own report and screenshot; sends DPPA only where it belongs, names only", async () => {
     const v = sandboxVin('100101');
     const borrower = { ...BORROWER, ssn: '111-22-3333', dob: '1980-01-01', dlid: { number: 'D123' } };
-    const id = await create(t, { account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } }, loan: { borrower: [borrower] } }, sync_nmvtis: true, sync_public: true, sync_private: true, dppa_exemption: 'DPPA-7' });
+    const id = await create(t, {
+      account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } }, loan: { borrower: [borrower] } },
+      sync_nmvtis: true,
+      sync_public: true,
+      sync_private: true,
+      dppa_exemption: 'DPPA-7',
+    });
     const e = await settled(t, id);
-    expect([e.nmvtis_found_status, e.public_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal(['found', 'found', 'found', 'found']);
+    expect([e.nmvtis_found_status, e.public_found_status, e.state_found_status, e.portal_found_status]).to.deep.equal([
+      'found',
+      'found',
+      'found',
+      'found',
+    ]);
     expect(e.nmvtis_txn_id).to.equal('GW-nmvtis-1');
     expect((await download(e.state_report_pdf)).body.equals(pdf)).to.equal(true);
     expect((await download(e.portal_screenshot)).body.equals(png)).to.equal(true);
     expect(e.insurance_search_result).to.equal('found');
     expect(e.insurance_search_raw_data).to.deep.equal({ carrier: 'acme' });
     expect(e.account_data.vehicle.reg_title_holds[0]).to.include({ hold_type: 'INSURANCE', issue_date: '2026-01-15' });
-    const bodies = Object.fromEntries(g.calls.filter((c) => (c.body as EnrichmentRequest).vin === v).map((c) => [c.url.slice(1), c.body as Record<string, unknown>]));
+    const bodies = Object.fromEntries(
+      g.calls
+        .filter((c) => (c.body as EnrichmentRequest).vin === v)
+        .map((c) => [c.url.slice(1), c.body as Record<string, unknown>]),
+    );
     expect(Object.keys(bodies).sort()).to.deep.equal(['insurance', 'nmvtis', 'portal', 'public', 'state']);
     for (const s of ['nmvtis', 'state', 'portal']) expect(bodies[s]!.dppa_exemption, s).to.equal('DPPA-7');
     for (const s of ['public', 'insurance']) expect(bodies[s], s).to.not.have.property('dppa_exemption');
@@ -230,7 +370,11 @@ describe('enrichment through the API: every source on the http provider', () => 
 
   it('title.data.found when the gateway finds on a resync what it did not find before', async () => {
     const v = sandboxVin('100110');
-    const id = await create(t, { account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } }, loan: { borrower: [BORROWER] } }, sync_nmvtis: true, sync_public: true });
+    const id = await create(t, {
+      account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } }, loan: { borrower: [BORROWER] } },
+      sync_nmvtis: true,
+      sync_public: true,
+    });
     let e = await settled(t, id);
     expect([e.nmvtis_found_status, e.public_found_status]).to.deep.equal(['not_found', 'not_found']);
     expect(e.nmvtis_txn_id).to.equal('NF-nmvtis');
@@ -244,10 +388,16 @@ describe('enrichment through the API: every source on the http provider', () => 
 
   it('a slow or malformed gateway settles the pull as error with a note; the job still completes and earlier data stays', async () => {
     const v = sandboxVin('100201');
-    const id = await create(t, { account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } } }, sync_public: true });
+    const id = await create(t, {
+      account_data: { vehicle: { vin: v, title: { issuing_state: 'TX' } } },
+      sync_public: true,
+    });
     const first = await settled(t, id);
     expect(first.public_found_status).to.equal('found');
-    for (const [mode, note] of [['slow', /timed out after 200 ms \(2 attempts\)/], ['malformed', /malformed response/]] as const) {
+    for (const [mode, note] of [
+      ['slow', /timed out after 200 ms \(2 attempts\)/],
+      ['malformed', /malformed response/],
+    ] as const) {
       slow = mode === 'slow';
       malformed = mode === 'malformed';
       try {

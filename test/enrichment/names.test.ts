@@ -12,8 +12,8 @@ describe('enrichment: name matching (docs/enrichment.md, "Name matching")', () =
     ['William J. Clinton III', 'Bill Clinton'],
     ['Elizabeth Ann Warren', 'Liz Warren'],
     ['Katherine Jones', 'Kathy Jones'],
-    ['Mary-Ann O\'Neil', 'MARYANN ONEIL'],
-    ['Mary Ann Oneil', 'Maryann O\'Neil'],
+    ["Mary-Ann O'Neil", 'MARYANN ONEIL'],
+    ['Mary Ann Oneil', "Maryann O'Neil"],
     ['José Núñez', 'JOSE NUNEZ'],
     ['Dr. Anna Smith-Jones', 'ANNA JONES'],
     ['SMITH JR, JOHN A', 'John A. Smith'],
@@ -31,18 +31,24 @@ describe('enrichment: name matching (docs/enrichment.md, "Name matching")', () =
     ['Acme Motors LLC', 'Acme Motors'],
     ['', 'Jane Doe'],
   ];
-  for (const [a, b] of same) it(`"${a}" matches "${b}"`, () => {
-    expect(namesMatch(a, b)).to.equal(true);
-    expect(namesMatch(b, a)).to.equal(true);
-  });
-  for (const [a, b] of different) it(`"${a}" does not match "${b}"`, () => {
-    expect(namesMatch(a, b)).to.equal(false);
-    expect(namesMatch(b, a)).to.equal(false);
-  });
+  for (const [a, b] of same)
+    it(`"${a}" matches "${b}"`, () => {
+      expect(namesMatch(a, b)).to.equal(true);
+      expect(namesMatch(b, a)).to.equal(true);
+    });
+  for (const [a, b] of different)
+    it(`"${a}" does not match "${b}"`, () => {
+      expect(namesMatch(a, b)).to.equal(false);
+      expect(namesMatch(b, a)).to.equal(false);
+    });
 
   it('structured parts match a full name', () => {
-    expect(namesMatch({ name_first: 'Robert', name_middle: 'T', name_last: 'Smith', name_suffix: 'Jr' }, 'BOB SMITH JR')).to.equal(true);
-    expect(namesMatch({ name_first: 'Robert', name_last: 'Smith', name_suffix: 'Sr' }, 'Robert Smith Jr')).to.equal(false);
+    expect(
+      namesMatch({ name_first: 'Robert', name_middle: 'T', name_last: 'Smith', name_suffix: 'Jr' }, 'BOB SMITH JR'),
+    ).to.equal(true);
+    expect(namesMatch({ name_first: 'Robert', name_last: 'Smith', name_suffix: 'Sr' }, 'Robert Smith Jr')).to.equal(
+      false,
+    );
   });
 
   it('parses the DMV comma form and formats it back', () => {

@@ -14,25 +14,37 @@ function purchase(vin: string, price: number): Record<string, unknown> {
     sale: { sale_price: price, state: 'TX', trade_in: 5_000 },
     loan: {
       new_lienholder: { name: 'First Example Bank' },
-      borrower: [{ type: 'PERSON', name: 'Jane Q Borrower', addr: { street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', county: 'Travis' } }],
+      borrower: [
+        {
+          type: 'PERSON',
+          name: 'Jane Q Borrower',
+          addr: { street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', county: 'Travis' },
+        },
+      ],
     },
   };
 }
 
 async function settled(t: TestEngine, id: string, what: string): Promise<any> {
-  return eventually(async () => {
-    const r = await t.request('GET', `/title/${id}`);
-    return r.body?.job_status === 'complete' || r.body?.job_status === 'error' ? r.body : null;
-  }, { what });
+  return eventually(
+    async () => {
+      const r = await t.request('GET', `/title/${id}`);
+      return r.body?.job_status === 'complete' || r.body?.job_status === 'error' ? r.body : null;
+    },
+    { what },
+  );
 }
 
 describe('fees stage: registered and in the default config', () => {
   it('is a built-in stage, listed after the enrichment stages and before forms', async () => {
     expect(await BUILTIN_PLUGINS.fees!.load()).to.be.a('function');
-    const stages = (JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }).stages;
+    const stages = (
+      JSON.parse(readFileSync(join(packageRoot, 'config', 'default.json'), 'utf8')) as { stages: string[] }
+    ).stages;
     const at = stages.indexOf('fees');
     expect(at, 'fees in config/default.json stages').to.be.greaterThan(stages.indexOf('intake'));
-    for (const s of ['vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance']) if (stages.includes(s)) expect(at, `after ${s}`).to.be.greaterThan(stages.indexOf(s));
+    for (const s of ['vin-decode', 'nmvtis', 'public-dmv', 'private-portal', 'insurance'])
+      if (stages.includes(s)) expect(at, `after ${s}`).to.be.greaterThan(stages.indexOf(s));
     if (stages.includes('forms')) expect(at).to.be.lessThan(stages.indexOf('forms'));
   });
 });
@@ -56,7 +68,13 @@ for (const dialect of DIALECTS) {
       const done = await settled(t, id, 'create job settles');
       expect(done.job_status, JSON.stringify(done.job_error)).to.equal('complete');
       const fe = done.fee_estimate;
-      expect(Object.keys(fe).sort()).to.deep.equal(['metadata', 'registration', 'submission_instructions', 'tax', 'title']);
+      expect(Object.keys(fe).sort()).to.deep.equal([
+        'metadata',
+        'registration',
+        'submission_instructions',
+        'tax',
+        'title',
+      ]);
       expect(Object.keys(fe.tax).sort()).to.deep.equal(['items', 'submission_instructions', 'taxable_amount', 'total']);
       // TX: 6.25% of $25,000 less the $5,000 trade-in = $1,250; title $33 (Travis) + lien $0
       expect(fe.tax.taxable_amount).to.equal(20_000);
@@ -68,7 +86,9 @@ for (const dialect of DIALECTS) {
       expect(fe.tax.items[0]).to.include({ feeType: 'StateTax', value: 1_562.5 });
 
       // PATCH does not recompute; POST /title/{id}/fees does
-      const patched = await t.request('PATCH', `/title/${id}`, { body: { account_data: { sale: { sale_price: 30_000 } } } });
+      const patched = await t.request('PATCH', `/title/${id}`, {
+        body: { account_data: { sale: { sale_price: 30_000 } } },
+      });
       expect(patched.status).to.equal(200);
       expect(patched.body.fee_estimate.tax.total).to.equal(1_250);
 
@@ -76,10 +96,13 @@ for (const dialect of DIALECTS) {
       expect(fees.status).to.equal(200);
       expect(fees.body).to.deep.equal({ entryId: id, job_status: 'enriching' });
 
-      const again = await eventually(async () => {
-        const r = await t.request('GET', `/title/${id}`);
-        return r.body?.job_status === 'complete' && r.body.fee_estimate.tax.total !== 1_250 ? r.body : null;
-      }, { what: 'fees job recomputes the estimate' });
+      const again = await eventually(
+        async () => {
+          const r = await t.request('GET', `/title/${id}`);
+          return r.body?.job_status === 'complete' && r.body.fee_estimate.tax.total !== 1_250 ? r.body : null;
+        },
+        { what: 'fees job recomputes the estimate' },
+      );
       // 6.25% of ($30,000 - $5,000) = $1,562.50
       expect(again.fee_estimate.tax.taxable_amount).to.equal(25_000);
       expect(again.fee_estimate.tax.total).to.equal(1_562.5);
@@ -87,7 +110,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('an entry without a state gets no estimate on create; POST /fees then fails the job, saying why', async () => {
-      const created = await t.request('POST', '/title', { body: { account_data: { vehicle: { vin: makeVin(), year: 2020 } } } });
+      const created = await t.request('POST', '/title', {
+        body: { account_data: { vehicle: { vin: makeVin(), year: 2020 } } },
+      });
       const id = created.body.entryId as string;
       const done = await settled(t, id, 'create job settles');
       expect(done.job_status).to.equal('complete');
@@ -95,10 +120,13 @@ for (const dialect of DIALECTS) {
 
       const fees = await t.request('POST', `/title/${id}/fees`);
       expect(fees.body).to.deep.equal({ entryId: id, job_status: 'enriching' });
-      const failed = await eventually(async () => {
-        const r = await t.request('GET', `/title/${id}`);
-        return r.body?.job_status === 'error' ? r.body : null;
-      }, { what: 'fees job fails' });
+      const failed = await eventually(
+        async () => {
+          const r = await t.request('GET', `/title/${id}`);
+          return r.body?.job_status === 'error' ? r.body : null;
+        },
+        { what: 'fees job fails' },
+      );
       expect(failed.job_error.stage).to.equal('fees');
       expect(failed.job_error.message).to.match(/names no state/);
     });

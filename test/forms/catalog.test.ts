@@ -36,7 +36,11 @@ async function fillablePdf(label: string): Promise<Uint8Array> {
 }
 
 const spec = (file: string, url: string, hash?: string): TemplateSpec => ({
-  file, name: `Test ${file}`, url, ...(hash ? { sha256: hash } : {}), fields: [{ field: 'VIN', value: 'vehicle.vin' }],
+  file,
+  name: `Test ${file}`,
+  url,
+  ...(hash ? { sha256: hash } : {}),
+  fields: [{ field: 'VIN', value: 'vehicle.vin' }],
 });
 
 function plugin(templates: StatePlugin['templates']): StatePlugin {
@@ -58,9 +62,18 @@ describe('forms: official templates found, listed and fetched', function () {
     other = await fillablePdf('rev 2');
     server = createServer((req, res) => {
       requests.push(req.url ?? '');
-      const body = req.url === '/good.pdf' ? good : req.url === '/other.pdf' ? other : req.url === '/page.html' ? Buffer.from('<html></html>') : null;
+      const body =
+        req.url === '/good.pdf'
+          ? good
+          : req.url === '/other.pdf'
+            ? other
+            : req.url === '/page.html'
+              ? Buffer.from('<html></html>')
+              : null;
       if (!body) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': req.url!.endsWith('.pdf') ? 'application/pdf' : 'text/html' }).end(Buffer.from(body));
+      res
+        .writeHead(200, { 'content-type': req.url!.endsWith('.pdf') ? 'application/pdf' : 'text/html' })
+        .end(Buffer.from(body));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -94,7 +107,10 @@ describe('forms: official templates found, listed and fetched', function () {
 
     // a second fetch leaves the installed revision alone and downloads nothing for it
     requests.length = 0;
-    const again = await fetchTemplates([plugin({ form_title_application: spec('zz/app.pdf', `${base}/good.pdf`, sha256(good)) })], target);
+    const again = await fetchTemplates(
+      [plugin({ form_title_application: spec('zz/app.pdf', `${base}/good.pdf`, sha256(good)) })],
+      target,
+    );
     expect(again[0]).to.include({ status: 'present' });
     expect(requests).to.deep.equal([]);
   });
@@ -113,41 +129,74 @@ describe('forms: official templates found, listed and fetched', function () {
     });
     const rows = new Map(listTemplates([state], [join(dir, 'nowhere'), folder]).map((r) => [r.file, r]));
     expect(rows.get('zz/app.pdf')).to.include({ status: 'ok', path: join(folder, 'zz/app.pdf'), sha256: sha256(good) });
-    expect(rows.get('zz/poa.pdf')).to.include({ status: 'different_revision', sha256: sha256(other), expected: sha256(good) });
+    expect(rows.get('zz/poa.pdf')).to.include({
+      status: 'different_revision',
+      sha256: sha256(other),
+      expected: sha256(good),
+    });
     expect(rows.get('zz/odo.pdf')).to.include({ status: 'unpinned' });
     expect(rows.get('zz/lien.pdf')).to.include({ status: 'missing', path: null, sha256: null });
   });
 
-  it('every state template (attached forms too) records the state\'s https URL and the SHA-256 of the revision mapped', () => {
+  it("every state template (attached forms too) records the state's https URL and the SHA-256 of the revision mapped", () => {
     const states = [...loadStatePlugins().values()];
     const rows = listTemplates(states, parseFormsOptions({}).templateDirs);
     expect(rows.length).to.be.greaterThan(30);
-    expect(rows.filter((r) => !/^https:\/\/[a-z0-9.-]+\//.test(r.url ?? '') || !/^[0-9a-f]{64}$/.test(r.expected ?? '')).map((r) => r.file)).to.deep.equal([]);
+    expect(
+      rows
+        .filter((r) => !/^https:\/\/[a-z0-9.-]+\//.test(r.url ?? '') || !/^[0-9a-f]{64}$/.test(r.expected ?? ''))
+        .map((r) => r.file),
+    ).to.deep.equal([]);
     expect(rows.map((r) => r.file)).to.include('nc/MVR-181.pdf');
     // where the shared forms are present (as in CI), each is the revision its mapping was written against
-    expect(rows.filter((r) => r.status === 'different_revision' || r.status === 'unpinned').map((r) => r.file)).to.deep.equal([]);
+    expect(
+      rows.filter((r) => r.status === 'different_revision' || r.status === 'unpinned').map((r) => r.file),
+    ).to.deep.equal([]);
   });
 
-  it('`titled templates --json` lists every state\'s official templates against the folders given', async () => {
+  it("`titled templates --json` lists every state's official templates against the folders given", async () => {
     const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
     const empty = join(dir, 'empty');
     mkdirSync(empty, { recursive: true });
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((res, rej) => {
-      const child = spawn(process.execPath, [cli, 'templates', '--dir', empty, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli, 'templates', '--dir', empty, '--json'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
       child.once('error', rej);
       child.once('close', (code) => res({ code, stdout, stderr }));
     });
     expect(out.code, out.stderr).to.equal(0);
-    const listed = JSON.parse(out.stdout) as { dirs: string[]; templates: { state: string; file: string; status: string; expected?: string }[] };
+    const listed = JSON.parse(out.stdout) as {
+      dirs: string[];
+      templates: { state: string; file: string; status: string; expected?: string }[];
+    };
     expect(listed.dirs).to.deep.equal([empty]);
     const files = listed.templates.map((t) => t.file);
-    for (const f of ['tx/130-U.pdf', 'fl/HSMV-82040.pdf', 'ny/MV-82.pdf', 'ga/MV-1.pdf', 'nc/MVR-1.pdf', 'az/96-0236.pdf', 'sc/400.pdf', 'in/SF-205.pdf', 'ak/V1.pdf']) expect(files).to.include(f);
+    for (const f of [
+      'tx/130-U.pdf',
+      'fl/HSMV-82040.pdf',
+      'ny/MV-82.pdf',
+      'ga/MV-1.pdf',
+      'nc/MVR-1.pdf',
+      'az/96-0236.pdf',
+      'sc/400.pdf',
+      'in/SF-205.pdf',
+      'ak/V1.pdf',
+    ])
+      expect(files).to.include(f);
     expect(listed.templates.every((t) => t.status === 'missing')).to.equal(true);
-    expect(listed.templates.every((t) => /^[0-9a-f]{64}$/.test(t.expected ?? '')), 'every template pins its revision').to.equal(true);
+    expect(
+      listed.templates.every((t) => /^[0-9a-f]{64}$/.test(t.expected ?? '')),
+      'every template pins its revision',
+    ).to.equal(true);
   });
 
   it('parses a template once per process: the second fill does not read the file again, and fills do not share state', async () => {
@@ -159,7 +208,10 @@ describe('forms: official templates found, listed and fetched', function () {
     const s = spec('zz/app.pdf', `${base}/good.pdf`);
     const values = planForms(fixtureEntry('TX', 'full'), new Map([['TX', tx]])).values!;
     const first = await store.open('zz/app.pdf');
-    const filled = await fillTemplate(first!.doc, s, { ...values, vehicle: { ...values.vehicle, vin: 'FIRSTVIN000000001' } });
+    const filled = await fillTemplate(first!.doc, s, {
+      ...values,
+      vehicle: { ...values.vehicle, vin: 'FIRSTVIN000000001' },
+    });
     expect(filled.doc.getForm().getTextField('VIN').getText()).to.equal('FIRSTVIN000000001');
     expect(store.parses).to.equal(1);
     const second = await store.open('zz/app.pdf');

@@ -23,7 +23,9 @@ import type { FormKind, FormValues } from '../../states/types.js';
 
 const states = loadStatePlugins();
 let dir = '';
-before(() => { dir = mkdtempSync(join(tmpdir(), 'titled-drawn-signers-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'titled-drawn-signers-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function drawnText(code: string, kind: FormKind, values: FormValues): Promise<string> {
@@ -34,7 +36,11 @@ async function drawnText(code: string, kind: FormKind, values: FormValues): Prom
   return (await pageTexts(file)).join('\n').replace(/\s+/g, ' ');
 }
 
-type Ad = { vehicle: { title: { owners: Record<string, unknown>[]; conjunction?: string; is_and?: boolean; is_or?: boolean } }; loan: Record<string, unknown>; sale: Record<string, unknown> };
+type Ad = {
+  vehicle: { title: { owners: Record<string, unknown>[]; conjunction?: string; is_and?: boolean; is_or?: boolean } };
+  loan: Record<string, unknown>;
+  sale: Record<string, unknown>;
+};
 function entryWith(code: string, fixture: FixtureName, change: (ad: Ad) => void): TitleEntry {
   const e = fixtureEntry(code, fixture);
   change(e.account_data as unknown as Ad);
@@ -56,14 +62,19 @@ describe('forms: drawn layouts keep signers with what they sign (issue 18)', () 
     for (let rows = 0; rows < 30; rows++) {
       for (const extra of [0, 1, 2]) {
         const blocks: Block[] = [
-          ...Array.from({ length: rows }, () => ({ kind: 'fields', fields: [{ label: 'Field', value: 'value', span: 4 }] }) as Block),
+          ...Array.from(
+            { length: rows },
+            () => ({ kind: 'fields', fields: [{ label: 'Field', value: 'value', span: 4 }] }) as Block,
+          ),
           ...Array.from({ length: extra }, () => ({ kind: 'text', text: 'A line of filler text.' }) as Block),
           { kind: 'text', text: PERJURY },
           { kind: 'section', heading: 'Signatures' },
           { kind: 'signatures', signers: [{ role: 'Applicant', name: 'Jane Q Borrower' }] },
         ];
         const p = pagesOf(blocks, PERJURY);
-        expect(p.signature, `${rows} rows, ${extra} lines: the signature line left its certification`).to.equal(p.statement);
+        expect(p.signature, `${rows} rows, ${extra} lines: the signature line left its certification`).to.equal(
+          p.statement,
+        );
       }
     }
   });
@@ -75,7 +86,10 @@ describe('forms: drawn layouts keep signers with what they sign (issue 18)', () 
         for (const kind of plan.forms.filter((k) => !FORM_CATALOG[k].signers)) {
           const form = drawnForm({ kind, values: plan.values!, state: states.get('TX')!, spec: {}, generic: false });
           const i = form.blocks.findIndex((b) => b.kind === 'signatures');
-          const before = form.blocks.slice(0, i).filter((b) => b.kind === 'text').at(-1);
+          const before = form.blocks
+            .slice(0, i)
+            .filter((b) => b.kind === 'text')
+            .at(-1);
           if (i < 0 || !before || before.kind !== 'text') continue;
           const p = pagesOf([...form.blocks], before.text);
           expect(p.signature, `${fixture} ${kind}`).to.equal(p.statement);
@@ -89,14 +103,24 @@ describe('forms: drawn layouts keep signers with what they sign (issue 18)', () 
     expect(plan.values!.lien.lien_id).to.equal('LN-0001');
     const text = await drawnText('TX', 'form_title_application', plan.values!);
     expect(text).to.include('LIEN / ACCOUNT ID').and.include('LN-0001');
-    const noHolder = planForms(entryWith('TX', 'minimal', (ad) => { delete ad.loan.new_lienholder; }), states);
+    const noHolder = planForms(
+      entryWith('TX', 'minimal', (ad) => {
+        delete ad.loan.new_lienholder;
+      }),
+      states,
+    );
     expect(noHolder.values!.lien.present).to.equal(false);
     expect(noHolder.values!.loan.loan_id).to.equal('LN-0001');
   });
 
   it("lists owners of record with the matching borrower's license, and address when the title has none", async () => {
     // the title names Jane without an address; the loan has her address and license
-    const bare = planForms(entryWith('TX', 'full', (ad) => { ad.vehicle.title.owners[0] = { type: 'PERSON', name: 'Jane Q Borrower' }; }), states);
+    const bare = planForms(
+      entryWith('TX', 'full', (ad) => {
+        ad.vehicle.title.owners[0] = { type: 'PERSON', name: 'Jane Q Borrower' };
+      }),
+      states,
+    );
     expect(bare.values!.record_owner1.dl_number).to.equal('D1234567');
     const text = await drawnText('TX', 'form_lien_add', bare.values!);
     expect(text).to.include('D1234567').and.include('1 Main St, Springfield, TX 78701');
@@ -112,12 +136,18 @@ describe('forms: drawn layouts keep signers with what they sign (issue 18)', () 
 
   it('gives every AND co-owner who must sign a power of attorney, and one of OR co-owners', () => {
     // New York: Jane and Robert own the car (AND); the sale is to Jane alone, so Robert signs his interest away
-    const toJane = (conj: 'AND' | 'OR') => entryWith('NY', 'full', (ad) => {
-      delete ad.loan.add_owner;
-      delete ad.loan.drop_owner;
-      Object.assign(ad.vehicle.title, { conjunction: conj, is_and: conj === 'AND', is_or: conj === 'OR' });
-      ad.sale = { buyer: [{ type: 'PERSON', name: 'Jane Q Borrower' }], date_of_sale: '2026-10-28', sale_price: 1, state: 'NY' };
-    });
+    const toJane = (conj: 'AND' | 'OR') =>
+      entryWith('NY', 'full', (ad) => {
+        delete ad.loan.add_owner;
+        delete ad.loan.drop_owner;
+        Object.assign(ad.vehicle.title, { conjunction: conj, is_and: conj === 'AND', is_or: conj === 'OR' });
+        ad.sale = {
+          buyer: [{ type: 'PERSON', name: 'Jane Q Borrower' }],
+          date_of_sale: '2026-10-28',
+          sale_price: 1,
+          state: 'NY',
+        };
+      });
     const and = planForms(toJane('AND'), states);
     const poa = FORM_CATALOG.forms_poa.signers!(and.signers).map((s) => `${s.person.name} (${s.role})`);
     expect(poa).to.deep.equal(['Jane Q Borrower (Owner and borrower)', 'Robert T Coowner (Owner of record)']);
@@ -131,13 +161,33 @@ describe('forms: drawn layouts keep signers with what they sign (issue 18)', () 
   });
 
   it('prints the payee as a name, not a paragraph', async () => {
-    expect(payeeName('County license plate issuing official (probate judge / license commissioner) of the county of residence, acting as designated agent of the Alabama Department of Revenue', 'Jefferson'))
-      .to.equal('Jefferson County license plate issuing official');
-    expect(payeeName('County Tax Collector of the county of residence (example: "Stan Nichols, Santa Rosa County Tax Collector"; Hillsborough asks for checks payable to "<name>, Tax Collector")', 'Travis County'))
-      .to.equal('Travis County Tax Collector');
-    expect(payeeName('<County> County Treasurer of the county of residence (e.g. "Iowa County Treasurer", "Polk County Treasurer")', 'Polk')).to.equal('Polk County Treasurer');
-    expect(payeeName('Clerk of Courts of the county of residence (example: Shelby County Clerk of Courts)', '')).to.equal("Clerk of Courts of the owner's county");
-    expect(payeeName('Secretary of State (title and registration fees); tax is a separate payment to the Illinois Department of Revenue', 'Cook')).to.equal('Secretary of State');
+    expect(
+      payeeName(
+        'County license plate issuing official (probate judge / license commissioner) of the county of residence, acting as designated agent of the Alabama Department of Revenue',
+        'Jefferson',
+      ),
+    ).to.equal('Jefferson County license plate issuing official');
+    expect(
+      payeeName(
+        'County Tax Collector of the county of residence (example: "Stan Nichols, Santa Rosa County Tax Collector"; Hillsborough asks for checks payable to "<name>, Tax Collector")',
+        'Travis County',
+      ),
+    ).to.equal('Travis County Tax Collector');
+    expect(
+      payeeName(
+        '<County> County Treasurer of the county of residence (e.g. "Iowa County Treasurer", "Polk County Treasurer")',
+        'Polk',
+      ),
+    ).to.equal('Polk County Treasurer');
+    expect(
+      payeeName('Clerk of Courts of the county of residence (example: Shelby County Clerk of Courts)', ''),
+    ).to.equal("Clerk of Courts of the owner's county");
+    expect(
+      payeeName(
+        'Secretary of State (title and registration fees); tax is a separate payment to the Illinois Department of Revenue',
+        'Cook',
+      ),
+    ).to.equal('Secretary of State');
     expect(payeeName('Commonwealth of Pennsylvania', 'Dauphin')).to.equal('Commonwealth of Pennsylvania');
     const al = planForms(fixtureEntry('AL', 'full'), states);
     const text = await drawnText('AL', 'form_instructions', al.values!);

@@ -26,7 +26,9 @@ import type { FormKind, FormValues } from '../../states/types.js';
 const run = promisify(execFile);
 const states = loadStatePlugins();
 let dir = '';
-before(() => { dir = mkdtempSync(join(tmpdir(), 'titled-drawn-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'titled-drawn-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function draw(code: string, kind: FormKind, values: FormValues, generic = false) {
@@ -39,7 +41,9 @@ async function draw(code: string, kind: FormKind, values: FormValues, generic = 
 }
 
 /** Every word's box (pdftotext -bbox), in points from the top-left. */
-async function words(file: string): Promise<{ text: string; xMin: number; xMax: number; yMin: number; yMax: number; page: number }[]> {
+async function words(
+  file: string,
+): Promise<{ text: string; xMin: number; xMax: number; yMin: number; yMax: number; page: number }[]> {
   const { stdout } = await run('pdftotext', ['-bbox', file, '-'], { maxBuffer: 16 * 1024 * 1024 });
   const out: { text: string; xMin: number; xMax: number; yMin: number; yMax: number; page: number }[] = [];
   let page = -1;
@@ -56,11 +60,19 @@ describe('forms: drawn layouts', () => {
 
   it('draws the title application with its fields, checked boxes and signature lines', async () => {
     const d = await draw('WY', 'form_title_application', full.values!);
-    expect(d.text).to.include('Application for Certificate of Title').and.include('Wyoming - Wyoming Department of Transportation');
-    expect(d.text).to.include(FIXTURE_VIN).and.include('Jane Q Borrower').and.include('Carlos Added').and.include('Acme Auto Finance LLC');
+    expect(d.text)
+      .to.include('Application for Certificate of Title')
+      .and.include('Wyoming - Wyoming Department of Transportation');
+    expect(d.text)
+      .to.include(FIXTURE_VIN)
+      .and.include('Jane Q Borrower')
+      .and.include('Carlos Added')
+      .and.include('Acme Auto Finance LLC');
     expect(d.text).to.include('1 Main St, Springfield, WY 78701');
     expect(d.text).to.match(/X New title \(ownership change/); // a checked box prints an X
-    expect(d.text).to.match(/Signature of Applicant 1/).and.match(/Printed name: Jane Q Borrower/);
+    expect(d.text)
+      .to.match(/Signature of Applicant 1/)
+      .and.match(/Printed name: Jane Q Borrower/);
     expect(await qpdfCheck(d.file)).to.equal('');
   });
 
@@ -73,7 +85,9 @@ describe('forms: drawn layouts', () => {
     expect(flat).to.include('Sam Seller').and.include('3 Elm St, Reno, NV 89502'); // transferor name and address
     expect(flat).to.include('Jane Q Borrower').and.include('Transferee (buyer)'); // transferee
     expect(flat).to.include('Honda').and.include('Accord').and.include('4D SEDAN').and.include(FIXTURE_VIN); // vehicle identity
-    expect(flat).to.match(/X I hereby certify that to the best of my knowledge the odometer reading reflects the actual mileage/);
+    expect(flat).to.match(
+      /X I hereby certify that to the best of my knowledge the odometer reading reflects the actual mileage/,
+    );
     expect(flat).to.include('Signature of Transferor (seller)');
   });
 
@@ -107,7 +121,11 @@ describe('forms: drawn layouts', () => {
       const v = FORM_CATALOG[kind].signers ? valuesForSigner(long.values!, long.signers[0]!) : long.values!;
       const state = states.get('WY')!;
       const form = FORM_CATALOG[kind].layout;
-      const drawn = layout({ title: form.title, footer: 'x', blocks: form.build({ kind, values: v, state, spec: {}, generic: false, packet: [] }) });
+      const drawn = layout({
+        title: form.title,
+        footer: 'x',
+        blocks: form.build({ kind, values: v, state, spec: {}, generic: false, packet: [] }),
+      });
       for (const p of drawn.placed) {
         expect(p.x + p.width, `${kind}: '${p.text}'`).to.be.at.most(p.maxX + 0.01);
         expect(p.text.endsWith('...'), `${kind}: '${p.text}' was cut`).to.equal(false);
@@ -118,19 +136,44 @@ describe('forms: drawn layouts', () => {
 
   it('adds what a state declares for a drawn form: title, its own form name, fields, statements, notary; a notarized POA', async () => {
     const state = defineState({
-      code: 'WY', name: 'Wyoming', agency: 'Wyoming DOT',
-      drawn: { form_title_application: { title: 'Wyoming Title Application', officialName: 'Form MVD-101', extraFields: [{ label: 'County of residence', value: 'owner1.addr.county' }], statements: ['The county clerk files this application.'], notarize: true } },
+      code: 'WY',
+      name: 'Wyoming',
+      agency: 'Wyoming DOT',
+      drawn: {
+        form_title_application: {
+          title: 'Wyoming Title Application',
+          officialName: 'Form MVD-101',
+          extraFields: [{ label: 'County of residence', value: 'owner1.addr.county' }],
+          statements: ['The county clerk files this application.'],
+          notarize: true,
+        },
+      },
       rules: { poaNotarized: true },
     });
     const v = planForms(fixtureEntry('WY', 'full'), new Map([['WY', state]])).values!;
-    const d = renderDrawn({ kind: 'form_title_application', values: v, state, spec: state.drawn.form_title_application!, generic: false });
+    const d = renderDrawn({
+      kind: 'form_title_application',
+      values: v,
+      state,
+      spec: state.drawn.form_title_application!,
+      generic: false,
+    });
     const file = join(dir, 'wy-declared.pdf');
     writeFileSync(file, d.pdf);
     const text = (await pageTexts(file)).join('\n').replace(/\s+/g, ' ');
     expect(text).to.include('Wyoming Title Application').and.include('Prepared in support of: Form MVD-101');
-    expect(text).to.include('WYOMING REQUIREMENTS').and.include('COUNTY OF RESIDENCE Travis').and.include('The county clerk files this application.');
+    expect(text)
+      .to.include('WYOMING REQUIREMENTS')
+      .and.include('COUNTY OF RESIDENCE Travis')
+      .and.include('The county clerk files this application.');
     expect(text).to.include('NOTARY ACKNOWLEDGMENT');
-    const poa = renderDrawn({ kind: 'forms_poa', values: valuesForSigner(v, planForms(fixtureEntry('WY', 'full'), new Map([['WY', state]])).signers[0]!), state, spec: {}, generic: false });
+    const poa = renderDrawn({
+      kind: 'forms_poa',
+      values: valuesForSigner(v, planForms(fixtureEntry('WY', 'full'), new Map([['WY', state]])).signers[0]!),
+      state,
+      spec: {},
+      generic: false,
+    });
     writeFileSync(file, poa.pdf);
     expect((await pageTexts(file)).join(' ')).to.include('NOTARY ACKNOWLEDGMENT');
   });

@@ -49,7 +49,12 @@ describe('forms: end to end through the HTTP API', function () {
     expect(first.VIN).to.equal(FIXTURE_VIN);
     const presigned = /^https?:\/\/[^/]+\/files\/.+\?expires=\d+&signature=[0-9a-f]{64}$/;
     const singles = FORM_KEYS.filter((k) => first[k] !== undefined);
-    expect(singles).to.include.members(['form_instructions', 'form_title_application', 'form_odometer_disclosure', 'form_payoff_authorization']);
+    expect(singles).to.include.members([
+      'form_instructions',
+      'form_title_application',
+      'form_odometer_disclosure',
+      'form_payoff_authorization',
+    ]);
     for (const k of [...singles, 'form_final_packet']) {
       expect(first[k], k).to.match(presigned);
       const res = await download(first[k]);
@@ -69,7 +74,11 @@ describe('forms: end to end through the HTTP API', function () {
         expect((await download(item.form)).body.subarray(0, 5).toString()).to.equal('%PDF-');
       }
     }
-    expect(first.forms_poa.map((p: any) => p.signer_name)).to.deep.equal(['Jane Q Borrower', 'Carlos Added', 'Robert T Coowner']);
+    expect(first.forms_poa.map((p: any) => p.signer_name)).to.deep.equal([
+      'Jane Q Borrower',
+      'Carlos Added',
+      'Robert T Coowner',
+    ]);
   });
 
   it('combines the forms into the final packet; the indices cover its pages in order', async () => {
@@ -92,7 +101,10 @@ describe('forms: end to end through the HTTP API', function () {
   it('fills the official Texas 130-U when the template folder has it', async function () {
     const res = await download(first.form_title_application);
     const doc = await PDFDocument.load(res.body);
-    const fields = doc.getForm().getFields().map((f) => f.getName());
+    const fields = doc
+      .getForm()
+      .getFields()
+      .map((f) => f.getName());
     if (!fields.length) return this.skip(); // no template folder: drawn
     expect(doc.getForm().getTextField('1 Vehicle Identification Number').getText()).to.equal(FIXTURE_VIN);
   });
@@ -114,8 +126,14 @@ describe('forms: end to end through the HTTP API', function () {
     expect(meta.generation).to.equal(2);
     expect(meta.trigger).to.equal('forms');
     expect(meta.history.map((h: any) => h.generation)).to.deep.equal([2, 1]);
-    expect(Object.keys(after.form_updates)).to.include.members(['form_final_packet', 'forms_poa', 'form_title_application']);
-    const events = (await t.engine.outbox.forEntry(id)).map((e) => e.name).filter((n) => n.startsWith('title.forms_status.'));
+    expect(Object.keys(after.form_updates)).to.include.members([
+      'form_final_packet',
+      'forms_poa',
+      'form_title_application',
+    ]);
+    const events = (await t.engine.outbox.forEntry(id))
+      .map((e) => e.name)
+      .filter((n) => n.startsWith('title.forms_status.'));
     expect(events).to.deep.equal(['title.forms_status.generated']); // a second 'generated' is no move, no event
   });
 
@@ -129,10 +147,13 @@ describe('forms: end to end through the HTTP API', function () {
     await download(before.forms_poa[1].form_generic);
     await download(before.form_updates.form_title_application);
     await stage().downloads.idle();
-    const after = await eventually(async () => {
-      const e = (await t.request('GET', `/title/${id}`)).body;
-      return e.form_downloads.form_title_application === base.form_title_application + 2 ? e : null;
-    }, { what: 'downloads counted' });
+    const after = await eventually(
+      async () => {
+        const e = (await t.request('GET', `/title/${id}`)).body;
+        return e.form_downloads.form_title_application === base.form_title_application + 2 ? e : null;
+      },
+      { what: 'downloads counted' },
+    );
     expect(after.form_downloads.forms_poa).to.equal(base.forms_poa + 1);
     expect(after.form_downloads.form_final_packet).to.equal(base.form_final_packet);
   });
@@ -155,7 +176,12 @@ describe('forms: end to end through the HTTP API', function () {
   it('error when a form fails to render: the others are kept, the failure reported', async () => {
     const catalog = FORM_CATALOG as Record<string, { layout: { title: string; build: unknown } }>;
     const saved = catalog.form_ohv_declaration!.layout;
-    catalog.form_ohv_declaration!.layout = { title: saved.title, build: () => { throw new Error('layout exploded'); } };
+    catalog.form_ohv_declaration!.layout = {
+      title: saved.title,
+      build: () => {
+        throw new Error('layout exploded');
+      },
+    };
     try {
       const ad = fixtureEntry('WY', 'ohv').account_data;
       ad.vehicle!.vin = '1GNEK13ZX3R298984';

@@ -17,7 +17,9 @@ import { FORM_KINDS } from '../../states/types.js';
 
 const states = loadStatePlugins();
 let dir = '';
-before(() => { dir = mkdtempSync(join(tmpdir(), 'titled-packet-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'titled-packet-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('forms: the final packet', () => {
@@ -27,13 +29,20 @@ describe('forms: the final packet', () => {
   });
 
   it('writes and reads the indices format', () => {
-    const ranges = [{ key: 'form_instructions', first: 1, last: 1 }, { key: 'form_title_application', first: 2, last: 3 }, { key: 'forms_poa[0]', first: 4, last: 4 }];
+    const ranges = [
+      { key: 'form_instructions', first: 1, last: 1 },
+      { key: 'form_title_application', first: 2, last: 3 },
+      { key: 'forms_poa[0]', first: 4, last: 4 },
+    ];
     expect(formatIndices(ranges)).to.equal('form_instructions:1,form_title_application:2-3,forms_poa[0]:4');
     expect(parseIndices(formatIndices(ranges))).to.deep.equal(ranges);
     expect(() => parseIndices('form_x:2-')).to.throw(/not a packet index item/);
   });
 
-  for (const [code, how] of [['WY', 'drawn only (written directly)'], ['CA', 'with official templates (assembled with pdf-lib)']] as const) {
+  for (const [code, how] of [
+    ['WY', 'drawn only (written directly)'],
+    ['CA', 'with official templates (assembled with pdf-lib)'],
+  ] as const) {
     it(`packs ${how}: pages = sum of forms, indices in packet order, qpdf clean`, async () => {
       const plan = planForms(fixtureEntry(code, 'repossession'), states);
       const result = await renderPlan(plan, new TemplateStore(parseFormsOptions({}).templateDirs));

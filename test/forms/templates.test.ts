@@ -28,10 +28,17 @@ import type { FormKind, StatePlugin } from '../../states/types.js';
 
 const store = new TemplateStore(parseFormsOptions({}).templateDirs);
 let dir = '';
-before(() => { dir = mkdtempSync(join(tmpdir(), 'titled-templates-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'titled-templates-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function fill(state: StatePlugin, kind: FormKind, fixture: FixtureName, o: { borrowerName?: string; signer?: number } = {}) {
+async function fill(
+  state: StatePlugin,
+  kind: FormKind,
+  fixture: FixtureName,
+  o: { borrowerName?: string; signer?: number } = {},
+) {
   const plan = planForms(fixtureEntry(state.code, fixture, o), new Map([[state.code, state]]));
   const spec = state.templates[kind]!;
   const found = await store.load(spec.file);
@@ -63,15 +70,28 @@ describe('forms: Texas 130-U', () => {
     expect(f.text('3 Make')).to.equal('Honda');
     expect(f.text('9 Odometer Reading no tenths')).to.equal('45210');
     expect(f.text('14 Applicant Photo ID Number or FEINEIN')).to.equal('D1234567');
-    expect(f.text('16 Applicant First Name or Entity Name Middle Name Last Name Suffix if any')).to.equal('Jane Q Borrower');
-    expect(f.text('17 Additional Applicant First Name if applicable Middle Name Last Name Suffix if any')).to.equal('Carlos Added');
+    expect(f.text('16 Applicant First Name or Entity Name Middle Name Last Name Suffix if any')).to.equal(
+      'Jane Q Borrower',
+    );
+    expect(f.text('17 Additional Applicant First Name if applicable Middle Name Last Name Suffix if any')).to.equal(
+      'Carlos Added',
+    );
     expect(f.text('18 Applicant Mailing Address City State Zip')).to.equal('PO Box 99, Springfield, TX 78702');
     expect(f.text('20 Previous Owner Name or Entity Name City State')).to.equal('Sam Seller, Reno, NV');
     expect(f.text('33 First Lien Date if any')).to.equal('11/01/2026');
-    expect(f.text('34 First Lienholder Name if any Mailing Address City State Zip')).to.equal('Acme Auto Finance LLC, 500 Lender Way, Suite 200, Dallas, TX 75201');
+    expect(f.text('34 First Lienholder Name if any Mailing Address City State Zip')).to.equal(
+      'Acme Auto Finance LLC, 500 Lender Way, Suite 200, Dallas, TX 75201',
+    );
     expect(f.text("Resident's previous state")).to.equal('Nevada');
-    for (const on of ['Title Only', 'Individual', 'U.S. Driver License/ID Card', '$90 New Resident Tax  Previous State']) expect(f.checked(on), on).to.equal(true);
-    for (const off of ['AddRemove Lien', 'Not Actual', 'Exceeds Mechanical Limits', 'Exempt']) expect(f.checked(off), off).to.equal(false);
+    for (const on of [
+      'Title Only',
+      'Individual',
+      'U.S. Driver License/ID Card',
+      '$90 New Resident Tax  Previous State',
+    ])
+      expect(f.checked(on), on).to.equal(true);
+    for (const off of ['AddRemove Lien', 'Not Actual', 'Exceeds Mechanical Limits', 'Exempt'])
+      expect(f.checked(off), off).to.equal(false);
     expect(await checkTemplateFill(f.spec, f.pdf, f.values)).to.deep.equal([]);
     expect(await qpdfCheck(f.file)).to.equal('');
   });
@@ -116,8 +136,15 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
 
   it('REG 343: writes NONE when there is no legal owner', async () => {
     const plan = planForms(fixtureEntry('CA', 'ohv'), new Map([['CA', ca]]));
-    const values = { ...plan.values!, lien: { ...plan.values!.lien, holder_name: '', holder_name_or_none: 'NONE', present: false } };
-    const { doc } = await fillTemplate((await store.load('ca/Reg343.pdf'))!.bytes, ca.templates.form_title_application!, values);
+    const values = {
+      ...plan.values!,
+      lien: { ...plan.values!.lien, holder_name: '', holder_name_or_none: 'NONE', present: false },
+    };
+    const { doc } = await fillTemplate(
+      (await store.load('ca/Reg343.pdf'))!.bytes,
+      ca.templates.form_title_application!,
+      values,
+    );
     expect(doc.getForm().getTextField('Text118').getText()).to.equal('NONE');
   });
 
@@ -130,7 +157,9 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
     expect(f.text('Vehicle/Vessel ID/Number1')).to.equal(FIXTURE_VIN);
     expect(f.text('1 True Full Name, Last')).to.equal('BORROWER, JANE Q');
     expect(f.text('1 True Full Name, Last-2')).to.equal('COOWNER, ROBERT T');
-    expect(f.text('Name of bank, finance company, or individual having a lien on this vehicle')).to.equal('OLD BANK NA');
+    expect(f.text('Name of bank, finance company, or individual having a lien on this vehicle')).to.equal(
+      'OLD BANK NA',
+    );
     expect(f.text('7 Name New Legal Owner')).to.equal('ACME AUTO FINANCE LLC');
     expect(await checkTemplateFill(f.spec, f.pdf, f.values)).to.deep.equal([]);
     expect(await qpdfCheck(f.file)).to.equal('');
@@ -150,7 +179,10 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
   it('wraps or shrinks a long name in every field it reaches (REG 343, 227, 262)', async function () {
     for (const kind of ['form_title_application', 'form_duplicate_title', 'forms_poa'] as const) {
       if (!store.locate(ca.templates[kind]!.file)) continue;
-      const f = await fill(ca, kind, 'full', { borrowerName: LONG_NAME, ...(kind === 'forms_poa' ? { signer: 0 } : {}) });
+      const f = await fill(ca, kind, 'full', {
+        borrowerName: LONG_NAME,
+        ...(kind === 'forms_poa' ? { signer: 0 } : {}),
+      });
       expect(await checkTemplateFill(f.spec, f.pdf, f.values), kind).to.deep.equal([]);
       const long = f.report.text.filter((t) => t.value.toUpperCase().includes('WOLFESCHLEGELSTEINHAUSEN'));
       expect(long.length, `${kind}: fields with the long name`).to.be.greaterThan(0);
@@ -168,14 +200,24 @@ describe('forms: California REG 343, REG 227, REG 262', () => {
     writeFileSync(file, flat);
     expect(await qpdfCheck(file)).to.equal('');
     const { pageTexts } = await import('../support/tester.js');
-    expect((await pageTexts(file))[0]).to.include('BORROWER, JANE Q').and.include('ACME AUTO FINANCE LLC');
+    expect((await pageTexts(file))[0])
+      .to.include('BORROWER, JANE Q')
+      .and.include('ACME AUTO FINANCE LLC');
   });
 
   it('removes fields no page shows when it prepares a template (REG 343 carries a hidden duplicate set)', async () => {
     const prepared = await PDFDocument.load((await store.load('ca/Reg343.pdf'))!.bytes);
-    const names = prepared.getForm().getFields().map((x) => x.getName());
+    const names = prepared
+      .getForm()
+      .getFields()
+      .map((x) => x.getName());
     expect(names).to.include('Text62').and.not.include('Text1.0');
-    expect(prepared.getForm().getFields().every((x) => x instanceof PDFTextField || x instanceof PDFCheckBox || x.constructor.name === 'PDFButton')).to.equal(true);
+    expect(
+      prepared
+        .getForm()
+        .getFields()
+        .every((x) => x instanceof PDFTextField || x instanceof PDFCheckBox || x.constructor.name === 'PDFButton'),
+    ).to.equal(true);
   });
 });
 
@@ -183,7 +225,8 @@ describe('forms: copies of official forms prepared before filling', () => {
   it('saves a fill as an update of the prepared template: its bytes kept, only what changed appended, readable by pdf-lib, qpdf and poppler', async () => {
     const made = await PDFDocument.create();
     const form = made.getForm();
-    for (let i = 0; i < 40; i++) form.createTextField(`f${i}`).addToPage(made.addPage([612, 792]), { x: 40, y: 700, width: 300, height: 16 });
+    for (let i = 0; i < 40; i++)
+      form.createTextField(`f${i}`).addToPage(made.addPage([612, 792]), { x: 40, y: 700, width: 300, height: 16 });
     const baseBytes = await prepareTemplate(await made.save());
     const store = new TemplateStore([dir]);
     writeFileSync(join(dir, 'upd.pdf'), baseBytes);
@@ -193,9 +236,14 @@ describe('forms: copies of official forms prepared before filling', () => {
     await fillTemplate(found.doc, spec, values!);
     freezeStreams(found.doc);
     const pdf = (await saveIncremental(found.base.doc, found.base.bytes, found.doc))!;
-    expect(Buffer.from(pdf.subarray(0, found.base.bytes.length)).equals(Buffer.from(found.base.bytes)), 'the template bytes come first, unchanged').to.equal(true);
+    expect(
+      Buffer.from(pdf.subarray(0, found.base.bytes.length)).equals(Buffer.from(found.base.bytes)),
+      'the template bytes come first, unchanged',
+    ).to.equal(true);
     const full = await save(found.doc);
-    expect(pdf.length - found.base.bytes.length, 'the update is a fraction of a full save').to.be.lessThan(full.length / 4);
+    expect(pdf.length - found.base.bytes.length, 'the update is a fraction of a full save').to.be.lessThan(
+      full.length / 4,
+    );
     expect(Buffer.from(pdf).toString('latin1')).to.match(/\/Prev \d+/);
     const back = await PDFDocument.load(pdf);
     expect(back.getForm().getTextField('f3').getText()).to.equal(FIXTURE_VIN);
@@ -217,11 +265,16 @@ describe('forms: copies of official forms prepared before filling', () => {
     expect(r).to.deep.equal({ x: 40, y: 400, width: 300, height: 16 });
   });
 
-  it('FL: the tag agency\'s pre-ticked boxes and typed business name are cleared (HSMV 82040, 82053)', async function () {
-    for (const f of ['fl/HSMV-82040.pdf', 'fl/HSMV-82053.pdf']) if (!store.locate(f)) return skipWithout(this, f, store.dirs);
+  it("FL: the tag agency's pre-ticked boxes and typed business name are cleared (HSMV 82040, 82053)", async function () {
+    for (const f of ['fl/HSMV-82040.pdf', 'fl/HSMV-82053.pdf'])
+      if (!store.locate(f)) return skipWithout(this, f, store.dirs);
     const app = await fill(fl, 'form_title_application', 'ohv'); // in-state, one owner: no Original box
     const form = app.form;
-    for (const name of ['Are you a Florida Resident', 'Are you a US Citizen', 'Are you deaf or hard of hearing Voluntary']) {
+    for (const name of [
+      'Are you a Florida Resident',
+      'Are you a US Citizen',
+      'Are you deaf or hard of hearing Voluntary',
+    ]) {
       expect(choiceOptions(form.getField(name)), name).to.have.length(2); // YES / NO
       expect(choiceSelected(form.getField(name)), name).to.equal(undefined);
     }
@@ -231,7 +284,10 @@ describe('forms: copies of official forms prepared before filling', () => {
     expect(poa.text('Full Legibly Printed Name is required')).to.equal('Acme Auto Finance LLC');
     expect(poa.text('Legibly Printed Name of Owner Grantor')).to.equal('Jane Q Borrower');
     // with no lienholder to appoint, the business name of the copy is not left behind
-    const bare = await fillTemplate((await store.open('fl/HSMV-82053.pdf'))!.doc, fl.templates.forms_poa!, { ...poa.values, grantee: '' });
+    const bare = await fillTemplate((await store.open('fl/HSMV-82053.pdf'))!.doc, fl.templates.forms_poa!, {
+      ...poa.values,
+      grantee: '',
+    });
     expect(bare.doc.getForm().getTextField('Full Legibly Printed Name is required').getText() ?? '').to.equal('');
     expect(bare.doc.getForm().getCheckBox('Motor Vehicle').isChecked()).to.equal(true); // checked from the entry (an automobile), not left from the copy
   });
@@ -243,7 +299,9 @@ describe('forms: copies of official forms prepared before filling', () => {
     expect(f.text('NAME OF PRIMARY REGISTRANT Last First Middle or Business Name')).to.equal('Borrower, Jane Q');
     expect(f.form.getRadioGroup('I WANT TO').getSelected()).to.equal('GET A TITLE ONLY');
     expect(f.form.getDropdown('PRIMARY REGISTRANT DATE OF BIRTH Month').getSelected()).to.deep.equal(['02']);
-    expect(f.form.getDropdown('THE ADDRESS WHERE PRIMARY REGISTRANT GETS MAIL State').getSelected()).to.deep.equal(['NY']);
+    expect(f.form.getDropdown('THE ADDRESS WHERE PRIMARY REGISTRANT GETS MAIL State').getSelected()).to.deep.equal([
+      'NY',
+    ]);
     expect(await checkTemplateFill(f.spec, f.pdf, f.values)).to.deep.equal([]);
     expect(await qpdfCheck(f.file)).to.equal('');
   });

@@ -13,7 +13,15 @@ export interface CliResult {
 /** Runs `titled ARGS` on a data folder, with none of the caller's titled settings (config, database, allow list, URL). */
 export function runCli(args: string[], dataDir: string): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, TITLED_DATA_DIR: dataDir };
-  for (const k of ['TITLED_CONFIG', 'DATABASE_URL', 'TITLED_LOG_LEVEL', 'TITLED_ALLOW_HOSTS', 'TITLED_PUBLIC_URL', 'PORT']) delete env[k];
+  for (const k of [
+    'TITLED_CONFIG',
+    'DATABASE_URL',
+    'TITLED_LOG_LEVEL',
+    'TITLED_ALLOW_HOSTS',
+    'TITLED_PUBLIC_URL',
+    'PORT',
+  ])
+    delete env[k];
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

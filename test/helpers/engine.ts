@@ -11,7 +11,11 @@ export type Dialect = 'sqlite' | 'postgres';
 /** Dialects the store suites run on (TITLED_TEST_DIALECTS=sqlite to skip PostgreSQL locally). */
 export const DIALECTS: Dialect[] = (process.env.TITLED_TEST_DIALECTS ?? 'sqlite,postgres').split(',') as Dialect[];
 
-export interface TestOrg { name: string; key: string; keyId: string }
+export interface TestOrg {
+  name: string;
+  key: string;
+  keyId: string;
+}
 
 export interface TestEngine {
   engine: Engine;
@@ -22,7 +26,11 @@ export interface TestEngine {
   /** Creates another organization with a key. */
   newOrg(name?: string, groups?: string[]): Promise<TestOrg>;
   /** fetch against the daemon; `key` sets Bearer auth (default: the first org's key; null: none). */
-  request(method: string, path: string, o?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    o?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -30,20 +38,39 @@ export interface TestEngine {
  * Boots an engine the way the daemon does (createEngine + listen on a free
  * port), on a fresh SQLite folder or a fresh PostgreSQL schema.
  */
-export async function startTestEngine(o: { dialect?: Dialect; config?: Record<string, unknown>; options?: EngineOptions; listen?: boolean; dataDir?: string; schema?: string } = {}): Promise<TestEngine> {
+export async function startTestEngine(
+  o: {
+    dialect?: Dialect;
+    config?: Record<string, unknown>;
+    options?: EngineOptions;
+    listen?: boolean;
+    dataDir?: string;
+    schema?: string;
+  } = {},
+): Promise<TestEngine> {
   const dialect = o.dialect ?? 'sqlite';
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'titled-test-'));
   const schema = o.schema ?? `t_${randomBytes(6).toString('hex')}`;
   const logs: string[] = [];
-  const logDestination = new Writable({ write(chunk, _e, cb) { logs.push(String(chunk)); cb(); } });
-  const engine = await createEngine({
-    port: 0, dataDir, log: { level: 'info' },
-    workers: { pollIntervalMs: 50, retryBaseMs: 20 },
-    // suites that send many requests with one key are not about rate limits (test/security/rate-limit.test.ts is)
-    rateLimit: { enabled: false },
-    ...(dialect === 'postgres' ? { databaseUrl: PG_URL, databaseSchema: schema } : {}),
-    ...o.config,
-  }, { logDestination, ...o.options });
+  const logDestination = new Writable({
+    write(chunk, _e, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const engine = await createEngine(
+    {
+      port: 0,
+      dataDir,
+      log: { level: 'info' },
+      workers: { pollIntervalMs: 50, retryBaseMs: 20 },
+      // suites that send many requests with one key are not about rate limits (test/security/rate-limit.test.ts is)
+      rateLimit: { enabled: false },
+      ...(dialect === 'postgres' ? { databaseUrl: PG_URL, databaseSchema: schema } : {}),
+      ...o.config,
+    },
+    { logDestination, ...o.options },
+  );
   let url = '';
   if (o.listen !== false) {
     const server = await engine.listen();
@@ -60,7 +87,12 @@ export async function startTestEngine(o: { dialect?: Dialect; config?: Record<st
   };
   const org = await newOrg();
   const t: TestEngine = {
-    engine, url, dataDir, logs, org, newOrg,
+    engine,
+    url,
+    dataDir,
+    logs,
+    org,
+    newOrg,
     async request(method, path, r = {}) {
       const headers: Record<string, string> = { ...r.headers };
       const key = r.key === undefined ? org.key : r.key;
@@ -71,7 +103,11 @@ export async function startTestEngine(o: { dialect?: Dialect; config?: Record<st
       const res = await fetch(url + path, { method, headers, body });
       const text = await res.text();
       let parsed: unknown = text;
-      try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
       return { status: res.status, body: parsed, headers: res.headers };
     },
     async stop() {
@@ -91,7 +127,10 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Polls `fn` until it returns a truthy value (no wall-clock assertions: it gives up only after many tries). */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, o: { tries?: number; everyMs?: number; what?: string } = {}): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  o: { tries?: number; everyMs?: number; what?: string } = {},
+): Promise<T> {
   const tries = o.tries ?? 400;
   for (let i = 0; i < tries; i++) {
     const v = await fn();

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { accountData, createEntry, expectError, makeVin, storedRow, waitForIdle, waitForStatus, CORE_ONLY } from './support.js';
+import {
+  accountData,
+  createEntry,
+  expectError,
+  makeVin,
+  storedRow,
+  waitForIdle,
+  waitForStatus,
+  CORE_ONLY,
+} from './support.js';
 
 const UNKNOWN = '00000000-0000-0000-0000-000000000000';
 
@@ -23,13 +32,20 @@ for (const dialect of DIALECTS) {
 
     describe('POST /title/{id}/data', () => {
       it('no sync flag is 400 (empty body, {}, all flags false, only dppa_exemption)', async () => {
-        for (const body of [undefined, {}, { sync_nmvtis: false, sync_public: false, sync_private: false }, { dppa_exemption: 'X' }]) {
+        for (const body of [
+          undefined,
+          {},
+          { sync_nmvtis: false, sync_public: false, sync_private: false },
+          { dppa_exemption: 'X' },
+        ]) {
           expectError(await t.request('POST', `/title/${id}/data`, { body }), 400, { match: /sync_/ });
         }
       });
 
       it('an unknown entry is 400 (spec: same status as no flag)', async () => {
-        expectError(await t.request('POST', `/title/${UNKNOWN}/data`, { body: { sync_nmvtis: true } }), 400, { match: /not found/ });
+        expectError(await t.request('POST', `/title/${UNKNOWN}/data`, { body: { sync_nmvtis: true } }), 400, {
+          match: /not found/,
+        });
       });
 
       it('an entry with empty account_data (created from documents only) is 409', async () => {
@@ -48,7 +64,9 @@ for (const dialect of DIALECTS) {
       });
 
       it('wrong flag types are 400 naming the flag', async () => {
-        expectError(await t.request('POST', `/title/${id}/data`, { body: { sync_nmvtis: 'yes' } }), 400, { match: /sync_nmvtis/ });
+        expectError(await t.request('POST', `/title/${id}/data`, { body: { sync_nmvtis: 'yes' } }), 400, {
+          match: /sync_nmvtis/,
+        });
         expectError(await t.request('POST', `/title/${id}/data`, { body: [true] }), 400);
       });
     });

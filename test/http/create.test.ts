@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import type { JobInput, StageContext, StagePlugin, TitleEntry } from '../../core/index.js';
 import { DIALECTS, startTestEngine, VALID_VIN, type TestEngine } from '../helpers/engine.js';
 import {
-  accountData, createEntry, expectError, jobInputs, makeVin, REQUIRED_MEMBERS, waitForStatus, withWrongCheckDigit, CORE_ONLY,
+  accountData,
+  createEntry,
+  expectError,
+  jobInputs,
+  makeVin,
+  REQUIRED_MEMBERS,
+  waitForStatus,
+  withWrongCheckDigit,
+  CORE_ONLY,
 } from './support.js';
 
 /** The job inputs the pipeline ran with, by entry id (recorded by the probe stage). */
@@ -33,7 +41,11 @@ for (const dialect of DIALECTS) {
     let q: TestEngine;
 
     before(async () => {
-      t = await startTestEngine({ dialect, config: { stages: ['intake', 'probe'] }, options: { stages: { probe: ProbeStage } } });
+      t = await startTestEngine({
+        dialect,
+        config: { stages: ['intake', 'probe'] },
+        options: { stages: { probe: ProbeStage } },
+      });
       q = await startTestEngine({ dialect, config: { ...CORE_ONLY, workers: { enabled: false } } });
     });
     after(async () => {
@@ -61,7 +73,9 @@ for (const dialect of DIALECTS) {
       expect(e.entryId).to.equal(id);
       expect(e.userId).to.equal(q.org.keyId);
       expect(e.job_status).to.equal('pending');
-      expect(e.storeIndex).to.be.a('string').and.match(new RegExp(`/${id}$`));
+      expect(e.storeIndex)
+        .to.be.a('string')
+        .and.match(new RegExp(`/${id}$`));
       expect(Date.parse(e.createdAt)).to.be.within(before - 1000, Date.now() + 1000);
       expect(e.VIN).to.equal(vin);
       expect(e.state).to.equal('');
@@ -95,7 +109,11 @@ for (const dialect of DIALECTS) {
     it('Borrower falls back to the name parts, and state to the sale state', async () => {
       const vin = makeVin();
       const id = await createEntry(t, {
-        account_data: { vehicle: { vin }, sale: { state: 'OH' }, loan: { borrower: [{ name_first: 'Ann', name_middle: 'B', name_last: 'Cole', name_suffix: 'Jr' }] } },
+        account_data: {
+          vehicle: { vin },
+          sale: { state: 'OH' },
+          loan: { borrower: [{ name_first: 'Ann', name_middle: 'B', name_last: 'Cole', name_suffix: 'Jr' }] },
+        },
       });
       const e = await waitForStatus(t, id);
       expect(e.Borrower).to.equal('Ann B Cole Jr');
@@ -118,14 +136,24 @@ for (const dialect of DIALECTS) {
 
     it('a raw array holding something other than URLs is 400', async () => {
       expectError(await q.request('POST', '/title', { body: ['not a url'] }), 400, { match: /attachments\.0/ });
-      expectError(await q.request('POST', '/title', { body: [{ url: 'https://x.test/a.pdf' }] }), 400, { match: /attachments\.0/ });
+      expectError(await q.request('POST', '/title', { body: [{ url: 'https://x.test/a.pdf' }] }), 400, {
+        match: /attachments\.0/,
+      });
     });
 
     it('the legacy organization field and unknown top-level members are ignored', async () => {
       const victim = await q.newOrg();
       const vin = makeVin();
       const res = await q.request('POST', '/title', {
-        body: { account_data: accountData(vin), website: victim.name, organization: victim.name, org: victim.name, orgId: 'x', foo: { bar: 1 }, job_status: 'complete' },
+        body: {
+          account_data: accountData(vin),
+          website: victim.name,
+          organization: victim.name,
+          org: victim.name,
+          orgId: 'x',
+          foo: { bar: 1 },
+          job_status: 'complete',
+        },
       });
       expect(res.status).to.equal(200);
       expect(res.body.job_status).to.equal('pending');
@@ -147,13 +175,17 @@ for (const dialect of DIALECTS) {
       expect(again.body.entryId).to.not.equal(first);
       expect(again.body).to.deep.equal({ entryId: again.body.entryId, job_status: 'pending' });
       for (const flag of ['sync_nmvtis', 'sync_public', 'sync_private']) {
-        const synced = await q.request('POST', '/title', { body: { account_data: { vehicle: { vin } }, [flag]: true } });
+        const synced = await q.request('POST', '/title', {
+          body: { account_data: { vehicle: { vin } }, [flag]: true },
+        });
         expect(synced.status).to.equal(200);
         expect(synced.body, flag).to.deep.equal({ entryId: synced.body.entryId, job_status: 'enriching' });
         expect(synced.body.entryId).to.not.equal(first);
       }
       // a flag set to false is no sync flag
-      const falsy = await q.request('POST', '/title', { body: { account_data: { vehicle: { vin } }, sync_nmvtis: false } });
+      const falsy = await q.request('POST', '/title', {
+        body: { account_data: { vehicle: { vin } }, sync_nmvtis: false },
+      });
       expect(falsy.body.job_status).to.equal('pending');
       const pointer = await q.request('GET', `/title/${again.body.entryId}`);
       expect(pointer.status).to.equal(200);
@@ -172,7 +204,9 @@ for (const dialect of DIALECTS) {
       const vin = makeVin();
       const first = await createEntry(t, { account_data: accountData(vin, { loanId: 'L-1' }) });
       await waitForStatus(t, first);
-      const again = await t.request('POST', '/title', { body: { account_data: { vehicle: { vin, color: 'Black' }, loan: { loan_id: 'L-2' } }, sync_nmvtis: true } });
+      const again = await t.request('POST', '/title', {
+        body: { account_data: { vehicle: { vin, color: 'Black' }, loan: { loan_id: 'L-2' } }, sync_nmvtis: true },
+      });
       expect(again.body.job_status).to.equal('enriching');
       const e = await waitForStatus(t, again.body.entryId);
       expect(e.entryId).to.equal(first);
@@ -183,7 +217,9 @@ for (const dialect of DIALECTS) {
 
     it('concurrent creates of one VIN make one entry and a pointer for each other request', async () => {
       const vin = makeVin();
-      const results = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', '/title', { body: { account_data: accountData(vin) } })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => t.request('POST', '/title', { body: { account_data: accountData(vin) } })),
+      );
       for (const r of results) expect(r.status, JSON.stringify(r.body)).to.equal(200);
       const ids = results.map((r) => r.body.entryId as string);
       expect(new Set(ids).size).to.equal(8);
@@ -191,7 +227,10 @@ for (const dialect of DIALECTS) {
       expect(rows).to.have.length(1);
       const canonical = rows[0]!.id;
       expect(ids).to.include(canonical);
-      const pointers = await t.engine.db.query<{ id: string }>('SELECT id FROM duplicate_pointers WHERE "canonicalId" = ?', [canonical]);
+      const pointers = await t.engine.db.query<{ id: string }>(
+        'SELECT id FROM duplicate_pointers WHERE "canonicalId" = ?',
+        [canonical],
+      );
       expect(pointers.map((p) => p.id).sort()).to.deep.equal(ids.filter((i) => i !== canonical).sort());
       const e = await waitForStatus(t, canonical);
       for (const id of ids) expect((await t.request('GET', `/title/${id}`)).body.entryId).to.equal(canonical);
@@ -201,9 +240,15 @@ for (const dialect of DIALECTS) {
     it('rule 2: sync_public or sync_private without an issuing state enables sync_nmvtis (job input)', async () => {
       const noState = { vehicle: { vin: makeVin() } };
       const a = await createEntry(q, { account_data: noState, sync_public: true });
-      expect(await jobInputs(q, a)).to.deep.equal([{ reasons: ['create'], account_data: noState, sync_public: true, sync_nmvtis: true }]);
+      expect(await jobInputs(q, a)).to.deep.equal([
+        { reasons: ['create'], account_data: noState, sync_public: true, sync_nmvtis: true },
+      ]);
 
-      const b = await createEntry(q, { account_data: { vehicle: { vin: makeVin() } }, sync_private: true, dppa_exemption: 'DPPA-3' });
+      const b = await createEntry(q, {
+        account_data: { vehicle: { vin: makeVin() } },
+        sync_private: true,
+        dppa_exemption: 'DPPA-3',
+      });
       const [bi] = await jobInputs(q, b);
       expect(bi).to.include({ sync_private: true, sync_nmvtis: true, dppa_exemption: 'DPPA-3' });
       expect((await q.request('GET', `/title/${b}`)).body.private_enrichment_pending).to.equal(true);
@@ -211,7 +256,9 @@ for (const dialect of DIALECTS) {
       // with an issuing state, nothing is added
       const withState = accountData(makeVin(), { state: 'GA' });
       const c = await createEntry(q, { account_data: withState, sync_public: true });
-      expect(await jobInputs(q, c)).to.deep.equal([{ reasons: ['create'], account_data: withState, sync_public: true }]);
+      expect(await jobInputs(q, c)).to.deep.equal([
+        { reasons: ['create'], account_data: withState, sync_public: true },
+      ]);
 
       // documents only (no account data at all): no issuing state either
       const d = await createEntry(q, { attachments: ['https://docs.example.test/t.pdf'], sync_public: true });
@@ -258,8 +305,13 @@ for (const dialect of DIALECTS) {
     it('a VIN with I, O or Q, of the wrong length, or with other characters is 400 and creates nothing', async () => {
       const good = makeVin();
       const bad = [
-        `${good.slice(0, 3)}I${good.slice(4)}`, `${good.slice(0, 3)}O${good.slice(4)}`, `${good.slice(0, 3)}Q${good.slice(4)}`,
-        good.slice(0, 16), `${good}1`, `${good.slice(0, 16)}*`, `${good.slice(0, 16)}_`,
+        `${good.slice(0, 3)}I${good.slice(4)}`,
+        `${good.slice(0, 3)}O${good.slice(4)}`,
+        `${good.slice(0, 3)}Q${good.slice(4)}`,
+        good.slice(0, 16),
+        `${good}1`,
+        `${good.slice(0, 16)}*`,
+        `${good.slice(0, 16)}_`,
       ];
       for (const vin of bad) {
         const res = await q.request('POST', '/title', { body: { account_data: { vehicle: { vin } } } });

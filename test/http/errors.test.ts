@@ -19,9 +19,12 @@ for (const dialect of DIALECTS) {
     });
 
     /** POST/PATCH routes that read a JSON body. */
-    const bodyRoutes = () => [
-      ['POST', '/title'], ['PATCH', `/title/${id}`], ['POST', `/title/${id}/data`],
-    ] as const;
+    const bodyRoutes = () =>
+      [
+        ['POST', '/title'],
+        ['PATCH', `/title/${id}`],
+        ['POST', `/title/${id}/data`],
+      ] as const;
 
     it('malformed JSON is 400', async () => {
       for (const [method, path] of bodyRoutes()) {
@@ -35,8 +38,14 @@ for (const dialect of DIALECTS) {
       const cases: [unknown, RegExp][] = [
         [{ account_data: { vehicle: { vin: makeVin(), year: 'x' } } }, /account_data\.vehicle\.year/],
         [{ account_data: { vehicle: { type: 'SPACESHIP' } } }, /account_data\.vehicle\.type/],
-        [{ account_data: { loan: { borrower: [{ addr: { zip: '123' } }] } } }, /account_data\.loan\.borrower\.0\.addr\.zip/],
-        [{ account_data: { vehicle: { title: { issuing_state: 'ZZ' } } } }, /account_data\.vehicle\.title\.issuing_state/],
+        [
+          { account_data: { loan: { borrower: [{ addr: { zip: '123' } }] } } },
+          /account_data\.loan\.borrower\.0\.addr\.zip/,
+        ],
+        [
+          { account_data: { vehicle: { title: { issuing_state: 'ZZ' } } } },
+          /account_data\.vehicle\.title\.issuing_state/,
+        ],
         [{ account_data: { loan: { loan_amount: '12000' } } }, /account_data\.loan\.loan_amount/],
         [{ account_data: [] }, /account_data/],
         [{ sync_nmvtis: 'true' }, /sync_nmvtis/],
@@ -47,7 +56,8 @@ for (const dialect of DIALECTS) {
         [42, /body/],
         [null, /body/],
       ];
-      for (const [body, field] of cases) expectError(await t.request('POST', '/title', { rawBody: JSON.stringify(body) }), 400, { match: field });
+      for (const [body, field] of cases)
+        expectError(await t.request('POST', '/title', { rawBody: JSON.stringify(body) }), 400, { match: field });
     });
 
     it('a body over bodyLimitBytes is 413 (with Content-Length and chunked)', async () => {
@@ -61,7 +71,9 @@ for (const dialect of DIALECTS) {
         },
       });
       const res = await fetch(`${t.url}/title`, {
-        method: 'POST', body: stream, duplex: 'half',
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
         headers: { authorization: `Bearer ${t.org.key}`, 'content-type': 'application/json' },
       } as RequestInit);
       const body = await res.json();
@@ -72,25 +84,53 @@ for (const dialect of DIALECTS) {
     });
 
     it('a non-JSON content type is 415', async () => {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+      ]) {
         for (const [method, path] of bodyRoutes()) {
-          const res = await t.request(method, path, { rawBody: JSON.stringify({ sync_nmvtis: true }), headers: { 'content-type': type } });
+          const res = await t.request(method, path, {
+            rawBody: JSON.stringify({ sync_nmvtis: true }),
+            headers: { 'content-type': type },
+          });
           expectError(res, 415);
         }
       }
       // JSON with parameters and +json types are JSON
-      const ok = await t.request('POST', '/title', { body: { account_data: { vehicle: { vin: makeVin() } } }, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      const ok = await t.request('POST', '/title', {
+        body: { account_data: { vehicle: { vin: makeVin() } } },
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
       expect(ok.status).to.equal(200);
     });
 
     it('an unknown route is 404 with the error body', async () => {
-      for (const [method, path] of [['GET', '/'], ['GET', '/nope'], ['GET', `/title/${id}/nope`], ['POST', `/title/${id}/nope`], ['GET', '/titles'], ['GET', `/title/${id}/submit/a/b`]] as const) {
+      for (const [method, path] of [
+        ['GET', '/'],
+        ['GET', '/nope'],
+        ['GET', `/title/${id}/nope`],
+        ['POST', `/title/${id}/nope`],
+        ['GET', '/titles'],
+        ['GET', `/title/${id}/submit/a/b`],
+      ] as const) {
         expectError(await t.request(method, path), 404);
       }
     });
 
     it('a wrong method is 405 with the error body and an Allow header', async () => {
-      for (const [method, path] of [['PUT', `/title/${id}`], ['POST', `/title/${id}`], ['DELETE', '/title'], ['PATCH', '/title'], ['GET', `/title/${id}/data`], ['GET', `/title/${id}/submit`], ['POST', `/title/${id}/submit/s1`], ['POST', '/healthz'], ['GET', '/auth/login']] as const) {
+      for (const [method, path] of [
+        ['PUT', `/title/${id}`],
+        ['POST', `/title/${id}`],
+        ['DELETE', '/title'],
+        ['PATCH', '/title'],
+        ['GET', `/title/${id}/data`],
+        ['GET', `/title/${id}/submit`],
+        ['POST', `/title/${id}/submit/s1`],
+        ['POST', '/healthz'],
+        ['GET', '/auth/login'],
+      ] as const) {
         const res = await t.request(method, path);
         expectError(res, 405);
         expect(res.headers.get('allow'), `${method} ${path}`).to.be.a('string').and.not.equal('');
@@ -121,12 +161,23 @@ for (const dialect of DIALECTS) {
         ['GET', '/title?vin=a%00b', undefined, {}],
         ['GET', '/title?stateMap=true&groupId=a%00b', undefined, {}],
         ['POST', '/title', JSON.stringify({ groupId: 'g\u0000', account_data: { vehicle: { vin: makeVin() } } }), {}],
-        ['POST', '/title', JSON.stringify({ account_data: { vehicle: { vin: makeVin(), make: 'Ho\u0000nda' }, loan: { borrower: [{ name: 'A\u0000B' }] } } }), {}],
+        [
+          'POST',
+          '/title',
+          JSON.stringify({
+            account_data: {
+              vehicle: { vin: makeVin(), make: 'Ho\u0000nda' },
+              loan: { borrower: [{ name: 'A\u0000B' }] },
+            },
+          }),
+          {},
+        ],
       ];
       const failures: string[] = [];
       for (const [method, path, rawBody, headers] of attempts) {
         const res = await t.request(method, path, { rawBody, headers });
-        if (res.status >= 500) failures.push(`${method} ${path.slice(0, 60)} ${(rawBody ?? '').slice(0, 80)}: ${res.status}`);
+        if (res.status >= 500)
+          failures.push(`${method} ${path.slice(0, 60)} ${(rawBody ?? '').slice(0, 80)}: ${res.status}`);
         else if (res.status >= 400) expectError(res, res.status);
       }
       expect(failures).to.deep.equal([]);
@@ -135,12 +186,22 @@ for (const dialect of DIALECTS) {
 
     it('a NUL character in the URL or in groupId is 400 on both databases', async () => {
       for (const [method, path, body] of [
-        ['GET', '/title/a%00b'], ['DELETE', '/title/a%00b'], ['POST', '/title/a%00b/data', { sync_nmvtis: true }],
-        ['GET', '/title?groupId=a%00b'], ['GET', '/title?vin=a%00b'], ['GET', `/title/${id}?x=%00`],
+        ['GET', '/title/a%00b'],
+        ['DELETE', '/title/a%00b'],
+        ['POST', '/title/a%00b/data', { sync_nmvtis: true }],
+        ['GET', '/title?groupId=a%00b'],
+        ['GET', '/title?vin=a%00b'],
+        ['GET', `/title/${id}?x=%00`],
       ] as const) {
         expectError(await t.request(method, path, { body }), 400, { match: /NUL/ });
       }
-      expectError(await t.request('POST', '/title', { body: { groupId: 'g\u0000', account_data: { vehicle: { vin: makeVin() } } } }), 400, { match: /groupId/ });
+      expectError(
+        await t.request('POST', '/title', {
+          body: { groupId: 'g\u0000', account_data: { vehicle: { vin: makeVin() } } },
+        }),
+        400,
+        { match: /groupId/ },
+      );
     });
 
     it('/healthz and /readyz answer without credentials', async () => {

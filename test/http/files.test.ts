@@ -17,7 +17,14 @@ class TestFormsStage implements StagePlugin {
   async run(ctx: StageContext): Promise<void> {
     ctx.entry.form_title_application = await ctx.objects.put('forms/title_application.pdf', PDF);
     const shot = await ctx.objects.put('pulls/portal_screenshot.png', PNG);
-    ctx.entry.forms_poa = [{ signer_name: 'Jane Q Borrower', signer_id: 's1', form: ctx.entry.form_title_application, form_generic: 'not-a-key' }];
+    ctx.entry.forms_poa = [
+      {
+        signer_name: 'Jane Q Borrower',
+        signer_id: 's1',
+        form: ctx.entry.form_title_application,
+        form_generic: 'not-a-key',
+      },
+    ];
     ctx.entry.portal_screenshot = shot;
   }
 }
@@ -40,7 +47,11 @@ for (const dialect of DIALECTS) {
     let storeIndex: string;
 
     before(async () => {
-      t = await startTestEngine({ dialect, config: { stages: ['intake', 'test-stage'] }, options: { stages: { 'test-stage': TestFormsStage } } });
+      t = await startTestEngine({
+        dialect,
+        config: { stages: ['intake', 'test-stage'] },
+        options: { stages: { 'test-stage': TestFormsStage } },
+      });
       id = await createEntry(t, { account_data: accountData(makeVin()) });
       entry = await waitForStatus(t, id);
       storeIndex = entry.storeIndex;
@@ -122,8 +133,14 @@ for (const dialect of DIALECTS) {
     it('a client string under the storeIndex that is no valid object key is returned as it is (GET, PATCH and list keep working)', async () => {
       const other = await createEntry(t, { account_data: accountData(makeVin()) });
       const e = await waitForStatus(t, other);
-      const odd = [`${e.storeIndex}/../../${storeIndex}/forms/title_application.pdf`, `${e.storeIndex}//x`, `${e.storeIndex}/a b`];
-      const patched = await t.request('PATCH', `/title/${other}`, { body: { account_data: { txn_quick_reference: odd[0], vehicle: { color: odd[1], model: odd[2] } } } });
+      const odd = [
+        `${e.storeIndex}/../../${storeIndex}/forms/title_application.pdf`,
+        `${e.storeIndex}//x`,
+        `${e.storeIndex}/a b`,
+      ];
+      const patched = await t.request('PATCH', `/title/${other}`, {
+        body: { account_data: { txn_quick_reference: odd[0], vehicle: { color: odd[1], model: odd[2] } } },
+      });
       expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
       expect(patched.body.account_data.txn_quick_reference).to.equal(odd[0]);
       expect(patched.body.account_data.vehicle.color).to.equal(odd[1]);
@@ -140,7 +157,7 @@ for (const dialect of DIALECTS) {
       expectError(await downloadJson(t.engine.objects.presign(`${storeIndex}/forms/none.pdf`, 60)), 404);
     });
 
-    it('after DELETE the entry\'s objects are gone (its old URLs are 404)', async () => {
+    it("after DELETE the entry's objects are gone (its old URLs are 404)", async () => {
       const other = await createEntry(t, { account_data: accountData(makeVin()) });
       const e = await waitForStatus(t, other);
       expect((await download(e.form_title_application)).status).to.equal(200);

@@ -29,7 +29,11 @@ export function parseRaw(out: string): { status: number; contentType: string; bo
   const [head, ...rest] = out.split('\r\n\r\n');
   const contentType = /\r\ncontent-type: ([^\r]*)/i.exec(head!)?.[1] ?? '';
   let body: unknown = rest.join('\r\n\r\n');
-  try { body = JSON.parse(String(body)); } catch { /* left as text */ }
+  try {
+    body = JSON.parse(String(body));
+  } catch {
+    /* left as text */
+  }
   return { status, contentType, body };
 }
 
@@ -47,39 +51,71 @@ describe('HTTP hardening (issue 13)', () => {
   });
 
   describe('1. paths are matched as the spec writes them, authentication before every handler', () => {
-    const variants = () => [
-      ['GET', '/TITLE'], ['GET', '/Title/x'], ['POST', '/TITLE'], ['GET', `/Title/${id}`], ['PATCH', `/TITLE/${id}`],
-      ['DELETE', `/tItLe/${id}`], ['POST', `/title/${id}/FORMS`], ['GET', `/TITLE/${id}/submit/x`], ['POST', '/AUTH/login'],
-    ] as const;
+    const variants = () =>
+      [
+        ['GET', '/TITLE'],
+        ['GET', '/Title/x'],
+        ['POST', '/TITLE'],
+        ['GET', `/Title/${id}`],
+        ['PATCH', `/TITLE/${id}`],
+        ['DELETE', `/tItLe/${id}`],
+        ['POST', `/title/${id}/FORMS`],
+        ['GET', `/TITLE/${id}/submit/x`],
+        ['POST', '/AUTH/login'],
+      ] as const;
 
     it('a path in another case is an unknown route (404 error body), with or without a key', async () => {
       for (const [method, path] of variants()) {
         for (const key of [null, undefined]) {
-          expectError(await t.request(method, path, { key, body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 404, { match: /no route/ });
+          expectError(
+            await t.request(method, path, { key, body: method === 'GET' || method === 'DELETE' ? undefined : {} }),
+            404,
+            { match: /no route/ },
+          );
         }
       }
     });
 
     it('every /title route refuses a request without credentials before its handler', async () => {
-      for (const [method, path] of [['GET', '/title'], ['GET', '/title/'], ['POST', '/title'], ['GET', `/title/${id}`], ['PATCH', `/title/${id}`],
-        ['DELETE', `/title/${id}`], ['POST', `/title/${id}/data`], ['POST', `/title/${id}/fees`], ['POST', `/title/${id}/forms`],
-        ['POST', `/title/${id}/sign`], ['POST', `/title/${id}/submit`], ['GET', `/title/${id}/submit/x`]] as const) {
-        expectError(await t.request(method, path, { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 403);
+      for (const [method, path] of [
+        ['GET', '/title'],
+        ['GET', '/title/'],
+        ['POST', '/title'],
+        ['GET', `/title/${id}`],
+        ['PATCH', `/title/${id}`],
+        ['DELETE', `/title/${id}`],
+        ['POST', `/title/${id}/data`],
+        ['POST', `/title/${id}/fees`],
+        ['POST', `/title/${id}/forms`],
+        ['POST', `/title/${id}/sign`],
+        ['POST', `/title/${id}/submit`],
+        ['GET', `/title/${id}/submit/x`],
+      ] as const) {
+        expectError(
+          await t.request(method, path, { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} }),
+          403,
+        );
       }
     });
   });
 
   describe('3. JSON depth, member count and string length are limited at the edge', () => {
-    const send = (method: string, path: string, inner: string) => t.request(method, path, { rawBody: `{"account_data":{"vehicle":{"x":${inner}}}}` });
+    const send = (method: string, path: string, inner: string) =>
+      t.request(method, path, { rawBody: `{"account_data":{"vehicle":{"x":${inner}}}}` });
 
     it('deep nesting in POST /title is 400 (depth 5,000 overflowed the job queue; 3,000 was accepted, then failed the job)', async () => {
-      for (const depth of [5000, 3000, 200]) expectError(await send('POST', '/title', nested(depth)), 400, { match: /nest/ });
+      for (const depth of [5000, 3000, 200])
+        expectError(await send('POST', '/title', nested(depth)), 400, { match: /nest/ });
     });
 
     it('deep nesting in PATCH and POST /data is 400 (depth 2,000 overflowed merge/clone)', async () => {
       expectError(await send('PATCH', `/title/${id}`, nested(2000)), 400, { match: /nest/ });
       expectError(await send('POST', `/title/${id}/data`, nested(2000)), 400, { match: /nest/ });
-      expectError(await t.request('PATCH', `/title/${id}`, { rawBody: '['.repeat(100_000) + ']'.repeat(100_000) }), 400, { match: /nest/ });
+      expectError(
+        await t.request('PATCH', `/title/${id}`, { rawBody: '['.repeat(100_000) + ']'.repeat(100_000) }),
+        400,
+        { match: /nest/ },
+      );
     });
 
     it('nesting within the limit is accepted', async () => {
@@ -90,13 +126,21 @@ describe('HTTP hardening (issue 13)', () => {
     it('too many members in one object or array, or a too long string, is 400', async () => {
       const wide = `{${Array.from({ length: 10_001 }, (_, i) => `"k${i}":1`).join(',')}}`;
       expectError(await send('PATCH', `/title/${id}`, wide), 400, { match: /members/ });
-      expectError(await send('PATCH', `/title/${id}`, `[${Array(10_001).fill('0').join(',')}]`), 400, { match: /members/ });
+      expectError(await send('PATCH', `/title/${id}`, `[${Array(10_001).fill('0').join(',')}]`), 400, {
+        match: /members/,
+      });
       expectError(await send('PATCH', `/title/${id}`, JSON.stringify('x'.repeat(100_001))), 400, { match: /string/ });
-      expectError(await t.request('PATCH', `/title/${id}`, { rawBody: `{${JSON.stringify('k'.repeat(100_001))}:1}` }), 400, { match: /string/ });
+      expectError(
+        await t.request('PATCH', `/title/${id}`, { rawBody: `{${JSON.stringify('k'.repeat(100_001))}:1}` }),
+        400,
+        { match: /string/ },
+      );
     });
 
     it('the limits are configurable', async () => {
-      const small = await startTestEngine({ config: { ...CORE_ONLY, limits: { jsonMaxDepth: 6, jsonMaxMembers: 5, jsonMaxStringLength: 10 } } });
+      const small = await startTestEngine({
+        config: { ...CORE_ONLY, limits: { jsonMaxDepth: 6, jsonMaxMembers: 5, jsonMaxStringLength: 10 } },
+      });
       try {
         expectError(await small.request('POST', '/title', { rawBody: nested(7) }), 400, { match: /nest/ });
         expectError(await small.request('POST', '/title', { rawBody: '[1,2,3,4,5,6]' }), 400, { match: /members/ });
@@ -109,14 +153,22 @@ describe('HTTP hardening (issue 13)', () => {
 
   describe('4. numbers are bounded where they enter', () => {
     it('a money amount that is not a sane amount is 400 naming the field', async () => {
-      for (const [path, value] of [['sale.sale_price', 1e308], ['sale.sale_price', -1], ['loan.loan_amount', 1e308], ['loan.payoff_amount', 1e16],
-        ['loan.per_diem', -5], ['sale.additional_dues.deliveryEstimate', 1e300]] as const) {
+      for (const [path, value] of [
+        ['sale.sale_price', 1e308],
+        ['sale.sale_price', -1],
+        ['loan.loan_amount', 1e308],
+        ['loan.payoff_amount', 1e16],
+        ['loan.per_diem', -5],
+        ['sale.additional_dues.deliveryEstimate', 1e300],
+      ] as const) {
         const data: Record<string, any> = accountData(makeVin());
         const parts = path.split('.');
         let o = data;
         for (const p of parts.slice(0, -1)) o = o[p] ??= {};
         o[parts.at(-1)!] = value;
-        expectError(await t.request('POST', '/title', { body: { account_data: data } }), 400, { match: new RegExp(`account_data\\.${path.replace(/\./g, '\\.')}`) });
+        expectError(await t.request('POST', '/title', { body: { account_data: data } }), 400, {
+          match: new RegExp(`account_data\\.${path.replace(/\./g, '\\.')}`),
+        });
       }
     });
   });
@@ -131,7 +183,11 @@ describe('HTTP hardening (issue 13)', () => {
     });
 
     it('malformed framing is a JSON 400, an over-long URL a JSON 431', async () => {
-      for (const text of ['GARBAGE\r\n\r\n', 'GET /title HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n', 'GET /title HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n']) {
+      for (const text of [
+        'GARBAGE\r\n\r\n',
+        'GET /title HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+        'GET /title HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      ]) {
         const r = parseRaw(await rawHttp(t.url, text));
         expect(r.contentType).to.match(/^application\/json/);
         expectError({ status: r.status, body: r.body, headers: new Headers() }, 400);
@@ -142,7 +198,8 @@ describe('HTTP hardening (issue 13)', () => {
 
     it('every log line is JSON', async () => {
       await rawHttp(t.url, 'GARBAGE\r\n\r\n');
-      for (const line of t.logs.join('').split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).to.not.throw();
+      for (const line of t.logs.join('').split('\n').filter(Boolean))
+        expect(() => JSON.parse(line), line).to.not.throw();
     });
   });
 
@@ -150,8 +207,14 @@ describe('HTTP hardening (issue 13)', () => {
     it('Authorization: Session <token> is refused (the session travels in the cookie only)', async () => {
       const login = await t.request('POST', '/auth/login');
       const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!;
-      expect((await t.request('GET', `/title/${id}`, { key: null, headers: { cookie: `titled_session=${cookie}` } })).status).to.equal(200);
-      expectError(await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `Session ${cookie}` } }), 403, { match: /scheme/ });
+      expect(
+        (await t.request('GET', `/title/${id}`, { key: null, headers: { cookie: `titled_session=${cookie}` } })).status,
+      ).to.equal(200);
+      expectError(
+        await t.request('GET', `/title/${id}`, { key: null, headers: { authorization: `Session ${cookie}` } }),
+        403,
+        { match: /scheme/ },
+      );
     });
   });
 });

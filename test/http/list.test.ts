@@ -3,7 +3,12 @@ import { EntryStore } from '../../core/store/entry-store.js';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { accountData, createEntry, expectError, makeVin, waitForIdle, CORE_ONLY } from './support.js';
 
-interface Made { id: string; vin: string; state: string; groupId?: string }
+interface Made {
+  id: string;
+  vin: string;
+  state: string;
+  groupId?: string;
+}
 
 const STATES = ['TX', 'CA', 'NY', 'FL', 'TX', 'WA', 'TX', 'CA'];
 const ids = (items: { entryId: string }[]) => items.map((e) => e.entryId);
@@ -17,14 +22,19 @@ for (const dialect of DIALECTS) {
       t = await startTestEngine({ dialect, config: CORE_ONLY });
       // 25 entries, created five at a time so several share a createdAt millisecond
       for (let batch = 0; batch < 5; batch++) {
-        await Promise.all(Array.from({ length: 5 }, async (_, j) => {
-          const i = batch * 5 + j;
-          const vin = makeVin();
-          const state = STATES[i % STATES.length]!;
-          const groupId = i % 3 === 0 ? 'g1' : i % 3 === 1 ? 'g2' : undefined;
-          const id = await createEntry(t, { account_data: accountData(vin, { state }), ...(groupId ? { groupId } : {}) });
-          made.push({ id, vin, state, groupId });
-        }));
+        await Promise.all(
+          Array.from({ length: 5 }, async (_, j) => {
+            const i = batch * 5 + j;
+            const vin = makeVin();
+            const state = STATES[i % STATES.length]!;
+            const groupId = i % 3 === 0 ? 'g1' : i % 3 === 1 ? 'g2' : undefined;
+            const id = await createEntry(t, {
+              account_data: accountData(vin, { state }),
+              ...(groupId ? { groupId } : {}),
+            });
+            made.push({ id, vin, state, groupId });
+          }),
+        );
       }
       // another organization's entries never appear
       const other = await t.newOrg();
@@ -48,7 +58,9 @@ for (const dialect of DIALECTS) {
       expect(all.hasMore).to.equal(false);
       expect(all.nextToken).to.equal(null);
       expect(ids(all.items).sort()).to.deep.equal(made.map((m) => m.id).sort());
-      const order = [...all.items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.entryId < b.entryId ? 1 : -1));
+      const order = [...all.items].sort(
+        (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.entryId < b.entryId ? 1 : -1),
+      );
       expect(ids(all.items)).to.deep.equal(ids(order));
       const one = await t.request('GET', `/title/${made[0]!.id}`);
       expect(all.items.find((e: { entryId: string }) => e.entryId === made[0]!.id)).to.deep.equal(one.body);
@@ -80,7 +92,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('paging works with a filter too (it walks only matching entries)', async () => {
-      const want = made.filter((m) => m.state === 'TX').map((m) => m.id).sort();
+      const want = made
+        .filter((m) => m.state === 'TX')
+        .map((m) => m.id)
+        .sort();
       const got: string[] = [];
       let token: string | null = null;
       do {
@@ -96,13 +111,37 @@ for (const dialect of DIALECTS) {
       expect(ids((await list(`?vin=${m.vin}`)).items)).to.deep.equal([m.id]);
       expect(ids((await list(`?vin=${m.vin.toLowerCase()}`)).items)).to.deep.equal([m.id]);
       expect((await list(`?vin=${makeVin()}`)).items).to.deep.equal([]);
-      expect(ids((await list('?groupId=g1&limit=500')).items).sort()).to.deep.equal(made.filter((x) => x.groupId === 'g1').map((x) => x.id).sort());
-      expect(ids((await list('?groupId=g2&limit=500')).items).sort()).to.deep.equal(made.filter((x) => x.groupId === 'g2').map((x) => x.id).sort());
+      expect(ids((await list('?groupId=g1&limit=500')).items).sort()).to.deep.equal(
+        made
+          .filter((x) => x.groupId === 'g1')
+          .map((x) => x.id)
+          .sort(),
+      );
+      expect(ids((await list('?groupId=g2&limit=500')).items).sort()).to.deep.equal(
+        made
+          .filter((x) => x.groupId === 'g2')
+          .map((x) => x.id)
+          .sort(),
+      );
       expect((await list('?groupId=g9')).items).to.deep.equal([]);
-      expect(ids((await list('?state=TX&limit=500')).items).sort()).to.deep.equal(made.filter((x) => x.state === 'TX').map((x) => x.id).sort());
-      expect(ids((await list('?state=ca&limit=500')).items).sort()).to.deep.equal(made.filter((x) => x.state === 'CA').map((x) => x.id).sort());
-      expect(ids((await list('?state=TX&groupId=g1&limit=500')).items).sort())
-        .to.deep.equal(made.filter((x) => x.state === 'TX' && x.groupId === 'g1').map((x) => x.id).sort());
+      expect(ids((await list('?state=TX&limit=500')).items).sort()).to.deep.equal(
+        made
+          .filter((x) => x.state === 'TX')
+          .map((x) => x.id)
+          .sort(),
+      );
+      expect(ids((await list('?state=ca&limit=500')).items).sort()).to.deep.equal(
+        made
+          .filter((x) => x.state === 'CA')
+          .map((x) => x.id)
+          .sort(),
+      );
+      expect(ids((await list('?state=TX&groupId=g1&limit=500')).items).sort()).to.deep.equal(
+        made
+          .filter((x) => x.state === 'TX' && x.groupId === 'g1')
+          .map((x) => x.id)
+          .sort(),
+      );
       expect((await list('?state=TX&vin=' + made.find((x) => x.state === 'CA')!.vin)).items).to.deep.equal([]);
     });
 
@@ -145,7 +184,9 @@ for (const dialect of DIALECTS) {
       for (const m of made) counts[m.state] = (counts[m.state] ?? 0) + 1;
       const res = await t.request('GET', '/title?stateMap=true');
       expect(res.status).to.equal(200);
-      const want = Object.keys(counts).sort().map((state) => ({ state, count: counts[state] }));
+      const want = Object.keys(counts)
+        .sort()
+        .map((state) => ({ state, count: counts[state] }));
       expect(res.body).to.deep.equal({ items: want, count: 25, nextToken: null, hasMore: false, stateMap: counts });
       const g1: Record<string, number> = {};
       for (const m of made.filter((x) => x.groupId === 'g1')) g1[m.state] = (g1[m.state] ?? 0) + 1;
@@ -177,12 +218,18 @@ for (const dialect of DIALECTS) {
         'A'.repeat(600),
       ];
       for (const token of forged) {
-        expectError(await t.request('GET', `/title?limit=3&nextToken=${encodeURIComponent(token)}`), 400, { match: /nextToken/ });
+        expectError(await t.request('GET', `/title?limit=3&nextToken=${encodeURIComponent(token)}`), 400, {
+          match: /nextToken/,
+        });
       }
       // the real one still works, for its own organization only
       expect((await list(`?limit=3&nextToken=${encodeURIComponent(real)}`)).count).to.equal(3);
       const other = await t.newOrg();
-      expectError(await t.request('GET', `/title?limit=3&nextToken=${encodeURIComponent(real)}`, { key: other.key }), 400, { match: /nextToken/ });
+      expectError(
+        await t.request('GET', `/title?limit=3&nextToken=${encodeURIComponent(real)}`, { key: other.key }),
+        400,
+        { match: /nextToken/ },
+      );
     });
 
     it('other bad query values are 400 naming the parameter', async () => {

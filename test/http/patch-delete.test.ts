@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { DIALECTS, startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { accountData, createEntry, expectError, makeVin, storedRow, waitForIdle, waitForStatus, CORE_ONLY } from './support.js';
+import {
+  accountData,
+  createEntry,
+  expectError,
+  makeVin,
+  storedRow,
+  waitForIdle,
+  waitForStatus,
+  CORE_ONLY,
+} from './support.js';
 
 for (const dialect of DIALECTS) {
   describe(`HTTP: PATCH /title/{id} (${dialect})`, () => {
@@ -23,7 +32,12 @@ for (const dialect of DIALECTS) {
       const id = await processed(accountData(makeVin()));
       const before = await storedRow(t, id);
       const res = await t.request('PATCH', `/title/${id}`, {
-        body: { account_data: { vehicle: { color: 'Red' } }, job_status: 'complete', website: 'other-org', VIN: makeVin() },
+        body: {
+          account_data: { vehicle: { color: 'Red' } },
+          job_status: 'complete',
+          website: 'other-org',
+          VIN: makeVin(),
+        },
       });
       expectError(res, 403, { disallowedFields: ['job_status', 'website', 'VIN'] });
       const only = await t.request('PATCH', `/title/${id}`, { body: { account_status: 'lien_perfected' } });
@@ -50,12 +64,20 @@ for (const dialect of DIALECTS) {
     it('merges as RFC 7396: objects merge, arrays replace, null removes; derived members follow', async () => {
       const data = accountData(makeVin(), { borrower: 'First Borrower', loanId: 'L-1' }) as any;
       data.loan.borrower.push({ type: 'PERSON', name: 'Second Borrower' });
-      data.vehicle.fee_history = [{ feeType: 'StateTax', value: 10 }, { feeType: 'Title', value: 33 }];
+      data.vehicle.fee_history = [
+        { feeType: 'StateTax', value: 10 },
+        { feeType: 'Title', value: 33 },
+      ];
       const id = await processed(data);
       const res = await t.request('PATCH', `/title/${id}`, {
         body: {
           account_data: {
-            vehicle: { color: 'Red', model: null, fee_history: [{ feeType: 'Registration', value: 5 }], title: { number: 'T-2' } },
+            vehicle: {
+              color: 'Red',
+              model: null,
+              fee_history: [{ feeType: 'Registration', value: 5 }],
+              title: { number: 'T-2' },
+            },
             loan: { borrower: [{ type: 'PERSON', name: 'New Borrower' }], loan_id: 'L-2' },
             txn_quick_reference: 'ref-1',
           },
@@ -90,20 +112,25 @@ for (const dialect of DIALECTS) {
       const id = await processed(accountData(vin));
       const pointer = await createEntry(t, { account_data: { vehicle: { vin } } });
       await waitForStatus(t, id);
-      const res = await t.request('PATCH', `/title/${pointer}`, { body: { account_data: { vehicle: { color: 'Teal' } } } });
+      const res = await t.request('PATCH', `/title/${pointer}`, {
+        body: { account_data: { vehicle: { color: 'Teal' } } },
+      });
       expect(res.status).to.equal(200);
       expect(res.body.entryId).to.equal(id);
       expect((await t.request('GET', `/title/${id}`)).body.account_data.vehicle.color).to.equal('Teal');
     });
 
-    it('changing the VIN to another entry\'s VIN is 409 and changes nothing; to a free VIN it moves the entry', async () => {
+    it("changing the VIN to another entry's VIN is 409 and changes nothing; to a free VIN it moves the entry", async () => {
       const vinA = makeVin();
       const vinB = makeVin();
       const a = await processed(accountData(vinA));
       const b = await processed(accountData(vinB));
       const before = await storedRow(t, a);
       expectError(await t.request('PATCH', `/title/${a}`, { body: { account_data: { vehicle: { vin: vinB } } } }), 409);
-      expectError(await t.request('PATCH', `/title/${a}`, { body: { account_data: { vehicle: { vin: vinB.toLowerCase() } } } }), 409);
+      expectError(
+        await t.request('PATCH', `/title/${a}`, { body: { account_data: { vehicle: { vin: vinB.toLowerCase() } } } }),
+        409,
+      );
       const after = await storedRow(t, a);
       expect(after.doc).to.equal(before.doc);
       expect(after.version).to.equal(before.version);
@@ -112,7 +139,9 @@ for (const dialect of DIALECTS) {
       const moved = await t.request('PATCH', `/title/${a}`, { body: { account_data: { vehicle: { vin: vinC } } } });
       expect(moved.status).to.equal(200);
       expect(moved.body.VIN).to.equal(vinC);
-      expect((await t.request('GET', `/title?vin=${vinC}`)).body.items.map((e: { entryId: string }) => e.entryId)).to.deep.equal([a]);
+      expect(
+        (await t.request('GET', `/title?vin=${vinC}`)).body.items.map((e: { entryId: string }) => e.entryId),
+      ).to.deep.equal([a]);
       expect((await t.request('GET', `/title?vin=${vinA}`)).body.items).to.deep.equal([]);
       // a new create of the old VIN is a new entry now
       const fresh = await t.request('POST', '/title', { body: { account_data: { vehicle: { vin: vinA } } } });
@@ -122,13 +151,34 @@ for (const dialect of DIALECTS) {
 
     it('a malformed VIN, wrong types or a non-object body are 400; an unknown id is 404', async () => {
       const id = await processed(accountData(makeVin()));
-      expectError(await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { vin: 'ABC' } } } }), 400, { match: /account_data\.vehicle\.vin/ });
-      expectError(await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { year: 'x' } } } }), 400, { match: /account_data\.vehicle\.year/ });
-      expectError(await t.request('PATCH', `/title/${id}`, { body: { account_data: { loan: { borrower: { name: 'not an array' } } } } }), 400, { match: /account_data\.loan\.borrower/ });
-      expectError(await t.request('PATCH', `/title/${id}`, { body: { account_data: 'x' } }), 400, { match: /account_data/ });
+      expectError(
+        await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { vin: 'ABC' } } } }),
+        400,
+        { match: /account_data\.vehicle\.vin/ },
+      );
+      expectError(
+        await t.request('PATCH', `/title/${id}`, { body: { account_data: { vehicle: { year: 'x' } } } }),
+        400,
+        { match: /account_data\.vehicle\.year/ },
+      );
+      expectError(
+        await t.request('PATCH', `/title/${id}`, {
+          body: { account_data: { loan: { borrower: { name: 'not an array' } } } },
+        }),
+        400,
+        { match: /account_data\.loan\.borrower/ },
+      );
+      expectError(await t.request('PATCH', `/title/${id}`, { body: { account_data: 'x' } }), 400, {
+        match: /account_data/,
+      });
       expectError(await t.request('PATCH', `/title/${id}`, { body: [1] }), 400);
       expectError(await t.request('PATCH', `/title/${id}`, { body: 'x' }), 400);
-      expectError(await t.request('PATCH', '/title/00000000-0000-0000-0000-000000000000', { body: { account_data: { vehicle: { color: 'Red' } } } }), 404);
+      expectError(
+        await t.request('PATCH', '/title/00000000-0000-0000-0000-000000000000', {
+          body: { account_data: { vehicle: { color: 'Red' } } },
+        }),
+        404,
+      );
     });
   });
 

@@ -21,11 +21,28 @@ import { aamvaVariants, payloadFor, renderBack, type Holder, type Variant } from
 const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 const variants = aamvaVariants();
 const misses = (v: Variant, fields: Record<string, string>) =>
-  Object.entries(v.expected).filter(([k, want]) => (fields[k] ?? '') !== want).map(([k, want]) => `${v.id} (${v.deviations.join(', ')}) ${k}: '${fields[k] ?? ''}' want '${want}'`);
+  Object.entries(v.expected)
+    .filter(([k, want]) => (fields[k] ?? '') !== want)
+    .map(([k, want]) => `${v.id} (${v.deviations.join(', ')}) ${k}: '${fields[k] ?? ''}' want '${want}'`);
 
 const holder: Holder = {
-  first: 'MARY ANN', middle: 'LEE', last: 'DE LA CRUZ', suffix: 'III', number: 'D1234567', dob: '1984-07-09', expiration: '2029-07-09', issued: '2021-03-02',
-  sex: 'F', street: '12 OAK AVE', city: 'AUSTIN', state: 'TX', zip: '78701', country: 'USA', iin: '636015', heightIn: 65, weightLb: 140,
+  first: 'MARY ANN',
+  middle: 'LEE',
+  last: 'DE LA CRUZ',
+  suffix: 'III',
+  number: 'D1234567',
+  dob: '1984-07-09',
+  expiration: '2029-07-09',
+  issued: '2021-03-02',
+  sex: 'F',
+  street: '12 OAK AVE',
+  city: 'AUSTIN',
+  state: 'TX',
+  zip: '78701',
+  country: 'USA',
+  iin: '636015',
+  heightIn: 65,
+  weightLb: 140,
 };
 
 describe('AAMVA barcodes from the field', function () {
@@ -34,7 +51,18 @@ describe('AAMVA barcodes from the field', function () {
   it('the corpus covers every version, name form and deviation', () => {
     expect(new Set(variants.map((v) => v.version))).to.have.lengthOf(10);
     const devs = new Set(variants.flatMap((v) => v.deviations));
-    for (const d of ['designator missing', 'offsets shifted', 'length short, sex after it', 'AAMVA file type', 'no compliance indicator', 'Canadian issuer', 'Z subfile before, offsets zero', 'DAA first middle last', 'DAA last,first,middle,suffix', 'DCS/DAC first middle']) {
+    for (const d of [
+      'designator missing',
+      'offsets shifted',
+      'length short, sex after it',
+      'AAMVA file type',
+      'no compliance indicator',
+      'Canadian issuer',
+      'Z subfile before, offsets zero',
+      'DAA first middle last',
+      'DAA last,first,middle,suffix',
+      'DCS/DAC first middle',
+    ]) {
       expect(devs, d).to.include(d);
     }
     expect(variants.length).to.be.greaterThan(80);
@@ -49,14 +77,31 @@ describe('AAMVA barcodes from the field', function () {
   });
 
   it('keeps a field that lies past a miscounted subfile length, and the jurisdiction subfile', () => {
-    const r = parseAamva(payloadFor(holder, 9, 'DCS/DAC/DAD', { offsets: 'short-length', sexLast: true, zSubfile: 'after' }))!;
-    expect(r).to.deep.include({ sex: 'F', name_first: 'MARY ANN', name_middle: 'LEE', name_last: 'DE LA CRUZ', name_suffix: 'III', height: '5-05', weight_lb: '140' });
+    const r = parseAamva(
+      payloadFor(holder, 9, 'DCS/DAC/DAD', { offsets: 'short-length', sexLast: true, zSubfile: 'after' }),
+    )!;
+    expect(r).to.deep.include({
+      sex: 'F',
+      name_first: 'MARY ANN',
+      name_middle: 'LEE',
+      name_last: 'DE LA CRUZ',
+      name_suffix: 'III',
+      height: '5-05',
+      weight_lb: '140',
+    });
     expect(r.jurisdiction_elements).to.deep.equal({ ZVA: '015', ZVB: 'N', ZVC: '20210302' });
   });
 
   it('reads a barcode whose subfile designator is missing and whose offsets point nowhere', () => {
     const r = parseAamva(payloadFor(holder, 10, 'DCS/DAC/DAD', { designator: 'missing', offsets: 'zero' }))!;
-    expect(r).to.deep.include({ version: 10, jurisdiction: 'TX', license_number: 'D1234567', dob: '1984-07-09', expiration: '2029-07-09', zip: '78701' });
+    expect(r).to.deep.include({
+      version: 10,
+      jurisdiction: 'TX',
+      license_number: 'D1234567',
+      dob: '1984-07-09',
+      expiration: '2029-07-09',
+      zip: '78701',
+    });
   });
 
   it('splits version 1 full names (DAA) in every form', () => {
@@ -77,9 +122,12 @@ describe('AAMVA barcodes from the field', function () {
 
   it('reads dates in the order the version and the country use', () => {
     const us = parseAamva(payloadFor(holder, 8, 'DCS/DAC/DAD'))!;
-    const ca = parseAamva(payloadFor({ ...holder, state: 'ON', iin: '636012', country: 'CAN', zip: 'M5V 2T6' }, 8, 'DCS/DAC/DAD'))!;
+    const ca = parseAamva(
+      payloadFor({ ...holder, state: 'ON', iin: '636012', country: 'CAN', zip: 'M5V 2T6' }, 8, 'DCS/DAC/DAD'),
+    )!;
     const v1 = parseAamva(payloadFor(holder, 1, 'DAB/DAC/DAD'))!;
-    for (const r of [us, ca, v1]) expect([r.dob, r.expiration, r.issued]).to.deep.equal(['1984-07-09', '2029-07-09', '2021-03-02']);
+    for (const r of [us, ca, v1])
+      expect([r.dob, r.expiration, r.issued]).to.deep.equal(['1984-07-09', '2029-07-09', '2021-03-02']);
     expect(us.elements.DBB).to.equal('07091984');
     expect(ca.elements.DBB).to.equal('19840709');
     expect(ca).to.deep.include({ country: 'CAN', jurisdiction: 'ON', zip: 'M5V 2T6' });
@@ -98,17 +146,29 @@ describe('AAMVA barcodes from the field', function () {
   it('reads scans (300 dpi PNG, OCR path) of deviating barcodes, one through `titled extract`', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'titled-aamva-'));
     try {
-      const picked = ['designator missing', 'length short, sex after it', 'offsets zero', 'Canadian issuer'].map((d) => variants.find((v) => v.deviations.includes(d))!);
+      const picked = ['designator missing', 'length short, sex after it', 'offsets zero', 'Canadian issuer'].map((d) =>
+        variants.find((v) => v.deviations.includes(d))!,
+      );
       for (const [i, v] of picked.entries()) {
-        const png = await runTool('pdftoppm', ['-q', '-r', '300', '-gray', '-png', '-singlefile', '-'], { input: await renderBack(v), timeoutMs: 60_000, maxOutputBytes: 64 << 20 });
+        const png = await runTool('pdftoppm', ['-q', '-r', '300', '-gray', '-png', '-singlefile', '-'], {
+          input: await renderBack(v),
+          timeoutMs: 60_000,
+          maxOutputBytes: 64 << 20,
+        });
         let fields: Record<string, string>;
         let type: string;
         if (i === 0) {
           const file = join(dir, 'back.png');
           writeFileSync(file, png);
-          const r = spawnSync(process.execPath, [CLI, 'extract', file, '--compact'], { encoding: 'utf8', env: { ...process.env, TITLED_LOG_LEVEL: 'silent' } });
+          const r = spawnSync(process.execPath, [CLI, 'extract', file, '--compact'], {
+            encoding: 'utf8',
+            env: { ...process.env, TITLED_LOG_LEVEL: 'silent' },
+          });
           expect(r.status, r.stderr).to.equal(0);
-          ({ fields, document_type: type } = JSON.parse(r.stdout) as { fields: Record<string, string>; document_type: string });
+          ({ fields, document_type: type } = JSON.parse(r.stdout) as {
+            fields: Record<string, string>;
+            document_type: string;
+          });
         } else {
           const a = await analyzeDocument(png);
           ({ fields, document_type: type } = a);

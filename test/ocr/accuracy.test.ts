@@ -17,24 +17,33 @@ describe('ocr accuracy on the committed corpus', function () {
 
   before(async () => {
     // every document at once: the process-wide OCR queue runs one tesseract per core
-    await Promise.all(corpus().map(async (doc) => {
-      const analysis = await analyzeDocument(corpusBytes(doc));
-      results.set(doc.id, { doc, analysis, score: scoreDoc(doc, analysis) });
-    }));
+    await Promise.all(
+      corpus().map(async (doc) => {
+        const analysis = await analyzeDocument(corpusBytes(doc));
+        results.set(doc.id, { doc, analysis, score: scoreDoc(doc, analysis) });
+      }),
+    );
   });
 
   const of = (condition: string) => [...results.values()].filter((r) => r.doc.condition === condition);
-  const report = (rs: { score: DocScore }[]) => rs.flatMap((r) => r.score.misses.map((m) => `${r.score.id} ${m.key}: got '${m.got}', want '${m.want}'`)).join('\n');
+  const report = (rs: { score: DocScore }[]) =>
+    rs.flatMap((r) => r.score.misses.map((m) => `${r.score.id} ${m.key}: got '${m.got}', want '${m.want}'`)).join('\n');
 
   it('classifies every document', () => {
-    const wrong = [...results.values()].filter((r) => !r.score.typeOk).map((r) => `${r.doc.id}: ${r.analysis.document_type}, want ${r.doc.type}`);
+    const wrong = [...results.values()]
+      .filter((r) => !r.score.typeOk)
+      .map((r) => `${r.doc.id}: ${r.analysis.document_type}, want ${r.doc.type}`);
     expect(wrong, wrong.join('\n')).to.deep.equal([]);
   });
 
   it('reads digital PDFs from their text layer, no OCR, every field exact', () => {
     const rs = of('digital');
     expect(rs.length).to.be.greaterThan(10);
-    for (const r of rs) expect(r.analysis.pages.every((p) => p.source === 'text_layer' || r.doc.type === 'DRIVER_LICENSE_BACK'), r.doc.id).to.equal(true);
+    for (const r of rs)
+      expect(
+        r.analysis.pages.every((p) => p.source === 'text_layer' || r.doc.type === 'DRIVER_LICENSE_BACK'),
+        r.doc.id,
+      ).to.equal(true);
     const s = summarize(rs.map((r) => r.score));
     expect(s.accuracy, report(rs)).to.equal(1);
   });
@@ -71,9 +80,10 @@ describe('ocr accuracy on the committed corpus', function () {
     }
   });
 
-  it('gives account data in the spec\'s shapes', async () => {
+  it("gives account data in the spec's shapes", async () => {
     const { AccountDataSchema } = await import('../../core/model/schemas.js');
-    for (const r of results.values()) expect(AccountDataSchema.safeParse(r.analysis.account_data).success, r.doc.id).to.equal(true);
+    for (const r of results.values())
+      expect(AccountDataSchema.safeParse(r.analysis.account_data).success, r.doc.id).to.equal(true);
     const title = [...results.values()].find((r) => r.doc.id === 'title-oh-0-digital')!;
     const t = title.analysis.account_data.vehicle!.title!;
     expect(t.owners!.length).to.equal(title.doc.truth.kind === 'title' ? title.doc.truth.owners.length : 0);

@@ -7,7 +7,11 @@ import type { TitleTruth } from '../fixtures/ocr/generator/truth.js';
 import { CORPUS_DIR, corpusDoc } from './support.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, TITLED_LOG_LEVEL: 'silent' } });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TITLED_LOG_LEVEL: 'silent' },
+  });
 
 describe('titled extract', function () {
   this.timeout(60_000);

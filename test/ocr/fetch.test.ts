@@ -38,7 +38,11 @@ describe('ocr: DocumentFetcher downloads through a temporary file (issue 13, ite
 
   it('returns the whole document and leaves no temporary file', async () => {
     const before = temps();
-    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), { maxBytes: 4 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 0 });
+    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), {
+      maxBytes: 4 * 1024 * 1024,
+      timeoutMs: 30_000,
+      maxRedirects: 0,
+    });
     const got = await f.fetch(`${base}/big.pdf`);
     expect(got.bytes.equals(doc)).to.equal(true);
     expect(got.contentType).to.equal('application/pdf');
@@ -48,8 +52,16 @@ describe('ocr: DocumentFetcher downloads through a temporary file (issue 13, ite
   it('one time budget covers every attempt: a dripping server is given up once, not retried (issue 13, item 6)', async () => {
     dripRequests = 0;
     // each attempt could last 60 s; the whole fetch has 300 ms
-    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), { maxBytes: 1024 * 1024, timeoutMs: 60_000, totalMs: 300, maxRedirects: 0 });
-    const e = await f.fetch(`${base}/drip.pdf`).then(() => null, (x: unknown) => x);
+    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), {
+      maxBytes: 1024 * 1024,
+      timeoutMs: 60_000,
+      totalMs: 300,
+      maxRedirects: 0,
+    });
+    const e = await f.fetch(`${base}/drip.pdf`).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).to.be.instanceOf(FetchRejected);
     expect((e as FetchRejected).code).to.equal('TIMEOUT');
     expect((e as FetchRejected).message).to.match(/budget/);
@@ -58,8 +70,15 @@ describe('ocr: DocumentFetcher downloads through a temporary file (issue 13, ite
 
   it('a download over the limit stops and leaves no temporary file', async () => {
     const before = temps();
-    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), { maxBytes: 512 * 1024, timeoutMs: 30_000, maxRedirects: 0 });
-    const e = await f.fetch(`${base}/big.pdf`).then(() => null, (x: unknown) => x);
+    const f = new DocumentFetcher(new UrlGuard(['127.0.0.1']), {
+      maxBytes: 512 * 1024,
+      timeoutMs: 30_000,
+      maxRedirects: 0,
+    });
+    const e = await f.fetch(`${base}/big.pdf`).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).to.be.instanceOf(FetchRejected);
     expect((e as FetchRejected).code).to.equal('TOO_LARGE');
     // the temporary file is removed asynchronously after the failure

@@ -23,15 +23,20 @@ describe('ocr stage through the API', function () {
   async function createAndWait(body: unknown, key?: string): Promise<any> {
     const res = await t.request('POST', '/title', { body, key });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return eventually(async () => {
-      const g = await t.request('GET', `/title/${res.body.entryId}`, { key });
-      return g.body.job_status === 'complete' || g.body.job_status === 'error' ? g.body : null;
-    }, { tries: 1200, everyMs: 50, what: 'job finished' });
+    return eventually(
+      async () => {
+        const g = await t.request('GET', `/title/${res.body.entryId}`, { key });
+        return g.body.job_status === 'complete' || g.body.job_status === 'error' ? g.body : null;
+      },
+      { tries: 1200, everyMs: 50, what: 'job finished' },
+    );
   }
 
   before(async () => {
     files = await startFileServer();
-    t = await startTestEngine({ config: { stages: ['intake', 'ocr'], allowHosts: ['127.0.0.1'], log: { level: 'warn' } } });
+    t = await startTestEngine({
+      config: { stages: ['intake', 'ocr'], allowHosts: ['127.0.0.1'], log: { level: 'warn' } },
+    });
   });
   after(async () => {
     await t?.stop();
@@ -48,14 +53,20 @@ describe('ocr stage through the API', function () {
     expect(back.document_type).to.equal('DRIVER_LICENSE_BACK');
     expect(title.display_name).to.equal(corpusDoc(TITLE).file);
     for (const a of e.attachment) {
-      expect(a.store_key).to.match(/^http:\/\/localhost:\d+\/files\/.+\/documents\/doc_[0-9a-f]{16}\/original\.(pdf|png)\?expires=\d+&signature=[0-9a-f]{64}$/);
+      expect(a.store_key).to.match(
+        /^http:\/\/localhost:\d+\/files\/.+\/documents\/doc_[0-9a-f]{16}\/original\.(pdf|png)\?expires=\d+&signature=[0-9a-f]{64}$/,
+      );
       expect(a.json_path).to.match(/\/extraction\.json\?expires=/);
       expect(e.bdaJobs[a.doc_id]).to.equal('complete');
     }
     // the stored original and the stored extraction are readable through their presigned URLs
     const orig = await fetch(title.store_key);
-    expect(Buffer.from(await orig.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
-    const ex = await (await fetch(title.json_path)).json() as any;
+    expect(
+      Buffer.from(await orig.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).to.equal('%PDF-');
+    const ex = (await (await fetch(title.json_path)).json()) as any;
     expect(ex.document_type).to.equal('VEHICLE_TITLE');
     expect(ex.fields.vin).to.equal(truth.vehicle.vin);
     expect(ex.account_data.vehicle.vin).to.equal(truth.vehicle.vin);
@@ -65,7 +76,9 @@ describe('ocr stage through the API', function () {
     const v = e.account_data.vehicle;
     expect([v.year, v.make, v.model]).to.deep.equal([truth.vehicle.year, truth.vehicle.make, truth.vehicle.model]);
     expect(v.title.number).to.equal(truth.title_number);
-    expect(v.title.owners.map((o: any) => o.name)).to.deep.equal(truth.owners.map((o) => [o.first, o.middle, o.last, o.suffix].filter(Boolean).join(' ')));
+    expect(v.title.owners.map((o: any) => o.name)).to.deep.equal(
+      truth.owners.map((o) => [o.first, o.middle, o.last, o.suffix].filter(Boolean).join(' ')),
+    );
     // the license holder becomes the borrower (no borrower was submitted)
     const holder = corpusDoc(BACK).truth as { person: { last: string }; number: string };
     expect(e.account_data.loan.borrower[0].name_last).to.equal(holder.person.last);
@@ -74,20 +87,33 @@ describe('ocr stage through the API', function () {
     expect(e).to.not.have.property('ocr_meta');
   });
 
-  it('keeps the client\'s structured data over extracted values and records the disagreements and agreements', async () => {
+  it("keeps the client's structured data over extracted values and records the disagreements and agreements", async () => {
     const truth = corpusDoc(TITLE).truth as TitleTruth;
     const { key } = await t.newOrg();
-    const e = await createAndWait({
-      attachments: [file(TITLE)],
-      account_data: { vehicle: { vin: truth.vehicle.vin, make: 'ACURA', year: truth.vehicle.year, title: { owners: [{ name: 'SOMEONE ELSE' }] } } },
-    }, key);
+    const e = await createAndWait(
+      {
+        attachments: [file(TITLE)],
+        account_data: {
+          vehicle: {
+            vin: truth.vehicle.vin,
+            make: 'ACURA',
+            year: truth.vehicle.year,
+            title: { owners: [{ name: 'SOMEONE ELSE' }] },
+          },
+        },
+      },
+      key,
+    );
     expect(e.account_data.vehicle.make).to.equal('ACURA');
     expect(e.account_data.vehicle.model).to.equal(truth.vehicle.model); // the client left it empty: the title fills it
     expect(e.account_data.vehicle.title.owners).to.deep.equal([{ name: 'SOMEONE ELSE' }]); // the owner group is the client's
     const d = e.account_discrepancies.items.find((i: any) => i.field_path === '/vehicle/make');
     expect(d.observations).to.deep.equal([
       { from: { kind: 'submitted_account_data', ref_id: 'account_data', doc_type: 'ACCOUNT_DATA' }, value: 'ACURA' },
-      { from: { kind: 'document_upload', ref_id: e.attachment[0].store_key, doc_type: 'VEHICLE_TITLE' }, value: truth.vehicle.make },
+      {
+        from: { kind: 'document_upload', ref_id: e.attachment[0].store_key, doc_type: 'VEHICLE_TITLE' },
+        value: truth.vehicle.make,
+      },
     ]);
     expect(e.account_discrepancies.items.map((i: any) => i.field_path)).to.include('/vehicle/title/owners');
     const m = e.account_matches.items.find((i: any) => i.field_path === '/vehicle/vin');
@@ -96,8 +122,17 @@ describe('ocr stage through the API', function () {
   });
 
   it('reads a payoff letter into the prior lien and the payoff amounts', async () => {
-    const truth = corpusDoc(PAYOFF).truth as { lender: { name: string }; account: string; payoff: string; per_diem: string; good_through: string };
-    const e = await createAndWait({ attachments: [file(PAYOFF)], account_data: { loan: { loan_id: 'L-1' } } }, (await t.newOrg()).key);
+    const truth = corpusDoc(PAYOFF).truth as {
+      lender: { name: string };
+      account: string;
+      payoff: string;
+      per_diem: string;
+      good_through: string;
+    };
+    const e = await createAndWait(
+      { attachments: [file(PAYOFF)], account_data: { loan: { loan_id: 'L-1' } } },
+      (await t.newOrg()).key,
+    );
     expect(e.account_data.loan.payoff_amount).to.equal(Number(truth.payoff));
     expect(e.account_data.loan.per_diem).to.equal(Number(truth.per_diem));
     expect(e.account_data.loan.payoff_good_through).to.equal(truth.good_through);
@@ -129,7 +164,13 @@ describe('ocr stage through the API', function () {
     expect(e.job_status).to.equal('complete');
     expect(e.attachment).to.deep.equal([]);
     const codes = e.attachment_errors.map((x: any) => x.code);
-    expect(codes).to.deep.equal(['FETCH_BLOCKED', 'FETCH_BLOCKED', 'FETCH_BLOCKED', 'FETCH_BLOCKED', 'FETCH_HTTP_STATUS']);
+    expect(codes).to.deep.equal([
+      'FETCH_BLOCKED',
+      'FETCH_BLOCKED',
+      'FETCH_BLOCKED',
+      'FETCH_BLOCKED',
+      'FETCH_HTTP_STATUS',
+    ]);
     expect(e.attachment_errors[0].reason).to.match(/cloud metadata/);
     expect(e.attachment_errors[1].reason).to.match(/private/);
     expect(e.attachment_errors[2].reason).to.match(/loopback/);
@@ -140,7 +181,7 @@ describe('ocr stage through the API', function () {
     expect(q.attachment_errors[0].url).to.equal(`${files.url}/status/403`);
   });
 
-  it('records a document\'s VIN that another entry of the organization has, instead of failing on the unique index', async () => {
+  it("records a document's VIN that another entry of the organization has, instead of failing on the unique index", async () => {
     const truth = corpusDoc('reg-card-0-digital').truth as { vehicle: { vin: string } };
     const { key } = await t.newOrg();
     const a = await createAndWait({ account_data: { vehicle: { vin: truth.vehicle.vin } } }, key);
@@ -148,7 +189,11 @@ describe('ocr stage through the API', function () {
     expect(b.job_status).to.equal('complete');
     expect(b.VIN).to.equal('');
     expect(b.account_data.vehicle.vin).to.equal(undefined);
-    expect(b.vin_conflict).to.include({ vin: truth.vehicle.vin, existing_entry_id: a.entryId, doc_id: b.attachment[0].doc_id });
+    expect(b.vin_conflict).to.include({
+      vin: truth.vehicle.vin,
+      existing_entry_id: a.entryId,
+      doc_id: b.attachment[0].doc_id,
+    });
     expect(b.account_data.vehicle.license_plate).to.be.a('string'); // the rest of the document is merged
     // the existing entry is untouched
     const again = (await t.request('GET', `/title/${a.entryId}`, { key })).body;
@@ -161,14 +206,16 @@ describe('ocr stage through the API', function () {
     const e = await createAndWait({ attachments: [packet] }, key);
     expect(e.job_status).to.equal('complete');
     expect(e.attachment.map((a: any) => [a.display_name, a.document_type, a.part, a.page_numbers])).to.deep.equal([
-      ['packet.pdf (page 1)', 'VEHICLE_TITLE', 1, [1]], ['packet.pdf (page 2)', 'DRIVER_LICENSE', 2, [2]], ['packet.pdf (page 3)', 'PAYOFF_LETTER', 3, [3]],
+      ['packet.pdf (page 1)', 'VEHICLE_TITLE', 1, [1]],
+      ['packet.pdf (page 2)', 'DRIVER_LICENSE', 2, [2]],
+      ['packet.pdf (page 3)', 'PAYOFF_LETTER', 3, [3]],
     ]);
     const docIds = new Set(e.attachment.map((a: any) => a.doc_id));
     expect(docIds.size).to.equal(1);
     expect(e.bdaJobs).to.deep.equal({ [[...docIds][0] as string]: 'complete' });
     // one original, an extraction per document
     expect(new Set(e.attachment.map((a: any) => a.store_key.split('?')[0])).size).to.equal(1);
-    const lic = await (await fetch(e.attachment[1].json_path)).json() as any;
+    const lic = (await (await fetch(e.attachment[1].json_path)).json()) as any;
     expect(lic).to.include({ document_type: 'DRIVER_LICENSE', part: 2, document_count: 3 });
     expect(lic.fields.license_number).to.equal(corpusDoc('dl-a-0-digital').expected.license_number);
     // the title's VIN, and the payoff letter's amounts, reach the account data
@@ -176,7 +223,10 @@ describe('ocr stage through the API', function () {
     expect(e.VIN).to.equal(title.vehicle.vin);
     expect(e.account_data.loan?.payoff_amount).to.equal(Number(corpusDoc(PAYOFF).expected.payoff_amount));
     // posted again: read again, still listed once per document
-    const again = await createAndWait({ attachments: [packet], account_data: { vehicle: { vin: title.vehicle.vin } } }, key);
+    const again = await createAndWait(
+      { attachments: [packet], account_data: { vehicle: { vin: title.vehicle.vin } } },
+      key,
+    );
     expect(again.entryId).to.equal(e.entryId);
     expect(again.attachment).to.have.length(3);
   });
@@ -187,7 +237,10 @@ describe('ocr stage through the API', function () {
     const payoffVin = (corpusDoc(PAYOFF).truth as { vehicle: { vin: string } }).vehicle.vin;
     expect(first.VIN).to.equal(payoffVin);
     // the same VIN: this create updates the first entry (docs/decisions.md)
-    const e = await createAndWait({ attachments: [file(PAYOFF), file('title-pa-0-digital')], account_data: { vehicle: { vin: payoffVin } } }, key);
+    const e = await createAndWait(
+      { attachments: [file(PAYOFF), file('title-pa-0-digital')], account_data: { vehicle: { vin: payoffVin } } },
+      key,
+    );
     expect(e.entryId).to.equal(first.entryId);
     expect(e.attachment.map((x: any) => x.document_type)).to.deep.equal(['PAYOFF_LETTER', 'VEHICLE_TITLE']);
     expect(Object.keys(e.bdaJobs)).to.have.length(2);
@@ -207,7 +260,9 @@ describe('ocr stage limits', function () {
     files = await startFileServer();
     t = await startTestEngine({
       config: {
-        stages: ['intake', 'ocr'], allowHosts: ['127.0.0.1'], log: { level: 'warn' },
+        stages: ['intake', 'ocr'],
+        allowHosts: ['127.0.0.1'],
+        log: { level: 'warn' },
         plugins: { ocr: { maxDocumentBytes: 200_000, maxDocuments: 2, maxRedirects: 2 } },
       },
     });
@@ -219,15 +274,24 @@ describe('ocr stage limits', function () {
 
   async function run(attachments: string[]): Promise<any> {
     const res = await t.request('POST', '/title', { body: { attachments } });
-    return eventually(async () => {
-      const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
-      return g.job_status === 'complete' ? g : null;
-    }, { tries: 1200, everyMs: 50 });
+    return eventually(
+      async () => {
+        const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
+        return g.job_status === 'complete' ? g : null;
+      },
+      { tries: 1200, everyMs: 50 },
+    );
   }
 
   it('stops a download over the size limit (declared or streamed); stores at most maxDocuments, a rejected one taking no place', async () => {
     const big = corpusDoc('title-ca-0-degraded'); // about 1 MB
-    const e = await run([file(PAYOFF), `${files.url}/files/${big.file}`, `${files.url}/stream/5000000`, file(TITLE), file('reg-card-0-digital')]);
+    const e = await run([
+      file(PAYOFF),
+      `${files.url}/files/${big.file}`,
+      `${files.url}/stream/5000000`,
+      file(TITLE),
+      file('reg-card-0-digital'),
+    ]);
     const byUrl = Object.fromEntries(e.attachment_errors.map((x: any) => [x.url.replace(files.url, ''), x]));
     expect(byUrl[`/files/${big.file}`].code).to.equal('FETCH_TOO_LARGE');
     expect(byUrl[`/files/${big.file}`].reason).to.match(/over the 0\.2 MB limit/);
@@ -237,7 +301,10 @@ describe('ocr stage limits', function () {
   });
 
   it('follows redirects up to the limit', async () => {
-    const e = await run([`${files.url}/redirect/2/${corpusDoc(PAYOFF).file}`, `${files.url}/redirect/3/${corpusDoc(PAYOFF).file}`]);
+    const e = await run([
+      `${files.url}/redirect/2/${corpusDoc(PAYOFF).file}`,
+      `${files.url}/redirect/3/${corpusDoc(PAYOFF).file}`,
+    ]);
     expect(e.attachment).to.have.length(1);
     expect(e.attachment[0].display_name).to.equal(corpusDoc(PAYOFF).file);
     expect(e.attachment_errors[0].code).to.equal('FETCH_TOO_MANY_REDIRECTS');
@@ -264,8 +331,11 @@ describe('ocr stage progress in bdaJobs', function () {
     files = await startFileServer();
     t = await startTestEngine({
       config: {
-        stages: ['intake', 'ocr'], allowHosts: ['127.0.0.1'], log: { level: 'silent' },
-        workers: { maxAttempts: 1 }, plugins: { ocr: { parallelDocuments: 1, stageTimeoutMs: 4000 } },
+        stages: ['intake', 'ocr'],
+        allowHosts: ['127.0.0.1'],
+        log: { level: 'silent' },
+        workers: { maxAttempts: 1 },
+        plugins: { ocr: { parallelDocuments: 1, stageTimeoutMs: 4000 } },
       },
     });
   });
@@ -280,23 +350,31 @@ describe('ocr stage progress in bdaJobs', function () {
   it('shows each document queued, then processing, then how it ended, while the job runs', async () => {
     const first = corpusDoc(PAYOFF).file;
     const second = corpusDoc(TITLE).file;
-    const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/held/${first}`, `${files.url}/files/${second}`] } });
+    const res = await t.request('POST', '/title', {
+      body: { attachments: [`${files.url}/held/${first}`, `${files.url}/files/${second}`] },
+    });
     expect(res.status).to.equal(200);
     const id = res.body.entryId;
     // one document at a time: the first is being fetched (held by the server), the second waits its turn
-    const during = await eventually(async () => {
-      const e = await get(id);
-      const statuses = Object.values(e.bdaJobs ?? {});
-      return statuses.includes('processing') && statuses.includes('queued') ? e : null;
-    }, { tries: 400, everyMs: 25, what: 'a document processing and one queued' });
+    const during = await eventually(
+      async () => {
+        const e = await get(id);
+        const statuses = Object.values(e.bdaJobs ?? {});
+        return statuses.includes('processing') && statuses.includes('queued') ? e : null;
+      },
+      { tries: 400, everyMs: 25, what: 'a document processing and one queued' },
+    );
     expect(during.job_status).to.equal('input_parsing');
     expect(Object.values(during.bdaJobs).sort()).to.deep.equal(['processing', 'queued']);
     expect(during.attachment).to.deep.equal([]);
     files.release(first);
-    const done = await eventually(async () => {
-      const e = await get(id);
-      return e.job_status === 'complete' ? e : null;
-    }, { tries: 1200, everyMs: 50, what: 'job complete' });
+    const done = await eventually(
+      async () => {
+        const e = await get(id);
+        return e.job_status === 'complete' ? e : null;
+      },
+      { tries: 1200, everyMs: 50, what: 'job complete' },
+    );
     expect(done.bdaJobs[docIdOf(done, first)]).to.equal('complete');
     expect(done.bdaJobs[docIdOf(done, second)]).to.equal('complete');
     expect(Object.keys(done.bdaJobs)).to.have.length(2);
@@ -304,12 +382,19 @@ describe('ocr stage progress in bdaJobs', function () {
 
   it('turns documents still queued or processing into failed when the job fails for good in the stage', async () => {
     const held = corpusDoc('reg-card-0-digital').file;
-    const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/held/${held}`, `${files.url}/files/${corpusDoc('title-pa-0-digital').file}`] } });
+    const res = await t.request('POST', '/title', {
+      body: {
+        attachments: [`${files.url}/held/${held}`, `${files.url}/files/${corpusDoc('title-pa-0-digital').file}`],
+      },
+    });
     // never released: the stage runs out of time (stageTimeoutMs) with one document processing and one queued
-    const e = await eventually(async () => {
-      const g = await get(res.body.entryId);
-      return g.job_status === 'error' ? g : null;
-    }, { tries: 600, everyMs: 50, what: 'job error' });
+    const e = await eventually(
+      async () => {
+        const g = await get(res.body.entryId);
+        return g.job_status === 'error' ? g : null;
+      },
+      { tries: 600, everyMs: 50, what: 'job error' },
+    );
     expect(e.job_error.stage).to.equal('ocr');
     expect(Object.values(e.bdaJobs)).to.deep.equal(['failed', 'failed']);
     files.release(held);
@@ -334,10 +419,13 @@ describe('ocr stage in the default pipeline', function () {
     expect(t.engine.stages.map((s) => s.name).slice(0, 3)).to.deep.equal(['intake', 'ocr', 'vin-decode']);
     const doc = corpusDoc('title-oh-0-digital');
     const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/files/${doc.file}`] } });
-    const e = await eventually(async () => {
-      const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
-      return g.job_status === 'complete' || g.job_status === 'error' ? g : null;
-    }, { tries: 1200, everyMs: 50 });
+    const e = await eventually(
+      async () => {
+        const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
+        return g.job_status === 'complete' || g.job_status === 'error' ? g : null;
+      },
+      { tries: 1200, everyMs: 50 },
+    );
     expect(e.job_status, JSON.stringify(e.job_error)).to.equal('complete');
     expect(e.VIN).to.equal((doc.truth as TitleTruth).vehicle.vin);
     expect(e.vin_decode?.check_digit_valid).to.equal(true);
@@ -358,17 +446,28 @@ describe('ocr stage with enrichment after it', function () {
     await files?.close();
   });
 
-  it('keeps the disagreement with the client\'s data when the enrichment stages reconcile afterwards', async () => {
+  it("keeps the disagreement with the client's data when the enrichment stages reconcile afterwards", async () => {
     const doc = corpusDoc('title-oh-0-digital');
     const truth = doc.truth as TitleTruth;
-    const res = await t.request('POST', '/title', { body: { attachments: [`${files.url}/files/${doc.file}`], account_data: { vehicle: { vin: truth.vehicle.vin, make: 'ACURA' } } } });
-    const e = await eventually(async () => {
-      const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
-      return g.job_status === 'complete' ? g : null;
-    }, { tries: 1200, everyMs: 50 });
+    const res = await t.request('POST', '/title', {
+      body: {
+        attachments: [`${files.url}/files/${doc.file}`],
+        account_data: { vehicle: { vin: truth.vehicle.vin, make: 'ACURA' } },
+      },
+    });
+    const e = await eventually(
+      async () => {
+        const g = (await t.request('GET', `/title/${res.body.entryId}`)).body;
+        return g.job_status === 'complete' ? g : null;
+      },
+      { tries: 1200, everyMs: 50 },
+    );
     expect(e.vin_decode).to.be.an('object'); // vin-decode reconciled after the ocr stage
     const d = e.account_discrepancies.items.find((i: any) => i.field_path === '/vehicle/make');
-    expect(d.observations.map((o: any) => [o.from.kind, o.value])).to.deep.equal([['submitted_account_data', 'ACURA'], ['document_upload', truth.vehicle.make]]);
+    expect(d.observations.map((o: any) => [o.from.kind, o.value])).to.deep.equal([
+      ['submitted_account_data', 'ACURA'],
+      ['document_upload', truth.vehicle.make],
+    ]);
     expect(e.account_matches.items.map((i: any) => i.field_path)).to.include('/vehicle/vin');
   });
 });

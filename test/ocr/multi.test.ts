@@ -16,7 +16,9 @@ import { corpusBytes, corpusDoc, joinPdfs } from './support.js';
 async function scansPdf(ids: string[]): Promise<Buffer> {
   const out = await PDFDocument.create();
   for (const id of ids) {
-    const png = await sharp(corpusBytes(corpusDoc(id))).png().toBuffer();
+    const png = await sharp(corpusBytes(corpusDoc(id)))
+      .png()
+      .toBuffer();
     const img = await out.embedPng(png);
     const page = out.addPage([(img.width * 72) / 300, (img.height * 72) / 300]);
     page.drawImage(img, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
@@ -24,7 +26,12 @@ async function scansPdf(ids: string[]): Promise<Buffer> {
   return Buffer.from(await out.save());
 }
 
-const cls = (type: DocumentType, score = 8, barcode = false): Classification => ({ type, confidence: 0.9, scores: { [type]: score }, ...(barcode ? { barcode } : {}) });
+const cls = (type: DocumentType, score = 8, barcode = false): Classification => ({
+  type,
+  confidence: 0.9,
+  scores: { [type]: score },
+  ...(barcode ? { barcode } : {}),
+});
 
 describe('splitDocuments: the documents a file holds, by page', () => {
   it('keeps an ordinary document whole: a title and its back, a letter of several pages, a license front and back', () => {
@@ -34,12 +41,21 @@ describe('splitDocuments: the documents a file holds, by page', () => {
     expect(splitDocuments([cls('UNKNOWN', 0)])).to.deep.equal([[0]]);
   });
   it('starts a new document at a page that reads plainly as another kind', () => {
-    expect(splitDocuments([cls('VEHICLE_TITLE'), cls('VEHICLE_TITLE_BACK'), cls('DRIVER_LICENSE'), cls('PAYOFF_LETTER'), cls('UNKNOWN', 0)]))
-      .to.deep.equal([[0, 1], [2], [3, 4]]);
+    expect(
+      splitDocuments([
+        cls('VEHICLE_TITLE'),
+        cls('VEHICLE_TITLE_BACK'),
+        cls('DRIVER_LICENSE'),
+        cls('PAYOFF_LETTER'),
+        cls('UNKNOWN', 0),
+      ]),
+    ).to.deep.equal([[0, 1], [2], [3, 4]]);
     // a cover page with no clear type goes with the document after it
-    expect(splitDocuments([cls('UNKNOWN', 0), cls('VEHICLE_REGISTRATION'), cls('DRIVER_LICENSE_BACK', 100, true)])).to.deep.equal([[0, 1], [2]]);
+    expect(
+      splitDocuments([cls('UNKNOWN', 0), cls('VEHICLE_REGISTRATION'), cls('DRIVER_LICENSE_BACK', 100, true)]),
+    ).to.deep.equal([[0, 1], [2]]);
   });
-  it('does not split on a page whose other type rests on weak cues (a letter\'s second page that mentions a lienholder)', () => {
+  it("does not split on a page whose other type rests on weak cues (a letter's second page that mentions a lienholder)", () => {
     expect(splitDocuments([cls('PAYOFF_LETTER'), cls('VEHICLE_TITLE', 3)])).to.deep.equal([[0, 1]]);
   });
 });
@@ -51,10 +67,16 @@ describe('a file of several documents through analyzeDocument', function () {
     const ids = ['title-tx-0-digital', 'title-back-0-digital', 'dl-a-0-digital', 'payoff-letter-0-digital'];
     const a = await analyzeDocument(await joinPdfs(ids));
     expect(a.documents?.map((d) => [d.part, d.document_type, d.pages])).to.deep.equal([
-      [1, 'VEHICLE_TITLE', [1, 2]], [2, 'DRIVER_LICENSE', [3]], [3, 'PAYOFF_LETTER', [4]],
+      [1, 'VEHICLE_TITLE', [1, 2]],
+      [2, 'DRIVER_LICENSE', [3]],
+      [3, 'PAYOFF_LETTER', [4]],
     ]);
     // each document's fields are what the same document alone gives
-    for (const [n, id] of [[0, 'title-tx-0-digital'], [1, 'dl-a-0-digital'], [2, 'payoff-letter-0-digital']] as const) {
+    for (const [n, id] of [
+      [0, 'title-tx-0-digital'],
+      [1, 'dl-a-0-digital'],
+      [2, 'payoff-letter-0-digital'],
+    ] as const) {
       const d = a.documents![n]!;
       expect(scoreDoc(corpusDoc(id), d).misses, id).to.deep.equal([]);
     }
@@ -86,7 +108,11 @@ describe('documents scanned on their side or upside down', function () {
   for (const id of ['dl-a-0-scan', 'title-ca-0-scan']) {
     for (const deg of [90, 180, 270]) {
       it(`${id} turned ${deg} degrees: found upright and read as the upright scan is`, async () => {
-        const turned = await sharp(corpusBytes(corpusDoc(id))).rotate(deg).png().withMetadata({ density: 300 }).toBuffer();
+        const turned = await sharp(corpusBytes(corpusDoc(id)))
+          .rotate(deg)
+          .png()
+          .withMetadata({ density: 300 })
+          .toBuffer();
         const a = await analyzeDocument(turned);
         expect(a.document_type).to.equal(corpusDoc(id).type);
         expect(Math.round(((a.pages[0]!.rotated ?? 0) + deg) / 90) % 4, 'turned back').to.equal(0);

@@ -16,7 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { PDFDocument, PDFName, PDFNumber, StandardFonts, degrees, setFillingGrayscaleColor, type PDFPage, type PDFRef } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  StandardFonts,
+  degrees,
+  setFillingGrayscaleColor,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 import { analyzeDocument, type DocumentAnalysis } from '../../plugins/ocr/analyze.js';
 import { parseAamva } from '../../plugins/ocr/extract/aamva.js';
 import type { Box } from '../../plugins/ocr/layout/fields.js';
@@ -59,7 +68,10 @@ function mad(a: Gray, b: Gray): number {
 const sameGray = (a: Gray, b: Gray) => a.width === b.width && a.height === b.height && a.data.equals(b.data);
 
 /** A one-page PDF of `size` points drawn by `draw`. */
-async function pdfOf(size: [number, number], draw: (doc: PDFDocument, page: PDFPage) => Promise<void> | void): Promise<Buffer> {
+async function pdfOf(
+  size: [number, number],
+  draw: (doc: PDFDocument, page: PDFPage) => Promise<void> | void,
+): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const page = doc.addPage(size);
   await draw(doc, page);
@@ -67,7 +79,11 @@ async function pdfOf(size: [number, number], draw: (doc: PDFDocument, page: PDFP
 }
 
 /** What a scanner or pdf-lib writes: the image as the page's only content, over the whole page (pdf-lib places it with several `cm`). */
-async function scanPdf(image: Buffer, kind: 'png' | 'jpg', o: { dpi?: number; rotate?: number; then?: (page: PDFPage, doc: PDFDocument) => Promise<void> | void } = {}): Promise<Buffer> {
+async function scanPdf(
+  image: Buffer,
+  kind: 'png' | 'jpg',
+  o: { dpi?: number; rotate?: number; then?: (page: PDFPage, doc: PDFDocument) => Promise<void> | void } = {},
+): Promise<Buffer> {
   const meta = await sharp(image).metadata();
   const w = pt(meta.width!, o.dpi);
   const h = pt(meta.height!, o.dpi);
@@ -80,7 +96,11 @@ async function scanPdf(image: Buffer, kind: 'png' | 'jpg', o: { dpi?: number; ro
 }
 
 /** A page holding one hand-built image XObject `/Im0`, drawn by `content` (by default placed over the whole page with one `cm`). */
-async function handPdf(stream: (doc: PDFDocument) => ReturnType<PDFDocument['context']['stream']>, size: [number, number], content = `q ${size[0]} 0 0 ${size[1]} 0 0 cm /Im0 Do Q`): Promise<Buffer> {
+async function handPdf(
+  stream: (doc: PDFDocument) => ReturnType<PDFDocument['context']['stream']>,
+  size: [number, number],
+  content = `q ${size[0]} 0 0 ${size[1]} 0 0 cm /Im0 Do Q`,
+): Promise<Buffer> {
   return pdfOf(size, (doc, page) => {
     const ref: PDFRef = doc.context.register(stream(doc));
     page.node.setXObject(PDFName.of('Im0'), ref);
@@ -117,7 +137,9 @@ async function direct(pdf: Buffer) {
 /** Poppler's 300-dpi rendering of the first page: the slow path. */
 async function poppler(pdf: Buffer, dpi = 300): Promise<Gray> {
   const { width, height } = (await PDFDocument.load(pdf)).getPage(0).getSize();
-  return (await rasterizePage(pdf, 1, { width, height }, { dpi, maxPixels: MAX_PIXELS, maxPages: 1, toolTimeoutMs: 60_000 })).gray;
+  return (
+    await rasterizePage(pdf, 1, { width, height }, { dpi, maxPixels: MAX_PIXELS, maxPages: 1, toolTimeoutMs: 60_000 })
+  ).gray;
 }
 
 const gray = async (image: Buffer) => (await decodeImage(image, MAX_PIXELS)).gray;
@@ -136,13 +158,22 @@ const steps = (a: DocumentAnalysis) => Object.keys(a.timings_ms.steps).sort();
 describe('singlePlacement (the content of a scanned page)', () => {
   it('composes several cm into the matrix the image is drawn with, in PDF order, and restores it at Q', () => {
     // what pdf-lib's drawImage writes
-    expect(singlePlacement('q\n1 0 0 1 0 0 cm\n1 0 0 1 0 0 cm\n243.12 0 0 153.12 0 0 cm\n1 0 0 1 0 0 cm\n/Image-7098480789 Do\nQ\n'))
-      .to.deep.equal({ name: 'Image-7098480789', matrix: [243.12, 0, 0, 153.12, 0, 0] });
+    expect(
+      singlePlacement(
+        'q\n1 0 0 1 0 0 cm\n1 0 0 1 0 0 cm\n243.12 0 0 153.12 0 0 cm\n1 0 0 1 0 0 cm\n/Image-7098480789 Do\nQ\n',
+      ),
+    ).to.deep.equal({ name: 'Image-7098480789', matrix: [243.12, 0, 0, 153.12, 0, 0] });
     // a later cm applies first: translate then scale places the image at (10, 20) scaled 2 x 3; the other order scales the translation too
     expect(singlePlacement('q 1 0 0 1 10 20 cm 2 0 0 3 0 0 cm /Im0 Do Q')!.matrix).to.deep.equal([2, 0, 0, 3, 10, 20]);
     expect(singlePlacement('q 2 0 0 3 0 0 cm 1 0 0 1 10 20 cm /Im0 Do Q')!.matrix).to.deep.equal([2, 0, 0, 3, 20, 60]);
-    expect(singlePlacement('q 0.5 0 0 0.5 0 0 cm q 4 0 0 4 0 0 cm Q 1224 0 0 1584 0 0 cm /Im1 Do Q')).to.deep.equal({ name: 'Im1', matrix: [612, 0, 0, 792, 0, 0] });
-    expect(singlePlacement('q 612.0000 0 0 792.0000 0.0000 0.0000 cm\n/I0 Do Q')).to.deep.equal({ name: 'I0', matrix: [612, 0, 0, 792, 0, 0] });
+    expect(singlePlacement('q 0.5 0 0 0.5 0 0 cm q 4 0 0 4 0 0 cm Q 1224 0 0 1584 0 0 cm /Im1 Do Q')).to.deep.equal({
+      name: 'Im1',
+      matrix: [612, 0, 0, 792, 0, 0],
+    });
+    expect(singlePlacement('q 612.0000 0 0 792.0000 0.0000 0.0000 cm\n/I0 Do Q')).to.deep.equal({
+      name: 'I0',
+      matrix: [612, 0, 0, 792, 0, 0],
+    });
   });
 
   it('is null for anything but one image placement', () => {
@@ -159,7 +190,8 @@ describe('singlePlacement (the content of a scanned page)', () => {
       'q 612 0 0 792 0 cm /Im0 Do Q', // a cm with five operands
       'q 612 0 0 792 0 /X cm /Im0 Do Q', // a name where a number goes
       '',
-    ]) expect(singlePlacement(content), content).to.equal(null);
+    ])
+      expect(singlePlacement(content), content).to.equal(null);
   });
 });
 
@@ -167,7 +199,9 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
   this.timeout(120_000);
 
   it('a JPEG page (DCTDecode): the raster poppler renders, and the same fields whichever path read it', async () => {
-    const jpg = await sharp(corpusBytes(corpusDoc(PAGE))).jpeg({ quality: 88 }).toBuffer();
+    const jpg = await sharp(corpusBytes(corpusDoc(PAGE)))
+      .jpeg({ quality: 88 })
+      .toBuffer();
     const pdf = await scanPdf(jpg, 'jpg');
     const d = await direct(pdf);
     expect(d).to.not.equal(null);
@@ -203,7 +237,7 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     }
   });
 
-  it('a PNG embedded by pdf-lib (Flate RGB, no predictor): exactly the PNG\'s pixels, and the card\'s fields', async () => {
+  it("a PNG embedded by pdf-lib (Flate RGB, no predictor): exactly the PNG's pixels, and the card's fields", async () => {
     const png = corpusBytes(corpusDoc(CARD));
     const pdf = await scanPdf(png, 'png');
     const d = await direct(pdf);
@@ -217,22 +251,43 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     expect(misses(CARD, a)).to.deep.equal([]);
   });
 
-  it('Flate 8-bit gray without predictor, and with PNG predictors (gray and RGB): exactly the image\'s pixels', async () => {
+  it("Flate 8-bit gray without predictor, and with PNG predictors (gray and RGB): exactly the image's pixels", async () => {
     const png = corpusBytes(corpusDoc(CARD));
     const g = await gray(png);
     const size: [number, number] = [pt(g.width), pt(g.height)];
     const dict = (colorSpace: string, colors: number, predictor?: number) => ({
-      Type: 'XObject', Subtype: 'Image', Width: g.width, Height: g.height, ColorSpace: colorSpace, BitsPerComponent: 8,
-      ...(predictor ? { Filter: 'FlateDecode', DecodeParms: { Predictor: predictor, Colors: colors, BitsPerComponent: 8, Columns: g.width } } : {}),
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: g.width,
+      Height: g.height,
+      ColorSpace: colorSpace,
+      BitsPerComponent: 8,
+      ...(predictor
+        ? {
+            Filter: 'FlateDecode',
+            DecodeParms: { Predictor: predictor, Colors: colors, BitsPerComponent: 8, Columns: g.width },
+          }
+        : {}),
     });
     // sharp filters each row by whichever PNG filter suits it (adaptive): every predictor kind is undone
-    const grayPng = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } }).toColourspace('b-w').png({ adaptiveFiltering: true, compressionLevel: 6 }).toBuffer();
+    const grayPng = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } })
+      .toColourspace('b-w')
+      .png({ adaptiveFiltering: true, compressionLevel: 6 })
+      .toBuffer();
     const rgbPng = await sharp(png).removeAlpha().png({ adaptiveFiltering: true, compressionLevel: 6 }).toBuffer();
     expect([pngColorType(grayPng), pngColorType(rgbPng)]).to.deep.equal([0, 2]);
     const variants: [string, Buffer, Gray][] = [
       ['gray, no predictor', await handPdf((doc) => doc.context.flateStream(g.data, dict('DeviceGray', 1)), size), g],
-      ['gray, Predictor 15', await handPdf((doc) => doc.context.stream(idatOf(grayPng), dict('DeviceGray', 1, 15)), size), g],
-      ['RGB, Predictor 15', await handPdf((doc) => doc.context.stream(idatOf(rgbPng), dict('DeviceRGB', 3, 15)), size), await gray(rgbPng)],
+      [
+        'gray, Predictor 15',
+        await handPdf((doc) => doc.context.stream(idatOf(grayPng), dict('DeviceGray', 1, 15)), size),
+        g,
+      ],
+      [
+        'RGB, Predictor 15',
+        await handPdf((doc) => doc.context.stream(idatOf(rgbPng), dict('DeviceRGB', 3, 15)), size),
+        await gray(rgbPng),
+      ],
     ];
     for (const [what, pdf, want] of variants) {
       const d = await direct(pdf);
@@ -245,12 +300,15 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     expect(misses(CARD, a)).to.deep.equal([]);
   });
 
-  it('applies the page\'s /Rotate (its own or inherited) as poppler does: a sideways scan stored with /Rotate reads upright', async () => {
+  it("applies the page's /Rotate (its own or inherited) as poppler does: a sideways scan stored with /Rotate reads upright", async () => {
     const png = corpusBytes(corpusDoc(CARD));
     const upright = await gray(png);
     for (const rotate of [90, 180, 270]) {
       // the scanner stored the image turned and set /Rotate so that the page shows it upright
-      const stored = await sharp(png).rotate(360 - rotate).png().toBuffer();
+      const stored = await sharp(png)
+        .rotate(360 - rotate)
+        .png()
+        .toBuffer();
       const pdf = await scanPdf(stored, 'png', { rotate });
       const d = await direct(pdf);
       expect(d, `Rotate ${rotate}`).to.not.equal(null);
@@ -261,7 +319,9 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
       if (rotate === 180) expect(mad(await gray(stored), rendered)).to.be.above(4 * SAME_CARD);
     }
     const stored = await sharp(png).rotate(270).png().toBuffer();
-    const inherited = await scanPdf(stored, 'png', { then: (_page, doc) => doc.catalog.Pages().set(PDFName.of('Rotate'), PDFNumber.of(90)) });
+    const inherited = await scanPdf(stored, 'png', {
+      then: (_page, doc) => doc.catalog.Pages().set(PDFName.of('Rotate'), PDFNumber.of(90)),
+    });
     const d = await direct(inherited);
     expect(d).to.not.equal(null);
     expect(sameGray(d!.gray, upright), 'inherited /Rotate').to.equal(true);
@@ -273,7 +333,7 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     expect(misses(CARD, a)).to.deep.equal([]);
   });
 
-  it('reports the image\'s own resolution (a 150-dpi scan)', async () => {
+  it("reports the image's own resolution (a 150-dpi scan)", async () => {
     const png = corpusBytes(corpusDoc(CARD));
     const half = await sharp(png).resize(507).png().toBuffer();
     const pdf = await scanPdf(half, 'png', { dpi: 150 });
@@ -294,7 +354,9 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     const doc = await PDFDocument.create();
     for (const png of [front, back]) {
       const img = await doc.embedPng(png);
-      doc.addPage([pt(img.width), pt(img.height)]).drawImage(img, { x: 0, y: 0, width: pt(img.width), height: pt(img.height) });
+      doc
+        .addPage([pt(img.width), pt(img.height)])
+        .drawImage(img, { x: 0, y: 0, width: pt(img.width), height: pt(img.height) });
     }
     const opened2 = await opened(Buffer.from(await doc.save()));
     const pages = await Promise.all([0, 1, 2].map((i) => pageScanImage(opened2, i, MAX_PIXELS)));
@@ -311,21 +373,74 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     const [w, h] = [pt(width!), pt(height!)];
     const rgba = await sharp(png).ensureAlpha(0.99).png().toBuffer();
     const g = await gray(png);
-    const grayDict = { Type: 'XObject', Subtype: 'Image', Width: g.width, Height: g.height, ColorSpace: 'DeviceGray', BitsPerComponent: 8 };
-    const onLetter = await pdfOf([612, 792], async (doc, page) => page.drawImage(await doc.embedPng(png), { x: 120, y: 420, width: w, height: h }));
+    const grayDict = {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: g.width,
+      Height: g.height,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+    };
+    const onLetter = await pdfOf([612, 792], async (doc, page) =>
+      page.drawImage(await doc.embedPng(png), { x: 120, y: 420, width: w, height: h }),
+    );
     const withMask = await scanPdf(rgba, 'png');
     const cases: [string, Buffer][] = [
-      ['image and vector drawing', await scanPdf(png, 'png', { then: (page) => page.drawRectangle({ x: 4, y: 4, width: 20, height: 10, borderWidth: 1 }) })],
-      ['image and text', await scanPdf(png, 'png', { then: async (page, doc) => page.drawText('x', { x: 2, y: 2, size: 4, font: await doc.embedFont(StandardFonts.Courier) }) })],
+      [
+        'image and vector drawing',
+        await scanPdf(png, 'png', {
+          then: (page) => page.drawRectangle({ x: 4, y: 4, width: 20, height: 10, borderWidth: 1 }),
+        }),
+      ],
+      [
+        'image and text',
+        await scanPdf(png, 'png', {
+          then: async (page, doc) =>
+            page.drawText('x', { x: 2, y: 2, size: 4, font: await doc.embedFont(StandardFonts.Courier) }),
+        }),
+      ],
       ['image on part of a letter page', onLetter],
-      ['image in the corner of a letter page', await pdfOf([612, 792], async (doc, page) => page.drawImage(await doc.embedPng(png), { x: 0, y: 0, width: w, height: h }))],
+      [
+        'image in the corner of a letter page',
+        await pdfOf([612, 792], async (doc, page) =>
+          page.drawImage(await doc.embedPng(png), { x: 0, y: 0, width: w, height: h }),
+        ),
+      ],
       ['image with a soft mask', withMask],
-      ['image with a Decode array', await handPdf((doc) => doc.context.flateStream(g.data, { ...grayDict, Decode: [1, 0] }), [w, h])],
-      ['image mirrored', await handPdf((doc) => doc.context.flateStream(g.data, grayDict), [w, h], `q ${w} 0 0 ${-h} 0 ${h} cm /Im0 Do Q`)],
-      ['image turned by its placement', await handPdf((doc) => doc.context.flateStream(g.data, grayDict), [h, w], `q 0 ${w} ${-h} 0 ${h} 0 cm /Im0 Do Q`)],
-      ['image with non-square pixels', await handPdf((doc) => doc.context.flateStream(g.data, grayDict), [w, h * 1.5], `q ${w} 0 0 ${h * 1.5} 0 0 cm /Im0 Do Q`)],
+      [
+        'image with a Decode array',
+        await handPdf((doc) => doc.context.flateStream(g.data, { ...grayDict, Decode: [1, 0] }), [w, h]),
+      ],
+      [
+        'image mirrored',
+        await handPdf(
+          (doc) => doc.context.flateStream(g.data, grayDict),
+          [w, h],
+          `q ${w} 0 0 ${-h} 0 ${h} cm /Im0 Do Q`,
+        ),
+      ],
+      [
+        'image turned by its placement',
+        await handPdf(
+          (doc) => doc.context.flateStream(g.data, grayDict),
+          [h, w],
+          `q 0 ${w} ${-h} 0 ${h} 0 cm /Im0 Do Q`,
+        ),
+      ],
+      [
+        'image with non-square pixels',
+        await handPdf(
+          (doc) => doc.context.flateStream(g.data, grayDict),
+          [w, h * 1.5],
+          `q ${w} 0 0 ${h * 1.5} 0 0 cm /Im0 Do Q`,
+        ),
+      ],
     ];
-    expect(await sharp(rgba).metadata().then((m) => m.hasAlpha)).to.equal(true);
+    expect(
+      await sharp(rgba)
+        .metadata()
+        .then((m) => m.hasAlpha),
+    ).to.equal(true);
     for (const [what, pdf] of cases) expect(await direct(pdf), what).to.equal(null);
 
     const [letter, masked] = await Promise.all([analyzeDocument(onLetter), analyzeDocument(withMask)]);
@@ -340,7 +455,15 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
     const dir = await mkdtemp(join(tmpdir(), 'titled-reading-'));
     try {
       await writeFile(join(dir, 'in.pdf'), await scanPdf(corpusBytes(corpusDoc(CARD)), 'png'));
-      await promisify(execFile)('qpdf', ['--encrypt', '', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
+      await promisify(execFile)('qpdf', [
+        '--encrypt',
+        '',
+        'owner',
+        '256',
+        '--',
+        join(dir, 'in.pdf'),
+        join(dir, 'out.pdf'),
+      ]);
       const pdf = await readFile(join(dir, 'out.pdf'));
       // nothing bypasses the logger: pdf-lib is asked to throw on an object it cannot parse, not to console.warn about it
       const warn = console.warn;
@@ -362,7 +485,7 @@ describe('scanned PDF pages decoded from their image (image_from_pdf) against po
   });
 });
 
-describe('a page cropped to its print: word boxes in the whole page\'s coordinates', function () {
+describe("a page cropped to its print: word boxes in the whole page's coordinates", function () {
   this.timeout(120_000);
   const VIN = '1HGCM82633A004352';
   let digital: DocumentAnalysis;
@@ -373,7 +496,8 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
   /** Each edge of a box within `tol` pixels of another's. */
   function expectNear(got: Box | undefined, want: Box, tol: number, what: string) {
     expect(got, what).to.not.equal(undefined);
-    for (const k of ['x0', 'y0', 'x1', 'y1'] as const) expect(Math.abs(got![k] - want[k]), `${what}: ${k} ${got![k]} vs ${want[k]}`).to.be.below(tol);
+    for (const k of ['x0', 'y0', 'x1', 'y1'] as const)
+      expect(Math.abs(got![k] - want[k]), `${what}: ${k} ${got![k]} vs ${want[k]}`).to.be.below(tol);
   }
 
   before(async () => {
@@ -420,12 +544,17 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
     expect(prep.origin.y).to.be.above(1000);
     // a clean straight page is not resampled: the crop is the page's pixels at origin, row for row
     for (let y = 0; y < prep.gray.height; y += 7) {
-      const row = page.data.subarray((prep.origin.y + y) * page.width + prep.origin.x, (prep.origin.y + y) * page.width + prep.origin.x + prep.gray.width);
-      expect(prep.gray.data.subarray(y * prep.gray.width, (y + 1) * prep.gray.width).equals(row), `row ${y}`).to.equal(true);
+      const row = page.data.subarray(
+        (prep.origin.y + y) * page.width + prep.origin.x,
+        (prep.origin.y + y) * page.width + prep.origin.x + prep.gray.width,
+      );
+      expect(prep.gray.data.subarray(y * prep.gray.width, (y + 1) * prep.gray.width).equals(row), `row ${y}`).to.equal(
+        true,
+      );
     }
   });
 
-  it('a license scanned on a letter page (corpus): tesseract reads the card\'s part of the page, and the card is read', async () => {
+  it("a license scanned on a letter page (corpus): tesseract reads the card's part of the page, and the card is read", async () => {
     const id = 'dl-b-page-0-scan';
     const g = await gray(corpusBytes(corpusDoc(id)));
     const prep = await prepareForOcr(g, ocrScale(g, 300));
@@ -446,9 +575,13 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
     expectVinInPlace(fromPdf, 'pdf', 1);
   });
 
-  it('a page lying on its side or upside down is turned upright, and boxes are in the upright page\'s coordinates', async () => {
+  it("a page lying on its side or upside down is turned upright, and boxes are in the upright page's coordinates", async () => {
     const turns = [90, 180, 270];
-    const results = await Promise.all(turns.map(async (deg) => analyzeDocument(await sharp(png300).rotate(deg).withMetadata({ density: 300 }).png().toBuffer())));
+    const results = await Promise.all(
+      turns.map(async (deg) =>
+        analyzeDocument(await sharp(png300).rotate(deg).withMetadata({ density: 300 }).png().toBuffer()),
+      ),
+    );
     for (const [i, a] of results.entries()) {
       const deg = turns[i]!;
       expect(steps(a), `${deg}`).to.include('orientation');
@@ -459,10 +592,17 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
 
   it('a tilted page: deskewed after the crop, boxes still where the text layer has them', async () => {
     // turned 2 degrees about the page's centre (the print is centred on it, so deskewing the crop puts it back in place)
-    const { data, info } = await sharp(png300).rotate(2, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(png300)
+      .rotate(2, { background: '#ffffff' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const left = Math.round((info.width - 2550) / 2);
     const top = Math.round((info.height - 3300) / 2);
-    const tilted = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).extract({ left, top, width: 2550, height: 3300 }).withMetadata({ density: 300 }).png().toBuffer();
+    const tilted = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .extract({ left, top, width: 2550, height: 3300 })
+      .withMetadata({ density: 300 })
+      .png()
+      .toBuffer();
     const a = await analyzeDocument(tilted);
     expect(Math.abs(a.pages[0]!.rotated ?? 0)).to.be.closeTo(2, 0.3);
     // unaccounted, the canvas a small turn adds would move every box by 15 to 20 px
@@ -470,7 +610,11 @@ describe('a page cropped to its print: word boxes in the whole page\'s coordinat
   });
 
   it('a 150-dpi page (stated): enlarged to 300 dpi, boxes in 300-dpi page coordinates', async () => {
-    const half = await sharp(png300).resize(1275, 1650, { kernel: 'lanczos3' }).withMetadata({ density: 150 }).png().toBuffer();
+    const half = await sharp(png300)
+      .resize(1275, 1650, { kernel: 'lanczos3' })
+      .withMetadata({ density: 150 })
+      .png()
+      .toBuffer();
     const g = await gray(half);
     const prep = await prepareForOcr(g, ocrScale(g, 150));
     expect(prep.scale).to.equal(2);
@@ -523,11 +667,14 @@ describe('images of unknown resolution', function () {
 describe('PDF417 barcodes', function () {
   this.timeout(120_000);
 
-  it('a digital license back: the barcode is read from the page\'s image, no page rendered', async () => {
+  it("a digital license back: the barcode is read from the page's image, no page rendered", async () => {
     const pdf = corpusBytes(corpusDoc(BACK_PDF));
     const images = await pageImages(await opened(pdf), 0, MAX_PIXELS);
     expect(images).to.have.length.at.least(1);
-    const records = (await Promise.all(images.map(readPdf417))).flat().map(parseAamva).filter((r) => r);
+    const records = (await Promise.all(images.map(readPdf417)))
+      .flat()
+      .map(parseAamva)
+      .filter((r) => r);
     expect(records[0]?.license_number).to.equal(corpusDoc(BACK_PDF).expected.license_number);
     const a = await analyzeDocument(pdf);
     expect(a.pages[0]!.source).to.equal('text_layer');
@@ -547,7 +694,13 @@ describe('PDF417 barcodes', function () {
 
   it('a 300-dpi page (over 2.5 MP): found at half size, or at full size when its modules are too fine for half', async () => {
     const back = corpusBytes(corpusDoc(BACK));
-    const onPage = async (card: Buffer) => gray(await sharp({ create: { width: 2550, height: 3300, channels: 3, background: '#ffffff' } }).composite([{ input: card, left: 700, top: 900 }]).png().toBuffer());
+    const onPage = async (card: Buffer) =>
+      gray(
+        await sharp({ create: { width: 2550, height: 3300, channels: 3, background: '#ffffff' } })
+          .composite([{ input: card, left: 700, top: 900 }])
+          .png()
+          .toBuffer(),
+      );
     const want = await readPdf417(await gray(back));
     expect(want).to.have.length(1);
     expect(parseAamva(want[0]!)?.license_number).to.equal(corpusDoc(BACK).expected.license_number);
@@ -556,7 +709,10 @@ describe('PDF417 barcodes', function () {
 
     // the card at half its size on the page: modules of about 1.5 px, which a half-size search cannot resolve
     const fine = await onPage(await sharp(back).resize(507).png().toBuffer());
-    const halved = await sharp(fine.data, { raw: { width: fine.width, height: fine.height, channels: 1 } }).resize(1275, 1650, { kernel: 'linear' }).png().toBuffer();
+    const halved = await sharp(fine.data, { raw: { width: fine.width, height: fine.height, channels: 1 } })
+      .resize(1275, 1650, { kernel: 'linear' })
+      .png()
+      .toBuffer();
     expect(await readPdf417(await gray(halved)), 'the half-size search alone').to.deep.equal([]);
     expect(await readPdf417(fine)).to.deep.equal(want);
   });

@@ -9,7 +9,8 @@ import { analyzeDocument } from '../../plugins/ocr/analyze.js';
 import { smallPrintScale } from '../../plugins/ocr/read/image.js';
 import { generateHeldout } from '../fixtures/ocr/heldout/generate.js';
 
-const heights = (small: number, big: number, n = 100) => Array.from({ length: n }, (_, i) => (i < n * 0.2 ? small : big));
+const heights = (small: number, big: number, n = 100) =>
+  Array.from({ length: n }, (_, i) => (i < n * 0.2 ? small : big));
 
 describe('small print', function () {
   this.timeout(600_000);

@@ -14,7 +14,8 @@ import { packageRoot } from '../../core/paths.js';
 import type { CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
 
 export const CORPUS_DIR = join(packageRoot, 'test', 'fixtures', 'ocr', 'corpus');
-export const corpus = (): CorpusDoc[] => JSON.parse(readFileSync(join(CORPUS_DIR, 'manifest.json'), 'utf8')) as CorpusDoc[];
+export const corpus = (): CorpusDoc[] =>
+  JSON.parse(readFileSync(join(CORPUS_DIR, 'manifest.json'), 'utf8')) as CorpusDoc[];
 export const corpusDoc = (id: string): CorpusDoc => {
   const d = corpus().find((x) => x.id === id);
   if (!d) throw new Error(`no corpus document ${id}`);
@@ -83,7 +84,9 @@ export async function startFileServer(): Promise<FileServer> {
     }
     if (path === '/html.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
-      return res.end('<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in to download this file.</body></html>');
+      return res.end(
+        '<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in to download this file.</body></html>',
+      );
     }
     if ((r = m(/^\/redirect\/(\d+)\/([\w.-]+)$/))) {
       const n = Number(r[1]);
@@ -130,10 +133,11 @@ export async function startFileServer(): Promise<FileServer> {
       for (const serve of holding.get(name) ?? []) serve();
       holding.delete(name);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -143,7 +147,14 @@ export async function startFileServer(): Promise<FileServer> {
  * x, `gap` x h apart; `page` their layout on a page (300 dpi letter by default).
  */
 export function wordBoxes(o: { width: number; gap: number }) {
-  const w = (text: string, x: number, y: number, h = 30, conf = 95): Word => ({ text, x0: x, y0: y, x1: x + text.length * h * o.width, y1: y + h, conf });
+  const w = (text: string, x: number, y: number, h = 30, conf = 95): Word => ({
+    text,
+    x0: x,
+    y0: y,
+    x1: x + text.length * h * o.width,
+    y1: y + h,
+    conf,
+  });
   const line = (text: string, x: number, y: number, h = 30, conf = 95): Word[] => {
     const out: Word[] = [];
     let cx = x;

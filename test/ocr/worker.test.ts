@@ -23,13 +23,23 @@ describe('reading PDFs in worker threads', function () {
   this.timeout(600_000);
   // the pool of now: an engine stopped by another suite may have ended an earlier one
   let pool = readingPool();
-  beforeEach(() => { pool = readingPool(); });
+  beforeEach(() => {
+    pool = readingPool();
+  });
 
   it('gives the same analysis as reading in this thread, for every digital PDF of the corpus', async () => {
     const files = [
-      ...corpus().filter((d) => d.file.endsWith('.pdf')).map((d) => ({ id: d.id, bytes: corpusBytes(d) })),
-      { id: 'title+license+payoff', bytes: await joinPdfs(['title-tx-0-digital', 'dl-back-0-digital', 'payoff-letter-0-digital']) },
-      { id: 'aamva variant', bytes: Buffer.from(await renderBack(aamvaVariants().find((v) => v.deviations.includes('designator missing'))!)) },
+      ...corpus()
+        .filter((d) => d.file.endsWith('.pdf'))
+        .map((d) => ({ id: d.id, bytes: corpusBytes(d) })),
+      {
+        id: 'title+license+payoff',
+        bytes: await joinPdfs(['title-tx-0-digital', 'dl-back-0-digital', 'payoff-letter-0-digital']),
+      },
+      {
+        id: 'aamva variant',
+        bytes: Buffer.from(await renderBack(aamvaVariants().find((v) => v.deviations.includes('designator missing'))!)),
+      },
     ];
     expect(files.length).to.be.greaterThan(15);
     const before = pool.stats.read;
@@ -39,17 +49,26 @@ describe('reading PDFs in worker threads', function () {
     for (const [i, f] of files.entries()) {
       const here = await analyzeDocument(f.bytes, { offThread: false });
       expect(sansTimings(off[i]!), f.id).to.deep.equal(sansTimings(here));
-      expect(off[i]!.pages.every((p) => p.source === 'text_layer'), f.id).to.equal(true);
+      expect(
+        off[i]!.pages.every((p) => p.source === 'text_layer'),
+        f.id,
+      ).to.equal(true);
     }
     expect(off.at(-1)!.fields).to.deep.include({ barcode: 'AAMVA' });
-    expect(off.at(-2)!.documents!.map((d) => d.document_type)).to.deep.equal(['VEHICLE_TITLE', 'DRIVER_LICENSE_BACK', 'PAYOFF_LETTER']);
+    expect(off.at(-2)!.documents!.map((d) => d.document_type)).to.deep.equal([
+      'VEHICLE_TITLE',
+      'DRIVER_LICENSE_BACK',
+      'PAYOFF_LETTER',
+    ]);
   });
 
   it('hands a scanned PDF back to this thread for OCR, with the same result', async () => {
     const png = corpusBytes(corpusDoc('title-tx-0-scan'));
     const doc = await PDFDocument.create();
     const img = await doc.embedPng(png);
-    doc.addPage([img.width * 0.24, img.height * 0.24]).drawImage(img, { x: 0, y: 0, width: img.width * 0.24, height: img.height * 0.24 });
+    doc
+      .addPage([img.width * 0.24, img.height * 0.24])
+      .drawImage(img, { x: 0, y: 0, width: img.width * 0.24, height: img.height * 0.24 });
     const pdf = Buffer.from(await doc.save());
     const before = pool.stats.handedBack;
     const off = await analyzeDocument(pdf);
@@ -62,7 +81,10 @@ describe('reading PDFs in worker threads', function () {
   it('keeps the type and code of errors', async () => {
     const broken = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41)]);
     for (const offThread of [true, false]) {
-      const e = await analyzeDocument(broken, { offThread }).then(() => null, (x: unknown) => x);
+      const e = await analyzeDocument(broken, { offThread }).then(
+        () => null,
+        (x: unknown) => x,
+      );
       expect(e, String(offThread)).to.be.instanceOf(DocumentRejected);
       expect((e as DocumentRejected).code).to.equal('UNREADABLE');
     }
@@ -72,11 +94,21 @@ describe('reading PDFs in worker threads', function () {
     const bytes = corpusBytes(corpusDoc('title-ca-0-digital'));
     const early = new AbortController();
     early.abort(new Error('stopped before'));
-    expect(await analyzeDocument(bytes, { signal: early.signal }).then(() => 'read', (e: Error) => e.message)).to.equal('stopped before');
+    expect(
+      await analyzeDocument(bytes, { signal: early.signal }).then(
+        () => 'read',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('stopped before');
     const ctl = new AbortController();
     const p = analyzeDocument(bytes, { signal: ctl.signal });
     ctl.abort(new Error('stopped while reading'));
-    expect(await p.then(() => 'read', (e: Error) => e.message)).to.equal('stopped while reading');
+    expect(
+      await p.then(
+        () => 'read',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('stopped while reading');
     const again = await analyzeDocument(bytes);
     expect(again.document_type).to.equal('VEHICLE_TITLE');
   });

@@ -46,7 +46,11 @@ for (const dialect of DIALECTS) {
       const workers = { leaseMs: 1500, pollIntervalMs: 50 };
       const db = dialect === 'postgres' ? { databaseUrl: PG_URL, databaseSchema: schema } : {};
       const vin = vinFor(77);
-      const child = await runChild([workDir, JSON.stringify({ dataDir, port: 0, stages, workers, log: { level: 'warn' }, ...db }), vin]);
+      const child = await runChild([
+        workDir,
+        JSON.stringify({ dataDir, port: 0, stages, workers, log: { level: 'warn' }, ...db }),
+        vin,
+      ]);
       expect(child.signal, `child ended with code ${child.code}: ${child.stderr}`).to.equal('SIGKILL');
       expect(existsSync(join(workDir, 's2.marker'))).to.equal(true);
       const entryId = readFileSync(join(workDir, 'entry-id'), 'utf8');
@@ -54,23 +58,49 @@ for (const dialect of DIALECTS) {
       const runsBefore = readFileSync(join(workDir, 'runs.log'), 'utf8').trim().split('\n');
       expect(runsBefore).to.deep.equal([`s1 ${entryId} ${childPid}`, `s2 ${entryId} ${childPid}`]);
 
-      t = await startTestEngine({ dialect, listen: false, dataDir, schema, config: { stages, workers }, options: { stages: crashStages(workDir) } });
+      t = await startTestEngine({
+        dialect,
+        listen: false,
+        dataDir,
+        schema,
+        config: { stages, workers },
+        options: { stages: crashStages(workDir) },
+      });
       const p = await t.engine.principalFor(CRASH_ORG);
-      const entry = await eventually(async () => {
-        const e = await t!.engine.service.get(p, entryId);
-        return e.job_status === 'complete' ? e : null;
-      }, { what: 'entry complete after the takeover', tries: 4000 });
+      const entry = await eventually(
+        async () => {
+          const e = await t!.engine.service.get(p, entryId);
+          return e.job_status === 'complete' ? e : null;
+        },
+        { what: 'entry complete after the takeover', tries: 4000 },
+      );
 
-      const runs = readFileSync(join(workDir, 'runs.log'), 'utf8').trim().split('\n').map((l) => l.split(' '));
+      const runs = readFileSync(join(workDir, 'runs.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '));
       const byStage = (s: string) => runs.filter((r) => r[0] === s);
-      expect(byStage('s1').map((r) => r[2]), 's1 ran once, in the crashed process').to.deep.equal([childPid]);
-      expect(byStage('s2').map((r) => r[2]), 's2 ran twice: crashed, then resumed').to.deep.equal([childPid, String(process.pid)]);
-      expect(byStage('s3').map((r) => r[2]), 's3 ran once, after the takeover').to.deep.equal([String(process.pid)]);
+      expect(
+        byStage('s1').map((r) => r[2]),
+        's1 ran once, in the crashed process',
+      ).to.deep.equal([childPid]);
+      expect(
+        byStage('s2').map((r) => r[2]),
+        's2 ran twice: crashed, then resumed',
+      ).to.deep.equal([childPid, String(process.pid)]);
+      expect(
+        byStage('s3').map((r) => r[2]),
+        's3 ran once, after the takeover',
+      ).to.deep.equal([String(process.pid)]);
       expect(runs.every((r) => r[1] === entryId)).to.equal(true);
       expect(entry).to.deep.include({ s1_done: true, s2_done: true, s3_done: true, VIN: vin });
       expect(entry.account_data.vehicle?.vin).to.equal(vin);
       const events = (await t.engine.outbox.forEntry(entryId)).map((e) => e.name);
-      expect(events).to.deep.equal(['title.job_status.pending', 'title.job_status.enriching', 'title.job_status.complete']);
+      expect(events).to.deep.equal([
+        'title.job_status.pending',
+        'title.job_status.enriching',
+        'title.job_status.complete',
+      ]);
       expect(await t.engine.queue.counts()).to.deep.equal({});
     });
   });

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { TitledError } from '../../core/errors.js';
-import { JOB_PHASE_ORDER, JOB_STATUSES, JOB_STATUS_MOVES, assertJobStatusMove, canMoveJobStatus, type JobStatus } from '../../core/status.js';
+import {
+  JOB_PHASE_ORDER,
+  JOB_STATUSES,
+  JOB_STATUS_MOVES,
+  assertJobStatusMove,
+  canMoveJobStatus,
+  type JobStatus,
+} from '../../core/status.js';
 
 describe('job_status machine', () => {
   it('allows every move in the table', () => {
@@ -38,14 +45,23 @@ describe('job_status machine', () => {
   });
 
   it('refuses complete -> generating_forms and error -> complete', () => {
-    expect(() => assertJobStatusMove('complete', 'generating_forms')).to.throw(TitledError, /complete to generating_forms/);
+    expect(() => assertJobStatusMove('complete', 'generating_forms')).to.throw(
+      TitledError,
+      /complete to generating_forms/,
+    );
     expect(() => assertJobStatusMove('error', 'complete')).to.throw(TitledError);
   });
 
   it('matches the spec: requests enter pending or enriching from any status, processing ends in complete or error', () => {
     for (const from of JOB_STATUSES) {
-      expect(canMoveJobStatus(from, 'enriching') || from === 'enriching', `${from} -> enriching (POST /title/{id}/data, /fees)`).to.equal(true);
-      expect(canMoveJobStatus(from, 'pending') || from === 'pending', `${from} -> pending (POST /title update)`).to.equal(true);
+      expect(
+        canMoveJobStatus(from, 'enriching') || from === 'enriching',
+        `${from} -> enriching (POST /title/{id}/data, /fees)`,
+      ).to.equal(true);
+      expect(
+        canMoveJobStatus(from, 'pending') || from === 'pending',
+        `${from} -> pending (POST /title update)`,
+      ).to.equal(true);
     }
     for (const from of ['pending', 'input_parsing', 'enriching', 'generating_forms'] as JobStatus[]) {
       expect(canMoveJobStatus(from, 'complete'), `${from} -> complete`).to.equal(true);

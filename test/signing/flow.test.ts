@@ -156,7 +156,9 @@ for (const dialect of DIALECTS) {
       const appFile = join(dir, 'app.pdf');
       writeFileSync(appFile, Buffer.from(await (await fetch(app.signed_copy)).arrayBuffer()));
       const appText = execFileSync('pdftotext', [appFile, '-'], { encoding: 'utf8' });
-      expect(appText).to.contain('Signed electronically by Jane Q Borrower').and.contain('Signed electronically by Robert T Coowner');
+      expect(appText)
+        .to.contain('Signed electronically by Jane Q Borrower')
+        .and.contain('Signed electronically by Robert T Coowner');
       expect(appText).to.not.contain('Signature page:');
       const cert = join(dir, 'cert.pdf');
       writeFileSync(cert, Buffer.from(await (await fetch(sr.sign_cert)).arrayBuffer()));

@@ -2,12 +2,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  STATE_CODES,
-  StateFeeScheduleSchema,
-  loadStateFeeSchedule,
-  stateDir,
-} from '../../states/fee-schema.js';
+import { STATE_CODES, StateFeeScheduleSchema, loadStateFeeSchedule, stateDir } from '../../states/fee-schema.js';
 
 /** Keys whose presence makes an object a "figure" that must carry provenance. */
 const FIGURE_KEYS = ['cents', 'rate', 'value', 'brackets', 'depreciation', 'min_cents', 'max_cents', 'plus_cents'];
@@ -88,8 +83,12 @@ describe('state fee data', () => {
       expect(unprovenancedFigures({ title: { original: { cents: 100 } } }, '')).to.deep.equal(['title.original']);
     });
     it('flags a src with a non-http url or a non-ISO date', () => {
-      expect(unprovenancedFigures({ a: { cents: 1, src: { url: 'ftp://x.gov/a', date: '2026-11-20' } } }, '')).to.have.length(1);
-      expect(unprovenancedFigures({ a: { cents: 1, src: { url: 'https://x.gov/a', date: '11/20/2026' } } }, '')).to.have.length(1);
+      expect(
+        unprovenancedFigures({ a: { cents: 1, src: { url: 'ftp://x.gov/a', date: '2026-11-20' } } }, ''),
+      ).to.have.length(1);
+      expect(
+        unprovenancedFigures({ a: { cents: 1, src: { url: 'https://x.gov/a', date: '11/20/2026' } } }, ''),
+      ).to.have.length(1);
     });
     it('accepts unsourced only with a note', () => {
       expect(unprovenancedFigures({ a: { cents: 1, unsourced: true, note: 'not found' } }, '')).to.deep.equal([]);
@@ -97,9 +96,14 @@ describe('state fee data', () => {
     });
     it('covers bracket rows by their table, but not unrelated nested figures', () => {
       const src = { url: 'https://x.gov/a', date: '2026-11-20' };
-      expect(unprovenancedFigures({ r: { kind: 'weight', src, brackets: [{ max_lbs: 1, cents: 1 }] } }, '')).to.deep.equal([]);
+      expect(
+        unprovenancedFigures({ r: { kind: 'weight', src, brackets: [{ max_lbs: 1, cents: 1 }] } }, ''),
+      ).to.deep.equal([]);
       expect(unprovenancedFigures({ r: { src, extra: { cents: 1 } } }, '')).to.deep.equal(['r.extra']);
-      expect(unprovenancedFigures({ r: { kind: 'weight', brackets: [{ max_lbs: 1, cents: 1 }] } }, '')).to.deep.equal(['r', 'r.brackets[0]']);
+      expect(unprovenancedFigures({ r: { kind: 'weight', brackets: [{ max_lbs: 1, cents: 1 }] } }, '')).to.deep.equal([
+        'r',
+        'r.brackets[0]',
+      ]);
     });
     it('checks figures nested in containers and nullable amounts', () => {
       expect(unprovenancedFigures({ tax: { rate: { rate: 0.06 } } }, '')).to.deep.equal(['tax.rate']);

@@ -16,7 +16,8 @@ function sourceUrls(node: unknown, path = ''): { path: string; url: string }[] {
   if (!node || typeof node !== 'object') return [];
   const out: { path: string; url: string }[] = [];
   for (const [k, v] of Object.entries(node)) {
-    if (k === 'src' && v && typeof v === 'object' && 'url' in v) out.push({ path: path || '(root)', url: String((v as { url: unknown }).url) });
+    if (k === 'src' && v && typeof v === 'object' && 'url' in v)
+      out.push({ path: path || '(root)', url: String((v as { url: unknown }).url) });
     else out.push(...sourceUrls(v, path ? `${path}.${k}` : k));
   }
   return out;
@@ -31,11 +32,23 @@ describe('fee sources are official (issue 19)', () => {
     });
     it('refuses blogs, content farms, aggregators, forums, plate and title-service sites, and bare .us names', () => {
       for (const url of [
-        'https://legalclarity.org/how-alaskas-vehicle-sales-tax-works', 'https://engineerfix.com/x', 'https://visualfoodie.com/x',
-        'https://winenfood.com/x', 'https://eatsip365.com/x', 'https://kenaoazimasociety.pages.dev/x', 'https://z3npubsecrevenuedemo.zendesk.com/hc/x',
-        'https://feecalculator.us/x', 'https://www.illinoistitleservices.net/x', 'https://oregonlicenseplate.org/x', 'https://web.archive.org/web/2017/http://dmv.utah.gov/x',
-        'https://dmv.gov.example.com/x', 'https://notagov/x', 'not a url', 'https://content.govdelivery.com/accounts/SOMEBLOG/bulletins/1',
-      ]) expect(officialReason(url), url).to.equal(null);
+        'https://legalclarity.org/how-alaskas-vehicle-sales-tax-works',
+        'https://engineerfix.com/x',
+        'https://visualfoodie.com/x',
+        'https://winenfood.com/x',
+        'https://eatsip365.com/x',
+        'https://kenaoazimasociety.pages.dev/x',
+        'https://z3npubsecrevenuedemo.zendesk.com/hc/x',
+        'https://feecalculator.us/x',
+        'https://www.illinoistitleservices.net/x',
+        'https://oregonlicenseplate.org/x',
+        'https://web.archive.org/web/2017/http://dmv.utah.gov/x',
+        'https://dmv.gov.example.com/x',
+        'https://notagov/x',
+        'not a url',
+        'https://content.govdelivery.com/accounts/SOMEBLOG/bulletins/1',
+      ])
+        expect(officialReason(url), url).to.equal(null);
     });
     it('lists each other-domain exception with why it is official', () => {
       for (const [domain, why] of Object.entries(OFFICIAL_OTHER_DOMAINS)) {
@@ -56,13 +69,19 @@ describe('fee sources are official (issue 19)', () => {
       const raw = (): unknown => ({ fees: read('fees.json'), local: read('local.json') });
 
       it('every src.url (fees.json and local.json) is on the allow list', () => {
-        const bad = sourceUrls(raw()).filter((s) => officialReason(s.url) === null).map((s) => `${s.path}: ${sourceHost(s.url) ?? s.url}`);
-        expect(bad, `${code}: not official sources (cite the state's page, or mark the figure unsourced)`).to.deep.equal([]);
+        const bad = sourceUrls(raw())
+          .filter((s) => officialReason(s.url) === null)
+          .map((s) => `${s.path}: ${sourceHost(s.url) ?? s.url}`);
+        expect(
+          bad,
+          `${code}: not official sources (cite the state's page, or mark the figure unsourced)`,
+        ).to.deep.equal([]);
       });
 
       it('where local taxes apply, they are marked county_not_modelled (no state has a complete county table)', () => {
         const t = loadStateFeeSchedule(code).tax;
-        if (t.local?.applies.value) expect(t.local.county_not_modelled, `${code}: tax.local.county_not_modelled`).to.equal(true);
+        if (t.local?.applies.value)
+          expect(t.local.county_not_modelled, `${code}: tax.local.county_not_modelled`).to.equal(true);
       });
     });
   }

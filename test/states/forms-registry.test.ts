@@ -33,9 +33,14 @@ describe('state plugins: completeness', () => {
       if (!existsSync(test)) missing.push(`test/states/${dir}/forms.test.ts`);
       expect(missing, `${code} lacks`).to.deep.equal([]);
       const src = readFileSync(test, 'utf8');
-      expect(src, `test/states/${dir}/forms.test.ts`).to.include(`states/${dir}/forms.js`).and.include('testStatePlugin(');
+      expect(src, `test/states/${dir}/forms.test.ts`)
+        .to.include(`states/${dir}/forms.js`)
+        .and.include('testStatePlugin(');
       expect(readFileSync(def, 'utf8'), `states/${dir}/forms.ts`).to.match(new RegExp(`code: '${code}'`));
-      expect(STATE_PLUGINS.find((p) => p.code === code), `${code} in states/registry.ts`).to.not.equal(undefined);
+      expect(
+        STATE_PLUGINS.find((p) => p.code === code),
+        `${code} in states/registry.ts`,
+      ).to.not.equal(undefined);
     });
   }
 
@@ -45,7 +50,7 @@ describe('state plugins: completeness', () => {
     expect(() => loadStatePlugins(['ZZ'])).to.throw(/'ZZ', which has no state plugin/);
   });
 
-  it('docs/forms.md carries the registry\'s per-state table', () => {
+  it("docs/forms.md carries the registry's per-state table", () => {
     const doc = readFileSync(join(packageRoot, 'docs', 'forms.md'), 'utf8');
     const m = /<!-- states:begin -->\n([\s\S]*?)<!-- states:end -->/.exec(doc);
     expect(m, 'docs/forms.md has the states table markers').to.not.equal(null);

@@ -30,7 +30,14 @@ describe('state plugin tester: checks the plugins themselves', () => {
       ...defineState({ code: 'ZZ', name: 'Nowhere', agency: 'Nowhere DMV' }),
       forms: { always: ['form_nonsense' as FormKind], teleport: ['forms_poa'] },
       templates: {
-        form_ucc1: { file: '../escape.pdf', name: 'x', fields: [{ field: 'A', value: 'vehicle.nope' }, { check: 'A', when: 'txn.never' }] } as unknown as TemplateSpec,
+        form_ucc1: {
+          file: '../escape.pdf',
+          name: 'x',
+          fields: [
+            { field: 'A', value: 'vehicle.nope' },
+            { check: 'A', when: 'txn.never' },
+          ],
+        } as unknown as TemplateSpec,
       },
       rules: { ...tx.rules, sources: [] },
     } as unknown as StatePlugin;
@@ -49,7 +56,9 @@ describe('state plugin tester: checks the plugins themselves', () => {
     const file = store.locate('ca/Reg343.pdf');
     if (!file) return this.skip();
     const spec: TemplateSpec = {
-      file: 'ca/Reg343.pdf', name: 'REG 343', fields: [
+      file: 'ca/Reg343.pdf',
+      name: 'REG 343',
+      fields: [
         { field: 'No Such Field', value: 'vehicle.vin' },
         { field: 'Check Box20', value: 'vehicle.vin' },
         { check: 'Text62', when: 'always' },
@@ -59,7 +68,8 @@ describe('state plugin tester: checks the plugins themselves', () => {
     };
     const problems = await checkTemplateFields(spec, readFileSync(file));
     expect(problems).to.have.length(4);
-    expect(problems.join('\n')).to.include("'No Such Field' is not a field")
+    expect(problems.join('\n'))
+      .to.include("'No Such Field' is not a field")
       .and.include("'Check Box20' is a PDFCheckBox, not a text field")
       .and.include("'Text62' is a PDFTextField, not a checkbox")
       .and.include("'Text1.0' has no widget on any page");

@@ -23,24 +23,35 @@ const store = new TemplateStore(parseFormsOptions({}).templateDirs);
 const spec = oh.templates.form_title_application!;
 const values = planForms(fixtureEntry('OH', 'full'), new Map([['OH', oh]])).values!;
 const template = store.locate(spec.file);
-const needs = template ? '' : ` - skipped: ${spec.file} is in no template folder (${store.dirs.join(', ') || 'none configured'})`;
+const needs = template
+  ? ''
+  : ` - skipped: ${spec.file} is in no template folder (${store.dirs.join(', ') || 'none configured'})`;
 let dir = '';
-before(() => { dir = mkdtempSync(join(tmpdir(), 'titled-overlay-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'titled-overlay-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const withOverlay = (overlay: OverlayMapping[], extra: Partial<TemplateSpec> = {}): TemplateSpec => ({ ...spec, ...extra, overlay });
+const withOverlay = (overlay: OverlayMapping[], extra: Partial<TemplateSpec> = {}): TemplateSpec => ({
+  ...spec,
+  ...extra,
+  overlay,
+});
 const vinBox = spec.overlay!.find((m) => 'text' in m && m.text === 'VIN')!;
 
 describe('state plugin tester: overlay maps of flattened forms', () => {
   it('flags a definition without a form number, a box that is not a box, unknown paths, a name mapped twice', () => {
-    const bad = withOverlay([
-      { text: 'A', box: [10, 10, 5, 20], value: 'vehicle.nope' as never },
-      { mark: 'A', box: [0, 0, 8, 8], when: 'txn.never' as never },
-    ], { printed: '', fields: [{ field: 'x', value: 'vehicle.vin' }] });
+    const bad = withOverlay(
+      [
+        { text: 'A', box: [10, 10, 5, 20], value: 'vehicle.nope' as never },
+        { mark: 'A', box: [0, 0, 8, 8], when: 'txn.never' as never },
+      ],
+      { printed: '', fields: [{ field: 'x', value: 'vehicle.vin' }] },
+    );
     const problems = checkOverlayDefinition('t', bad, values).join('\n');
     expect(problems).to.include('needs printed');
     expect(problems).to.include('either AcroForm fields or an overlay');
-    expect(problems).to.include("box [10, 10, 5, 20] is not [left, top, right, bottom]");
+    expect(problems).to.include('box [10, 10, 5, 20] is not [left, top, right, bottom]');
     expect(problems).to.include("'vehicle.nope' is not a value path");
     expect(problems).to.include("'txn.never' is not a value path");
     expect(problems).to.include("overlay 'A' is mapped twice");
@@ -59,8 +70,13 @@ describe('state plugin tester: overlay maps of flattened forms', () => {
   it(`flags a box over the form's printed text and a form number the form does not print${needs}`, async function () {
     if (!template) return this.skip();
     // the label "APPLICANT'S PRINTED NAME" sits at 32-146 x 87-96
-    const problems = await checkOverlayLayout(withOverlay([{ text: 'over the label', box: [30, 85, 200, 98], value: 'owner1.name' }], { printed: 'BMV 9999' }), template);
-    expect(problems.join('\n')).to.include("covers printed text of the form").and.include("does not print its form number 'BMV 9999'");
+    const problems = await checkOverlayLayout(
+      withOverlay([{ text: 'over the label', box: [30, 85, 200, 98], value: 'owner1.name' }], { printed: 'BMV 9999' }),
+      template,
+    );
+    expect(problems.join('\n'))
+      .to.include('covers printed text of the form')
+      .and.include("does not print its form number 'BMV 9999'");
     expect(await checkOverlayLayout(spec, template)).to.deep.equal([]);
   });
 
@@ -73,16 +89,20 @@ describe('state plugin tester: overlay maps of flattened forms', () => {
     expect(await checkOverlayFill(spec, file, values, template)).to.deep.equal([]);
     // the same page read against a map whose VIN box moved to the model's place
     const moved = withOverlay([{ ...vinBox, box: [230, 470.5, 316, 482.5] } as OverlayMapping]);
-    expect((await checkOverlayFill(moved, file, values, template)).join('\n')).to.include("'VIN' reads \"Accord\", expected \"1HGCM82633A004352\"");
+    expect((await checkOverlayFill(moved, file, values, template)).join('\n')).to.include(
+      '\'VIN\' reads "Accord", expected "1HGCM82633A004352"',
+    );
     // a mark whose flag is false where the page has an X, and one whose flag is true where the page has none
     const marks = withOverlay([
       { mark: 'ORIGINAL CERTIFICATE OF TITLE', box: [32.5, 176, 42.5, 185], when: 'title.is_stolen' },
       { mark: 'REPLACEMENT', box: [32.5, 401, 42.5, 410.5], when: 'always' },
     ]);
     const problems = (await checkOverlayFill(marks, file, values, template)).join('\n');
-    expect(problems).to.include("mark 'ORIGINAL CERTIFICATE OF TITLE' holds \"X\", expected nothing");
-    expect(problems).to.include("mark 'REPLACEMENT' holds \"\", expected X");
+    expect(problems).to.include('mark \'ORIGINAL CERTIFICATE OF TITLE\' holds "X", expected nothing');
+    expect(problems).to.include('mark \'REPLACEMENT\' holds "", expected X');
     // another form's number is not found in the filled page
-    expect(await checkOverlayFill(withOverlay([], { printed: 'TR-11L' }), file, values, template)).to.deep.equal(["the filled form does not show its number 'TR-11L'"]);
+    expect(await checkOverlayFill(withOverlay([], { printed: 'TR-11L' }), file, values, template)).to.deep.equal([
+      "the filled form does not show its number 'TR-11L'",
+    ]);
   });
 });

@@ -86,7 +86,7 @@ describePg('PostgreSQL LISTEN/NOTIFY wakes other daemons (two daemons, one schem
     expect(heard.filter((t) => t === 'outbox').length).to.be.greaterThan(before);
   });
 
-  it('the notifications B sends itself are not taken for another daemon\'s', async () => {
+  it("the notifications B sends itself are not taken for another daemon's", async () => {
     const n = heard.length;
     const id = await createEntry(b, { account_data: accountData(makeVin()) });
     await eventually(

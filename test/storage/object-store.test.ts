@@ -15,7 +15,9 @@ describe('storage: LocalObjectStore', () => {
     const store = new LocalObjectStore(dir, 'x'.repeat(32), 'http://localhost');
     const bodies = Array.from({ length: 40 }, (_, i) => Buffer.alloc(64 * 1024, i));
     const results = await Promise.allSettled(bodies.map((b) => store.put('org/entry/form.pdf', b)));
-    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).to.deep.equal([]);
+    expect(
+      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    ).to.deep.equal([]);
     const got = (await store.get('org/entry/form.pdf'))!;
     expect(bodies.some((b) => b.equals(got))).to.equal(true);
     expect(readdirSync(join(dir, 'org/entry'))).to.deep.equal(['form.pdf']);

@@ -5,7 +5,8 @@ import { vinFor } from '../pipeline/fixtures/test-stages.js';
 /** Creates `n` entries (one queued job each) for organization `org`, in order. */
 async function backlog(t: TestEngine, org: string, n: number, from: number): Promise<string> {
   const p = await t.engine.principalFor(org);
-  for (let i = 0; i < n; i++) await t.engine.service.create(p, { account_data: { vehicle: { vin: vinFor(from + i) } } });
+  for (let i = 0; i < n; i++)
+    await t.engine.service.create(p, { account_data: { vehicle: { vin: vinFor(from + i) } } });
   return p.org.id;
 }
 

@@ -3,25 +3,59 @@ import { mergeJobInput, type JobInput } from '../../core/jobs/job-queue.js';
 import { DIALECTS, eventually, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
 import { Gate, pause, stageClass, vinFor } from '../pipeline/fixtures/test-stages.js';
 
-const count = async (t: TestEngine, sql: string, params: unknown[] = []) => Number((await t.engine.db.query<{ n: unknown }>(sql, params))[0]!.n);
-const idle = (t: TestEngine) => eventually(async () => (await count(t, 'SELECT COUNT(*) AS n FROM jobs')) === 0, { what: 'no jobs left', tries: 4000 });
+const count = async (t: TestEngine, sql: string, params: unknown[] = []) =>
+  Number((await t.engine.db.query<{ n: unknown }>(sql, params))[0]!.n);
+const idle = (t: TestEngine) =>
+  eventually(async () => (await count(t, 'SELECT COUNT(*) AS n FROM jobs')) === 0, {
+    what: 'no jobs left',
+    tries: 4000,
+  });
 
 /** A second engine on the same database as `t` (same PostgreSQL schema, or same SQLite folder). */
-function sibling(t: TestEngine, dialect: Dialect, config: Record<string, unknown>, stages: Record<string, ReturnType<typeof stageClass>>) {
-  return startTestEngine({ dialect, listen: false, dataDir: t.dataDir, schema: t.engine.config.databaseSchema, config, options: { stages } });
+function sibling(
+  t: TestEngine,
+  dialect: Dialect,
+  config: Record<string, unknown>,
+  stages: Record<string, ReturnType<typeof stageClass>>,
+) {
+  return startTestEngine({
+    dialect,
+    listen: false,
+    dataDir: t.dataDir,
+    schema: t.engine.config.databaseSchema,
+    config,
+    options: { stages },
+  });
 }
 
 describe('mergeJobInput', () => {
   it('accumulates reasons and attachments, ORs flags, merges account data, keeps the latest dppa code', () => {
-    const a: JobInput = { reasons: ['create'], account_data: { vehicle: { vin: 'A', year: 2001, make: 'X' } }, attachments: ['https://e/1.pdf'], sync_nmvtis: true, dppa_exemption: '1' };
-    const b: JobInput = { reasons: ['update', 'create'], account_data: { vehicle: { make: 'Y', model: null } as never }, attachments: ['https://e/2.pdf'], sync_private: true, dppa_exemption: '3' };
+    const a: JobInput = {
+      reasons: ['create'],
+      account_data: { vehicle: { vin: 'A', year: 2001, make: 'X' } },
+      attachments: ['https://e/1.pdf'],
+      sync_nmvtis: true,
+      dppa_exemption: '1',
+    };
+    const b: JobInput = {
+      reasons: ['update', 'create'],
+      account_data: { vehicle: { make: 'Y', model: null } as never },
+      attachments: ['https://e/2.pdf'],
+      sync_private: true,
+      dppa_exemption: '3',
+    };
     expect(mergeJobInput(a, b)).to.deep.equal({
       reasons: ['create', 'update'],
       account_data: { vehicle: { vin: 'A', year: 2001, make: 'Y' } },
       attachments: ['https://e/1.pdf', 'https://e/2.pdf'],
-      sync_nmvtis: true, sync_private: true, dppa_exemption: '3',
+      sync_nmvtis: true,
+      sync_private: true,
+      dppa_exemption: '3',
     });
-    expect(mergeJobInput({ reasons: ['fees'] }, { reasons: ['data'], sync_public: true })).to.deep.equal({ reasons: ['fees', 'data'], sync_public: true });
+    expect(mergeJobInput({ reasons: ['fees'] }, { reasons: ['data'], sync_public: true })).to.deep.equal({
+      reasons: ['fees', 'data'],
+      sync_public: true,
+    });
     expect(a.reasons, 'inputs unchanged').to.deep.equal(['create']);
   });
 });
@@ -34,7 +68,9 @@ for (const dialect of DIALECTS) {
         const p = await t.engine.principalFor(t.org.name);
         const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin: vinFor(1) } } });
         expect(await t.engine.queue.counts()).to.deep.equal({ queued: 1 });
-        const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => t.engine.queue.claim(`owner-${i}`, 5, 60_000)));
+        const claims = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => t.engine.queue.claim(`owner-${i}`, 5, 60_000)),
+        );
         const got = claims.flat();
         expect(got).to.have.length(1);
         expect(got[0]).to.deep.include({ entryId, orgId: p.org.id, attempts: 1, initialStatus: 'pending' });
@@ -45,12 +81,16 @@ for (const dialect of DIALECTS) {
         const owner = claims.findIndex((c) => c.length === 1);
         await t.engine.db.tx((m) => t.engine.queue.checkpoint(m, got[0]!.id, `owner-${owner}`, ['intake']));
         await t.engine.db.exec('UPDATE jobs SET "leaseExpiresAt" = ? WHERE id = ?', [Date.now() - 1, got[0]!.id]);
-        const again = (await Promise.all(Array.from({ length: 6 }, (_, i) => t.engine.queue.claim(`rescuer-${i}`, 5, 60_000)))).flat();
+        const again = (
+          await Promise.all(Array.from({ length: 6 }, (_, i) => t.engine.queue.claim(`rescuer-${i}`, 5, 60_000)))
+        ).flat();
         expect(again).to.have.length(1);
         expect(again[0]).to.deep.include({ id: got[0]!.id, attempts: 2 });
         expect(again[0]!.stagesDone).to.deep.equal(['intake']);
         // the old owner can no longer checkpoint or renew
-        expect(await t.engine.db.tx((m) => t.engine.queue.checkpoint(m, got[0]!.id, `owner-${owner}`, ['intake', 'x']))).to.equal(false);
+        expect(
+          await t.engine.db.tx((m) => t.engine.queue.checkpoint(m, got[0]!.id, `owner-${owner}`, ['intake', 'x'])),
+        ).to.equal(false);
         expect(await t.engine.queue.renew(got[0]!.id, `owner-${owner}`, 60_000)).to.equal(false);
       } finally {
         await t.stop();
@@ -66,7 +106,10 @@ for (const dialect of DIALECTS) {
         const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin, year: 2001 } } });
         await t.engine.service.create(p, { account_data: { vehicle: { vin, make: 'HONDA' } }, sync_nmvtis: true });
         await t.engine.service.create(p, { account_data: { vehicle: { vin }, marks: { third: true } } });
-        const jobs = await t.engine.db.query<{ status: string; input: string; initialStatus: string }>('SELECT status, input, "initialStatus" FROM jobs WHERE "entryId" = ?', [entryId]);
+        const jobs = await t.engine.db.query<{ status: string; input: string; initialStatus: string }>(
+          'SELECT status, input, "initialStatus" FROM jobs WHERE "entryId" = ?',
+          [entryId],
+        );
         expect(jobs).to.have.length(1);
         expect(jobs[0]!.status).to.equal('queued');
         expect(jobs[0]!.initialStatus).to.equal('pending');
@@ -77,13 +120,21 @@ for (const dialect of DIALECTS) {
         });
         // a worker engine on the same database runs it once, with everything asked for
         const seen: JobInput[] = [];
-        w = await sibling(t, dialect, { stages: ['intake', 'probe'] }, { probe: stageClass({ name: 'probe', run: (ctx) => void seen.push(structuredClone(ctx.job) as JobInput) }) });
+        w = await sibling(
+          t,
+          dialect,
+          { stages: ['intake', 'probe'] },
+          { probe: stageClass({ name: 'probe', run: (ctx) => void seen.push(structuredClone(ctx.job) as JobInput) }) },
+        );
         await idle(t);
         expect(seen).to.have.length(1);
         expect(seen[0]!.reasons).to.deep.equal(['create', 'update']);
         const entry = await t.engine.service.get(p, entryId);
         expect(entry.job_status).to.equal('complete');
-        expect(entry.account_data).to.deep.equal({ vehicle: { vin, year: 2001, make: 'HONDA' }, marks: { third: true } });
+        expect(entry.account_data).to.deep.equal({
+          vehicle: { vin, year: 2001, make: 'HONDA' },
+          marks: { third: true },
+        });
       } finally {
         await w?.stop();
         await t.stop();
@@ -98,21 +149,44 @@ for (const dialect of DIALECTS) {
           const p = await t.engine.principalFor(t.org.name);
           const vin = vinFor(5);
           const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin } } });
-          const [{ id: jobId }] = await t.engine.db.query<{ id: string }>('SELECT id FROM jobs WHERE "entryId" = ?', [entryId]) as [{ id: string }];
+          const [{ id: jobId }] = (await t.engine.db.query<{ id: string }>('SELECT id FROM jobs WHERE "entryId" = ?', [
+            entryId,
+          ])) as [{ id: string }];
           // a worker's claim, not committed yet
           await qr.connect();
           await qr.startTransaction();
-          await qr.query('UPDATE jobs SET status = $1, "leaseOwner" = $2, "leaseExpiresAt" = $3 WHERE id = $4', ['running', 'racer', Date.now() + 60_000, jobId]);
+          await qr.query('UPDATE jobs SET status = $1, "leaseOwner" = $2, "leaseExpiresAt" = $3 WHERE id = $4', [
+            'running',
+            'racer',
+            Date.now() + 60_000,
+            jobId,
+          ]);
           // the request sees the job still queued and waits for the claim's row lock
           const request = t.engine.service.create(p, { account_data: { vehicle: { vin }, marks: { late: true } } });
-          await eventually(async () => (await t.engine.db.query<{ n: unknown }>(
-            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE jobs SET input%'"))[0]!.n !== '0', { what: 'request waiting on the claim' });
+          await eventually(
+            async () =>
+              (
+                await t.engine.db.query<{ n: unknown }>(
+                  "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE jobs SET input%'",
+                )
+              )[0]!.n !== '0',
+            { what: 'request waiting on the claim' },
+          );
           await qr.commitTransaction();
           await request;
-          const jobs = await t.engine.db.query<{ status: string; input: string }>('SELECT status, input FROM jobs WHERE "entryId" = ? ORDER BY status', [entryId]);
+          const jobs = await t.engine.db.query<{ status: string; input: string }>(
+            'SELECT status, input FROM jobs WHERE "entryId" = ? ORDER BY status',
+            [entryId],
+          );
           expect(jobs.map((j) => j.status)).to.deep.equal(['queued', 'running']);
-          expect(JSON.parse(jobs[1]!.input), 'the claimed job keeps the input its worker read').to.deep.equal({ reasons: ['create'], account_data: { vehicle: { vin } } });
-          expect(JSON.parse(jobs[0]!.input), 'the request has a job of its own').to.deep.equal({ reasons: ['update'], account_data: { vehicle: { vin }, marks: { late: true } } });
+          expect(JSON.parse(jobs[1]!.input), 'the claimed job keeps the input its worker read').to.deep.equal({
+            reasons: ['create'],
+            account_data: { vehicle: { vin } },
+          });
+          expect(JSON.parse(jobs[0]!.input), 'the request has a job of its own').to.deep.equal({
+            reasons: ['update'],
+            account_data: { vehicle: { vin }, marks: { late: true } },
+          });
         } finally {
           if (qr.isTransactionActive) await qr.rollbackTransaction();
           await qr.release();
@@ -125,7 +199,8 @@ for (const dialect of DIALECTS) {
       const gates: Gate[] = [];
       const runs: { entryId: string; input: JobInput }[] = [];
       const t = await startTestEngine({
-        dialect, listen: false,
+        dialect,
+        listen: false,
         config: { stages: ['intake', 'gated'] },
         options: {
           stages: {
@@ -144,15 +219,24 @@ for (const dialect of DIALECTS) {
       try {
         const p = await t.engine.principalFor(t.org.name);
         const vin = vinFor(3);
-        const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin }, marks: { m0: true } } });
+        const { entryId } = await t.engine.service.create(p, {
+          account_data: { vehicle: { vin }, marks: { m0: true } },
+        });
         await eventually(async () => gates.length === 1, { what: 'first run waiting' });
-        for (let i = 1; i <= 3; i++) await t.engine.service.create(p, { account_data: { vehicle: { vin }, marks: { [`m${i}`]: true } } });
-        const jobs = await t.engine.db.query<{ status: string }>('SELECT status FROM jobs WHERE "entryId" = ? ORDER BY status', [entryId]);
+        for (let i = 1; i <= 3; i++)
+          await t.engine.service.create(p, { account_data: { vehicle: { vin }, marks: { [`m${i}`]: true } } });
+        const jobs = await t.engine.db.query<{ status: string }>(
+          'SELECT status FROM jobs WHERE "entryId" = ? ORDER BY status',
+          [entryId],
+        );
         expect(jobs.map((j) => j.status)).to.deep.equal(['queued', 'running']);
         expect((await t.engine.service.get(p, entryId)).job_status).to.equal('pending');
         gates[0]!.open();
         await eventually(async () => gates.length === 2, { what: 'second run waiting' });
-        expect(runs[1]!.input.account_data).to.deep.equal({ vehicle: { vin }, marks: { m1: true, m2: true, m3: true } });
+        expect(runs[1]!.input.account_data).to.deep.equal({
+          vehicle: { vin },
+          marks: { m1: true, m2: true, m3: true },
+        });
         gates[1]!.open();
         await idle(t);
         expect(runs.map((r) => r.entryId)).to.deep.equal([entryId, entryId]);
@@ -170,11 +254,17 @@ for (const dialect of DIALECTS) {
       const flaky: { jobId: string }[] = [];
       const intake: { jobId: string; year: unknown }[] = [];
       const t = await startTestEngine({
-        dialect, listen: false,
+        dialect,
+        listen: false,
         config: { stages: ['intake', 'probe', 'flaky'], workers: { retryBaseMs: 10, pollIntervalMs: 20 } },
         options: {
           stages: {
-            probe: stageClass({ name: 'probe', phase: 'pending', after: ['intake'], run: (ctx) => void intake.push({ jobId: ctx.jobId, year: ctx.entry.account_data.vehicle?.year }) }),
+            probe: stageClass({
+              name: 'probe',
+              phase: 'pending',
+              after: ['intake'],
+              run: (ctx) => void intake.push({ jobId: ctx.jobId, year: ctx.entry.account_data.vehicle?.year }),
+            }),
             flaky: stageClass({
               name: 'flaky',
               run: async (ctx) => {
@@ -214,21 +304,22 @@ for (const dialect of DIALECTS) {
       const runs: { entryId: string; owner: string; jobId: string }[] = [];
       const active = new Map<string, number>();
       let maxActive = 0;
-      const counter = (owner: string) => stageClass({
-        name: 'counter',
-        run: async (ctx) => {
-          const id = ctx.entry.entryId;
-          const n = (active.get(id) ?? 0) + 1;
-          active.set(id, n);
-          maxActive = Math.max(maxActive, n);
-          try {
-            runs.push({ entryId: id, owner, jobId: ctx.jobId });
-            await pause(15, ctx.signal);
-          } finally {
-            active.set(id, active.get(id)! - 1);
-          }
-        },
-      });
+      const counter = (owner: string) =>
+        stageClass({
+          name: 'counter',
+          run: async (ctx) => {
+            const id = ctx.entry.entryId;
+            const n = (active.get(id) ?? 0) + 1;
+            active.set(id, n);
+            maxActive = Math.max(maxActive, n);
+            try {
+              runs.push({ entryId: id, owner, jobId: ctx.jobId });
+              await pause(15, ctx.signal);
+            } finally {
+              active.set(id, active.get(id)! - 1);
+            }
+          },
+        });
 
       before(async () => {
         const config = { stages: ['intake', 'counter'], workers: { concurrency: 4, pollIntervalMs: 20 } };
@@ -247,11 +338,22 @@ for (const dialect of DIALECTS) {
       it('share the work: 100 entries all complete, each job run exactly once', async () => {
         const pa = await a.engine.principalFor(a.org.name);
         const pb = await b.engine.principalFor(a.org.name);
-        const created = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-          (i % 2 ? b : a).engine.service.create(i % 2 ? pb : pa, { account_data: { vehicle: { vin: vinFor(1000 + i) } } })));
+        const created = await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            (i % 2 ? b : a).engine.service.create(i % 2 ? pb : pa, {
+              account_data: { vehicle: { vin: vinFor(1000 + i) } },
+            }),
+          ),
+        );
         const ids = created.map((c) => c.entryId);
-        await eventually(async () => (await count(a, 'SELECT COUNT(*) AS n FROM entries WHERE "orgId" = ? AND "jobStatus" = ?', [pa.org.id, 'complete'])) === 100,
-          { what: '100 entries complete', tries: 4000 });
+        await eventually(
+          async () =>
+            (await count(a, 'SELECT COUNT(*) AS n FROM entries WHERE "orgId" = ? AND "jobStatus" = ?', [
+              pa.org.id,
+              'complete',
+            ])) === 100,
+          { what: '100 entries complete', tries: 4000 },
+        );
         await idle(a);
         const perEntry = new Map<string, number>();
         for (const r of runs) perEntry.set(r.entryId, (perEntry.get(r.entryId) ?? 0) + 1);
@@ -259,7 +361,10 @@ for (const dialect of DIALECTS) {
         const twice = [...perEntry].filter(([, n]) => n !== 1);
         expect(twice, 'entries processed more than once').to.deep.equal([]);
         expect(new Set(runs.map((r) => r.jobId)).size).to.equal(100);
-        const byOwner = { A: runs.filter((r) => r.owner === 'A').length, B: runs.filter((r) => r.owner === 'B').length };
+        const byOwner = {
+          A: runs.filter((r) => r.owner === 'A').length,
+          B: runs.filter((r) => r.owner === 'B').length,
+        };
         expect(byOwner.A, 'engine A did some').to.be.greaterThan(0);
         expect(byOwner.B, 'engine B did some').to.be.greaterThan(0);
         expect(maxActive).to.equal(1);
@@ -270,12 +375,18 @@ for (const dialect of DIALECTS) {
         const pa = await a.engine.principalFor(a.org.name);
         const pb = await b.engine.principalFor(a.org.name);
         const vins = Array.from({ length: 5 }, (_, i) => vinFor(3000 + i));
-        const ids = (await Promise.all(vins.map((vin) => a.engine.service.create(pa, { account_data: { vehicle: { vin }, marks: { m0: true } } })))).map((r) => r.entryId);
+        const ids = (
+          await Promise.all(
+            vins.map((vin) => a.engine.service.create(pa, { account_data: { vehicle: { vin }, marks: { m0: true } } })),
+          )
+        ).map((r) => r.entryId);
         for (let round = 1; round <= 12; round++) {
-          await Promise.all(vins.flatMap((vin) => [
-            a.engine.service.create(pa, { account_data: { vehicle: { vin }, marks: { [`a${round}`]: true } } }),
-            b.engine.service.create(pb, { account_data: { vehicle: { vin }, marks: { [`b${round}`]: true } } }),
-          ]));
+          await Promise.all(
+            vins.flatMap((vin) => [
+              a.engine.service.create(pa, { account_data: { vehicle: { vin }, marks: { [`a${round}`]: true } } }),
+              b.engine.service.create(pb, { account_data: { vehicle: { vin }, marks: { [`b${round}`]: true } } }),
+            ]),
+          );
           await new Promise((r) => setTimeout(r, round % 3 === 0 ? 30 : 5));
         }
         await idle(a);
@@ -301,10 +412,15 @@ for (const dialect of DIALECTS) {
         const { entryId } = await t.engine.service.create(p, { account_data: { vehicle: { vin: vinFor(4) } } });
         const [job] = await t.engine.queue.claim('dead-worker', 1, 60_000);
         await t.engine.db.tx((m) => t.engine.queue.checkpoint(m, job!.id, 'dead-worker', ['intake', 'one']));
-        w = await sibling(t, dialect, { stages: ['intake', 'one', 'two'], workers: { leaseMs: 1000 } }, {
-          one: stageClass({ name: 'one', run: () => void ran.push('one') }),
-          two: stageClass({ name: 'two', run: () => void ran.push('two') }),
-        });
+        w = await sibling(
+          t,
+          dialect,
+          { stages: ['intake', 'one', 'two'], workers: { leaseMs: 1000 } },
+          {
+            one: stageClass({ name: 'one', run: () => void ran.push('one') }),
+            two: stageClass({ name: 'two', run: () => void ran.push('two') }),
+          },
+        );
         await new Promise((r) => setTimeout(r, 100));
         expect(ran, 'not taken while the lease holds').to.deep.equal([]);
         await t.engine.db.exec('UPDATE jobs SET "leaseExpiresAt" = ? WHERE id = ?', [Date.now() - 1, job!.id]);

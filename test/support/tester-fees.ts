@@ -16,7 +16,13 @@ import { expect } from 'chai';
 import { estimateFees } from '../../plugins/fees/calculator.js';
 import { applyRate, isMicroRate } from '../../plugins/fees/money.js';
 import type { EstFees, FeeInput, FeeItemOut, FeeType } from '../../plugins/fees/types.js';
-import { FEE_TRANSACTIONS, loadStateFeeSchedule, STATE_CODES, type FeeTransaction, type StateFeeSchedule } from '../../states/fee-schema.js';
+import {
+  FEE_TRANSACTIONS,
+  loadStateFeeSchedule,
+  STATE_CODES,
+  type FeeTransaction,
+  type StateFeeSchedule,
+} from '../../states/fee-schema.js';
 import { prng } from './fixtures.js';
 
 /** The day golden cases and random cases are computed for (the date the fee data was read). */
@@ -57,10 +63,23 @@ export interface StateFeeTestOptions {
   seed?: number;
 }
 
-const SPEC_MEMBERS = ['feeType', 'value', 'name', 'description', 'metadata', 'relevant_transactions', 'max', 'county', 'city', 'subtract', 'src', 'late_conditions', 'last_updated'].sort();
+const SPEC_MEMBERS = [
+  'feeType',
+  'value',
+  'name',
+  'description',
+  'metadata',
+  'relevant_transactions',
+  'max',
+  'county',
+  'city',
+  'subtract',
+  'src',
+  'late_conditions',
+  'last_updated',
+].sort();
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const cents = (dollars: number): number => Math.round(dollars * 100);
-
 
 /** County names the data has overrides for (tax, title, registration), as a client would write them. */
 export function overrideCounties(s: StateFeeSchedule): string[] {
@@ -101,9 +120,13 @@ export function randomInput(code: string, s: StateFeeSchedule, rnd: () => number
     sale: {
       price: maybe(0.9, () => (rnd() < 0.05 ? 0 : money(150_000))),
       trade_in: maybe(0.3, () => money(40_000)),
-      date: maybe(0.6, () => new Date(Date.parse(`${GOLDEN_AS_OF}T00:00:00Z`) - daysAgo * 86_400_000).toISOString().slice(0, 10)),
+      date: maybe(0.6, () =>
+        new Date(Date.parse(`${GOLDEN_AS_OF}T00:00:00Z`) - daysAgo * 86_400_000).toISOString().slice(0, 10),
+      ),
     },
-    fee_history: maybe(0.2, () => [{ feeType: 'RegistrationFee', name: 'Registration renewal', value: money(400), last_updated: '2025-06-01' }]),
+    fee_history: maybe(0.2, () => [
+      { feeType: 'RegistrationFee', name: 'Registration renewal', value: money(400), last_updated: '2025-06-01' },
+    ]),
     as_of: GOLDEN_AS_OF,
   };
 }
@@ -117,7 +140,10 @@ const allItems = (e: EstFees): { section: string; item: FeeItemOut }[] => [
 /** The checks every estimate must pass (members, units, sources, unknowns, totals). */
 export function checkEstimate(e: EstFees, label: string): void {
   const items = allItems(e);
-  for (const { section, item } of [...items, ...e.metadata.not_included.map((item) => ({ section: 'not_included', item }))]) {
+  for (const { section, item } of [
+    ...items,
+    ...e.metadata.not_included.map((item) => ({ section: 'not_included', item })),
+  ]) {
     const where = `${label} ${section} '${item.name}'`;
     expect(Object.keys(item).sort(), `${where}: members`).to.deep.equal(SPEC_MEMBERS);
     expect(item.feeType, where).to.be.a('string').and.not.equal('');
@@ -145,11 +171,16 @@ export function checkEstimate(e: EstFees, label: string): void {
       expect(Number.isInteger(item.metadata.cents), `${where}: integer cents`).to.equal(true);
       expect(item.value, `${where}: value = cents / 100`).to.equal(item.metadata.cents! / 100);
     }
-    if (item.max !== null) expect(Number.isInteger(cents(item.max)) && item.max >= (item.value ?? 0), `${where}: max ${item.max}`).to.equal(true);
+    if (item.max !== null)
+      expect(Number.isInteger(cents(item.max)) && item.max >= (item.value ?? 0), `${where}: max ${item.max}`).to.equal(
+        true,
+      );
   }
   // totals: items (credits subtracted, unknowns left out) add up to each total, exactly
   const sums = { tax: 0, registration: 0, title: 0 };
-  for (const { section, item } of items) if (item.metadata.cents !== null) sums[section as keyof typeof sums] += item.subtract ? -item.metadata.cents : item.metadata.cents;
+  for (const { section, item } of items)
+    if (item.metadata.cents !== null)
+      sums[section as keyof typeof sums] += item.subtract ? -item.metadata.cents : item.metadata.cents;
   for (const k of ['tax', 'registration', 'title'] as const) {
     expect(cents(e[k].total), `${label} ${k} total`).to.equal(sums[k]);
     expect(e.metadata.totals_cents[k], `${label} ${k} totals_cents`).to.equal(sums[k]);
@@ -171,7 +202,12 @@ export function checkEstimate(e: EstFees, label: string): void {
   }
 }
 
-function numbersUnder(node: unknown, keys: Set<string>, out: { path: string; v: number }[] = [], path = ''): { path: string; v: number }[] {
+function numbersUnder(
+  node: unknown,
+  keys: Set<string>,
+  out: { path: string; v: number }[] = [],
+  path = '',
+): { path: string; v: number }[] {
   if (Array.isArray(node)) node.forEach((x, i) => numbersUnder(x, keys, out, `${path}[${i}]`));
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
@@ -192,16 +228,33 @@ function numbersUnder(node: unknown, keys: Set<string>, out: { path: string; v: 
 export const MIN_GOLDEN_CASES = 3;
 export function goldenCaseProblems(code: string, goldens: readonly GoldenCase[] | undefined): string[] {
   const problems: string[] = [];
-  if (!(STATE_CODES as readonly string[]).includes(code.toUpperCase())) problems.push(`${code} is not one of the 50 states + DC`);
-  if (!goldens?.length) return [...problems, `${code.toUpperCase()} has no golden case: add cases derived by hand from the cited pages (docs/fees.md, "Tests")`];
-  if (goldens.length < MIN_GOLDEN_CASES) problems.push(`${code.toUpperCase()} has ${goldens.length} golden case(s); at least ${MIN_GOLDEN_CASES} are needed`);
+  if (!(STATE_CODES as readonly string[]).includes(code.toUpperCase()))
+    problems.push(`${code} is not one of the 50 states + DC`);
+  if (!goldens?.length)
+    return [
+      ...problems,
+      `${code.toUpperCase()} has no golden case: add cases derived by hand from the cited pages (docs/fees.md, "Tests")`,
+    ];
+  if (goldens.length < MIN_GOLDEN_CASES)
+    problems.push(
+      `${code.toUpperCase()} has ${goldens.length} golden case(s); at least ${MIN_GOLDEN_CASES} are needed`,
+    );
   const seen = new Set<string>();
   for (const g of goldens) {
     if (!g.name?.trim()) problems.push('a golden case without a name');
     else if (seen.has(g.name)) problems.push(`duplicate golden case name '${g.name}'`);
     seen.add(g.name);
     const x = g.expect ?? {};
-    const checks = [x.tax?.taxable_amount, x.tax?.total, x.registration?.total, x.title?.total, x.total, x.complete, x.unknown].filter((v) => v !== undefined).length + (x.items?.length ?? 0);
+    const checks =
+      [
+        x.tax?.taxable_amount,
+        x.tax?.total,
+        x.registration?.total,
+        x.title?.total,
+        x.total,
+        x.complete,
+        x.unknown,
+      ].filter((v) => v !== undefined).length + (x.items?.length ?? 0);
     if (checks === 0) problems.push(`golden case '${g.name}' expects nothing`);
   }
   return problems;
@@ -216,7 +269,8 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
     });
 
     let s: StateFeeSchedule;
-    const run = (input: Partial<FeeInput>): EstFees => estimateFees({ state: upper, as_of: GOLDEN_AS_OF, ...input } as FeeInput, s);
+    const run = (input: Partial<FeeInput>): EstFees =>
+      estimateFees({ state: upper, as_of: GOLDEN_AS_OF, ...input } as FeeInput, s);
 
     before(() => {
       s = loadStateFeeSchedule(upper);
@@ -224,7 +278,8 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
 
     it('fee data validates against the schema; rates and factors have at most six decimals', () => {
       expect(s.state).to.equal(upper);
-      for (const { path, v } of numbersUnder(s, new Set(['rate', 'factor', 'base_factor']))) expect(isMicroRate(v), `${path} = ${v}`).to.equal(true);
+      for (const { path, v } of numbersUnder(s, new Set(['rate', 'factor', 'base_factor'])))
+        expect(isMicroRate(v), `${path} = ${v}`).to.equal(true);
     });
 
     it('every FeeItem has every spec member, a source or metadata.unsourced, and totals add up (random inputs)', () => {
@@ -236,8 +291,12 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
       }
     });
 
-    it('a purchase prices tax, registration and title; sourced items carry the data\'s own source', () => {
-      const e = run({ transaction: 'new_lien', sale: { price: 20_000 }, vehicle: { year: 2024, weight_lbs: 3300, msrp: 32_000 } });
+    it("a purchase prices tax, registration and title; sourced items carry the data's own source", () => {
+      const e = run({
+        transaction: 'new_lien',
+        sale: { price: 20_000 },
+        vehicle: { year: 2024, weight_lbs: 3300, msrp: 32_000 },
+      });
       checkEstimate(e, 'purchase');
       expect(e.tax.items.length, 'tax items').to.be.greaterThan(0);
       expect(e.registration.items.length, 'registration items').to.be.greaterThan(0);
@@ -258,9 +317,15 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
       expect(release.metadata.amount_unknown).to.equal(true);
       expect(e.metadata.complete).to.equal(false);
       expect(e.metadata.unknown.some((l) => l.startsWith('title: Lien release'))).to.equal(true);
-      for (const [k, fig] of Object.entries({ original: s.title.original, duplicate: s.title.duplicate, lien_recording: s.title.lien_recording })) {
+      for (const [k, fig] of Object.entries({
+        original: s.title.original,
+        duplicate: s.title.duplicate,
+        lien_recording: s.title.lien_recording,
+      })) {
         if (fig.cents !== null) continue;
-        const it = run({ transaction: ['new_lien', 'duplicate'], vehicle: { new: true } }).title.items.find((i) => i.metadata.data_path === `title.${k}`)!;
+        const it = run({ transaction: ['new_lien', 'duplicate'], vehicle: { new: true } }).title.items.find(
+          (i) => i.metadata.data_path === `title.${k}`,
+        )!;
         expect(it.value, `title.${k} has no amount`).to.equal(null);
         expect(it.metadata.unsourced).to.equal(true);
       }
@@ -302,7 +367,11 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
       for (const { item } of allItems(none)) {
         if (item.county) expect(item.value, `${item.name}: no figure for an unlisted county`).to.equal(null);
       }
-      if (t.local?.applies.value) expect(none.tax.items.some((i) => i.feeType === 'LocalTax' && i.value === null), 'local tax shows as unknown').to.equal(true);
+      if (t.local?.applies.value)
+        expect(
+          none.tax.items.some((i) => i.feeType === 'LocalTax' && i.value === null),
+          'local tax shows as unknown',
+        ).to.equal(true);
     });
 
     it('each transaction prices its sections: refinance and repossession no tax or registration; duplicate only title', () => {
@@ -313,8 +382,13 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
         expect(e.registration.items, `${tx}: registration`).to.deep.equal([]);
         for (const i of e.title.items) expect(i.relevant_transactions, `${tx}: ${i.name}`).to.include(tx);
       }
-      expect(run({ transaction: 'refinance' }).title.items.map((i) => i.feeType)).to.include.members(['TitleFee', 'LienFee']);
-      expect(run({ transaction: 'duplicate_title' }).title.items.map((i) => i.feeType)).to.include('DuplicateTitleFee').and.not.include('TitleFee');
+      expect(run({ transaction: 'refinance' }).title.items.map((i) => i.feeType)).to.include.members([
+        'TitleFee',
+        'LienFee',
+      ]);
+      expect(run({ transaction: 'duplicate_title' }).title.items.map((i) => i.feeType))
+        .to.include('DuplicateTitleFee')
+        .and.not.include('TitleFee');
       expect(run({ transaction: 'purchase' }).title.items.map((i) => i.feeType)).to.not.include('LienFee');
       // the fee input's old names are still taken, and give what the one vocabulary gives
       expect(run({ transaction: 'transfer' })).to.deep.equal(run({ transaction: 'purchase' }));
@@ -328,21 +402,33 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
             const e = run({ ...g.input, as_of: g.input.as_of ?? GOLDEN_AS_OF });
             checkEstimate(e, g.name);
             const x = g.expect;
-            if (x.tax?.taxable_amount !== undefined) expect(e.tax.taxable_amount, 'tax.taxable_amount').to.equal(x.tax.taxable_amount);
+            if (x.tax?.taxable_amount !== undefined)
+              expect(e.tax.taxable_amount, 'tax.taxable_amount').to.equal(x.tax.taxable_amount);
             if (x.tax?.total !== undefined) expect(e.tax.total, 'tax.total').to.equal(x.tax.total);
-            if (x.registration?.total !== undefined) expect(e.registration.total, 'registration.total').to.equal(x.registration.total);
+            if (x.registration?.total !== undefined)
+              expect(e.registration.total, 'registration.total').to.equal(x.registration.total);
             if (x.title?.total !== undefined) expect(e.title.total, 'title.total').to.equal(x.title.total);
             if (x.total !== undefined) expect(e.metadata.total, 'grand total').to.equal(x.total);
             for (const want of x.items ?? []) {
-              const found = e[want.section].items.filter((i) => i.feeType === want.feeType && (!want.name || want.name.test(i.name)));
-              expect(found.length, `${want.section} ${want.feeType} ${want.name ?? ''}: exactly one item (got ${found.map((i) => i.name).join(', ')})`).to.equal(1);
+              const found = e[want.section].items.filter(
+                (i) => i.feeType === want.feeType && (!want.name || want.name.test(i.name)),
+              );
+              expect(
+                found.length,
+                `${want.section} ${want.feeType} ${want.name ?? ''}: exactly one item (got ${found.map((i) => i.name).join(', ')})`,
+              ).to.equal(1);
               expect(found[0]!.value, `${want.section} ${want.feeType} ${found[0]!.name}`).to.equal(want.value);
               if (want.county !== undefined) expect(found[0]!.county).to.equal(want.county);
             }
-            if (x.complete !== undefined) expect(e.metadata.complete, `complete (unknown: ${e.metadata.unknown.join('; ')})`).to.equal(x.complete);
+            if (x.complete !== undefined)
+              expect(e.metadata.complete, `complete (unknown: ${e.metadata.unknown.join('; ')})`).to.equal(x.complete);
             if (x.unknown) {
               expect(e.metadata.unknown.length, `unknown: ${e.metadata.unknown.join('; ')}`).to.equal(x.unknown.length);
-              for (const re of x.unknown) expect(e.metadata.unknown.some((l) => re.test(l)), `an unknown line matching ${re} in ${e.metadata.unknown.join('; ')}`).to.equal(true);
+              for (const re of x.unknown)
+                expect(
+                  e.metadata.unknown.some((l) => re.test(l)),
+                  `an unknown line matching ${re} in ${e.metadata.unknown.join('; ')}`,
+                ).to.equal(true);
             }
           });
         }

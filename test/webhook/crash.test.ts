@@ -18,8 +18,12 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
     const c = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    c.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    c.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    c.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    c.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     c.once('error', rej);
     c.once('close', (code) => res({ code, stdout, stderr }));
   });
@@ -41,7 +45,8 @@ for (const dialect of DIALECTS) {
       r = await receiver();
     });
     afterEach(async () => {
-      for (const d of daemons.splice(0)) if (d.proc.exitCode === null && d.proc.signalCode === null) d.proc.kill('SIGKILL');
+      for (const d of daemons.splice(0))
+        if (d.proc.exitCode === null && d.proc.signalCode === null) d.proc.kill('SIGKILL');
       await r.close();
       if (dialect === 'postgres') await dropSchema(schema);
       rmSync(dir, { recursive: true, force: true });
@@ -70,7 +75,11 @@ for (const dialect of DIALECTS) {
         const org = await setup.orgs.create(ORG);
         key = (await setup.keys.create(org.id)).key;
         const wh = setup.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
-        await wh.setProfile(ORG, { url: `${r.url}/hook`, events: ['title.job_status.complete', 'title.account_status.*'], auth: { scheme: 'bearer', token: 'crash-token' } });
+        await wh.setProfile(ORG, {
+          url: `${r.url}/hook`,
+          events: ['title.job_status.complete', 'title.account_status.*'],
+          auth: { scheme: 'bearer', token: 'crash-token' },
+        });
       } finally {
         await setup.stop();
       }
@@ -82,8 +91,11 @@ for (const dialect of DIALECTS) {
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) {
         const res = await fetch(`${first.url}/title`, {
-          method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ account_data: { vehicle: { vin: vinFor(7000 + i + (dialect === 'postgres' ? 100 : 0)) } } }),
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            account_data: { vehicle: { vin: vinFor(7000 + i + (dialect === 'postgres' ? 100 : 0)) } },
+          }),
         });
         expect(res.status).to.equal(200);
         ids.push(((await res.json()) as { entryId: string }).entryId);
@@ -95,7 +107,10 @@ for (const dialect of DIALECTS) {
 
       // 2. while it is down: the receiver is fixed, and two account_status changes are made through the CLI
       r.behaviour = () => ({ status: 200 });
-      for (const [id, s] of [[ids[0]!, 'poa_sent'], [ids[1]!, 'lien_delay']] as const) {
+      for (const [id, s] of [
+        [ids[0]!, 'poa_sent'],
+        [ids[1]!, 'lien_delay'],
+      ] as const) {
         const c = await cli(['entries', 'set-status', '--org', ORG, '--entry', id, '--status', s], env);
         expect(c.code, c.stderr).to.equal(0);
         expect(c.stdout).to.include(`account_status is ${s}`);
@@ -104,9 +119,15 @@ for (const dialect of DIALECTS) {
       // 3. restart: everything arrives
       const second = await serveDaemon(null, env);
       daemons.push(second);
-      const delivered = (id: string, event: string) => r.ok.some((x) => x.body.entryId === id && x.body.webhook_events.includes(event));
-      await eventually(async () => ids.every((id) => delivered(id, 'title.job_status.complete')) && delivered(ids[0]!, 'title.account_status.poa_sent') && delivered(ids[1]!, 'title.account_status.lien_delay'),
-        { what: 'every event delivered after the restart', tries: 8000 });
+      const delivered = (id: string, event: string) =>
+        r.ok.some((x) => x.body.entryId === id && x.body.webhook_events.includes(event));
+      await eventually(
+        async () =>
+          ids.every((id) => delivered(id, 'title.job_status.complete')) &&
+          delivered(ids[0]!, 'title.account_status.poa_sent') &&
+          delivered(ids[1]!, 'title.account_status.lien_delay'),
+        { what: 'every event delivered after the restart', tries: 8000 },
+      );
       expect(beforeRestart, 'some attempts were cut by the kill').to.be.greaterThan(0);
       expect(r.ok.every((x) => x.headers.authorization === 'Bearer crash-token')).to.equal(true);
 

@@ -46,7 +46,11 @@ export class Receiver {
       req.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         let body: unknown = raw;
-        try { body = JSON.parse(raw); } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          /* not JSON */
+        }
         const n = this.requests.length;
         const rec: Received = { n, path: req.url ?? '', headers: req.headers, raw, body, status: 0 };
         this.requests.push(rec);
@@ -103,11 +107,13 @@ export function signatureValid(secret: string, headers: IncomingHttpHeaders, raw
   const ts = String(headers['webhook-timestamp']);
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const want = createHmac('sha256', key).update(`${id}.${ts}.${raw}`).digest();
-  return String(headers['webhook-signature'] ?? '').split(' ').some((s) => {
-    const [v, sig] = s.split(',');
-    const got = Buffer.from(sig ?? '', 'base64');
-    return v === 'v1' && got.length === want.length && timingSafeEqual(got, want);
-  });
+  return String(headers['webhook-signature'] ?? '')
+    .split(' ')
+    .some((s) => {
+      const [v, sig] = s.split(',');
+      const got = Buffer.from(sig ?? '', 'base64');
+      return v === 'v1' && got.length === want.length && timingSafeEqual(got, want);
+    });
 }
 
 export const FAST_WEBHOOKS = { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 };
@@ -118,14 +124,30 @@ export interface WebhookTestEngine extends TestEngine {
 }
 
 /** An engine with intake, the given stages and webhook, allowHosts 127.0.0.1. */
-export async function startWebhookEngine(o: {
-  dialect?: Dialect; stages?: Record<string, StagePluginClass>; webhook?: Record<string, unknown>; config?: Record<string, unknown>;
-  options?: EngineOptions; dataDir?: string; schema?: string; listen?: boolean;
-} = {}): Promise<WebhookTestEngine> {
+export async function startWebhookEngine(
+  o: {
+    dialect?: Dialect;
+    stages?: Record<string, StagePluginClass>;
+    webhook?: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    options?: EngineOptions;
+    dataDir?: string;
+    schema?: string;
+    listen?: boolean;
+  } = {},
+): Promise<WebhookTestEngine> {
   const extra = Object.keys(o.stages ?? {});
   const t = await startTestEngine({
-    dialect: o.dialect, dataDir: o.dataDir, schema: o.schema, listen: o.listen,
-    config: { stages: ['intake', ...extra, 'webhook'], allowHosts: ['127.0.0.1'], plugins: { webhook: { ...FAST_WEBHOOKS, ...o.webhook } }, ...o.config },
+    dialect: o.dialect,
+    dataDir: o.dataDir,
+    schema: o.schema,
+    listen: o.listen,
+    config: {
+      stages: ['intake', ...extra, 'webhook'],
+      allowHosts: ['127.0.0.1'],
+      plugins: { webhook: { ...FAST_WEBHOOKS, ...o.webhook } },
+      ...o.config,
+    },
     options: { ...o.options, stages: { ...o.options?.stages, ...o.stages } },
   });
   const wh = t.engine.plugins.find((x) => x.name === 'webhook') as WebhookPlugin;
@@ -138,14 +160,20 @@ export async function startWebhookEngine(o: {
  * delivery pending or in flight. Then what a receiver got is all it gets.
  */
 export async function settled(wh: WebhookPlugin, what = 'webhooks settled'): Promise<void> {
-  await eventually(async () => {
-    const c = await wh.counts();
-    return c.undispatched === 0 && !c.pending && !c.delivering;
-  }, { what, tries: 4000 });
+  await eventually(
+    async () => {
+      const c = await wh.counts();
+      return c.undispatched === 0 && !c.pending && !c.delivering;
+    },
+    { what, tries: 4000 },
+  );
 }
 
 /** Waits until the entry's job_status is `status` and its webhooks settled. */
 export async function jobEnded(t: WebhookTestEngine, entryId: string, status = 'complete'): Promise<void> {
-  await eventually(async () => (await t.engine.service.get(t.p, entryId)).job_status === status, { what: `entry ${entryId} ${status}`, tries: 4000 });
+  await eventually(async () => (await t.engine.service.get(t.p, entryId)).job_status === status, {
+    what: `entry ${entryId} ${status}`,
+    tries: 4000,
+  });
   await settled(t.wh);
 }

@@ -17,12 +17,18 @@ function fakeDns(table: Record<string, string[] | (() => string[])>): Resolver {
     const v = table[host];
     const list = typeof v === 'function' ? v() : v;
     if (!list) return cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
-    cb(null, list.map((a): LookupAddress => ({ address: a, family: isIP(a) })));
+    cb(
+      null,
+      list.map((a): LookupAddress => ({ address: a, family: isIP(a) })),
+    );
   };
 }
 
 const refused = async (p: Promise<unknown>) => {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e, 'refused').to.be.instanceOf(UrlBlockedError);
   return (e as Error).message;
 };
@@ -31,19 +37,56 @@ describe('outbound URL guard (core/net/url-guard)', () => {
   it('refuses loopback, private, link-local, metadata, unspecified, CGNAT, multicast and reserved addresses', () => {
     const g = new UrlGuard();
     const cases: Record<string, string> = {
-      '127.0.0.1': 'loopback', '127.255.0.9': 'loopback', '::1': 'loopback',
-      '10.0.0.1': 'private', '172.16.5.4': 'private', '172.31.255.255': 'private', '192.168.1.1': 'private', 'fd12:3456::1': 'private', 'fc00::1': 'private',
-      '169.254.169.254': 'cloud metadata', 'fd00:ec2::254': 'cloud metadata', '169.254.1.1': 'link-local', 'fe80::1': 'link-local',
-      '0.0.0.0': 'unspecified', '::': 'unspecified', '100.64.0.1': 'CGNAT', '100.127.255.254': 'CGNAT',
-      '224.0.0.1': 'multicast', '239.1.2.3': 'multicast', 'ff02::1': 'multicast', '255.255.255.255': 'reserved', '240.0.0.1': 'reserved',
-      '::ffff:127.0.0.1': 'loopback', '::ffff:10.1.2.3': 'private', '::ffff:169.254.169.254': 'cloud metadata', '64:ff9b::a00:1': 'private', '64:ff9b::7f00:1': 'loopback',
+      '127.0.0.1': 'loopback',
+      '127.255.0.9': 'loopback',
+      '::1': 'loopback',
+      '10.0.0.1': 'private',
+      '172.16.5.4': 'private',
+      '172.31.255.255': 'private',
+      '192.168.1.1': 'private',
+      'fd12:3456::1': 'private',
+      'fc00::1': 'private',
+      '169.254.169.254': 'cloud metadata',
+      'fd00:ec2::254': 'cloud metadata',
+      '169.254.1.1': 'link-local',
+      'fe80::1': 'link-local',
+      '0.0.0.0': 'unspecified',
+      '::': 'unspecified',
+      '100.64.0.1': 'CGNAT',
+      '100.127.255.254': 'CGNAT',
+      '224.0.0.1': 'multicast',
+      '239.1.2.3': 'multicast',
+      'ff02::1': 'multicast',
+      '255.255.255.255': 'reserved',
+      '240.0.0.1': 'reserved',
+      '::ffff:127.0.0.1': 'loopback',
+      '::ffff:10.1.2.3': 'private',
+      '::ffff:169.254.169.254': 'cloud metadata',
+      '64:ff9b::a00:1': 'private',
+      '64:ff9b::7f00:1': 'loopback',
     };
     for (const [addr, why] of Object.entries(cases)) expect(g.addressBlockedReason(addr), addr).to.equal(why);
-    for (const ok of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '64:ff9b::808:808']) expect(g.addressBlockedReason(ok), ok).to.equal(null);
+    for (const ok of [
+      '8.8.8.8',
+      '93.184.216.34',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700:4700::1111',
+      '64:ff9b::808:808',
+    ])
+      expect(g.addressBlockedReason(ok), ok).to.equal(null);
   });
 
   it('checks URLs at configuration time: http/https only, no credentials, no blocked literal or resolved address', async () => {
-    const g = new UrlGuard([], fakeDns({ localhost: ['127.0.0.1', '::1'], 'hooks.example': ['93.184.216.34'], 'mixed.example': ['93.184.216.34', '10.0.0.7'], 'meta.example': ['169.254.169.254'] }));
+    const g = new UrlGuard(
+      [],
+      fakeDns({
+        localhost: ['127.0.0.1', '::1'],
+        'hooks.example': ['93.184.216.34'],
+        'mixed.example': ['93.184.216.34', '10.0.0.7'],
+        'meta.example': ['169.254.169.254'],
+      }),
+    );
     expect(await refused(g.check('http://10.0.0.1/hook'))).to.match(/private/);
     expect(await refused(g.check('http://169.254.169.254/latest/meta-data'))).to.match(/cloud metadata/);
     expect(await refused(g.check('http://[::1]:8080/'))).to.match(/loopback/);
@@ -62,7 +105,12 @@ describe('outbound URL guard (core/net/url-guard)', () => {
   });
 
   it('allowHosts exempts host names, addresses and CIDRs (TITLED_ALLOW_HOSTS)', async () => {
-    const dns = fakeDns({ localhost: ['127.0.0.1'], 'hooks.internal': ['10.1.2.3'], 'a.corp.example': ['10.9.9.9'], 'other.internal': ['10.1.2.4'] });
+    const dns = fakeDns({
+      localhost: ['127.0.0.1'],
+      'hooks.internal': ['10.1.2.3'],
+      'a.corp.example': ['10.9.9.9'],
+      'other.internal': ['10.1.2.4'],
+    });
     const g = new UrlGuard(['localhost', '10.2.0.0/16', '*.corp.example', '::1', 'fd00::/8'], dns);
     await g.check('http://localhost:3000/');
     await g.check('http://[::1]:3000/');
@@ -81,11 +129,19 @@ describe('outbound URL guard (core/net/url-guard)', () => {
     try {
       let calls = 0;
       // the first answer (configuration time) is public; every later one points at the receiver on 127.0.0.1
-      const g = new UrlGuard([], fakeDns({ 'rebind.example': () => (calls++ === 0 ? ['93.184.216.34'] : ['127.0.0.1']), 'both.example': ['127.0.0.1', '93.184.216.34'] }));
+      const g = new UrlGuard(
+        [],
+        fakeDns({
+          'rebind.example': () => (calls++ === 0 ? ['93.184.216.34'] : ['127.0.0.1']),
+          'both.example': ['127.0.0.1', '93.184.216.34'],
+        }),
+      );
       await g.check(`http://rebind.example:${r.port}/hook`);
       const client = new WebhookClient(g, 2000, 4, 'test');
       try {
-        const res = await client.post(`http://rebind.example:${r.port}/hook`, '{}', { 'content-type': 'application/json' });
+        const res = await client.post(`http://rebind.example:${r.port}/hook`, '{}', {
+          'content-type': 'application/json',
+        });
         expect(res.kind).to.equal('blocked');
         expect((res as { error: string }).error).to.match(/127\.0\.0\.1, loopback/);
         const literal = await client.post(`http://127.0.0.1:${r.port}/hook`, '{}', {});
@@ -97,14 +153,21 @@ describe('outbound URL guard (core/net/url-guard)', () => {
         client.close();
       }
       // a name with an allowed and a blocked address: only the allowed one is handed to the socket
-      const all = await new Promise<LookupAddress[]>((res, rej) => g.lookup('both.example', { all: true }, (e: Error | null, a: LookupAddress[]) => (e ? rej(e) : res(a))));
+      const all = await new Promise<LookupAddress[]>((res, rej) =>
+        g.lookup('both.example', { all: true }, (e: Error | null, a: LookupAddress[]) => (e ? rej(e) : res(a))),
+      );
       expect(all.map((a) => a.address)).to.deep.equal(['93.184.216.34']);
-      const one = await new Promise<string>((res, rej) => g.lookup('both.example', {}, (e: Error | null, a: string) => (e ? rej(e) : res(a))));
+      const one = await new Promise<string>((res, rej) =>
+        g.lookup('both.example', {}, (e: Error | null, a: string) => (e ? rej(e) : res(a))),
+      );
       expect(one).to.equal('93.184.216.34');
       // and with 127.0.0.1 allowed, the same client reaches the receiver
       const allowed = new WebhookClient(new UrlGuard(['127.0.0.1']), 2000, 4, 'test');
       try {
-        expect(await allowed.post(`http://127.0.0.1:${r.port}/hook`, '{}', {})).to.deep.include({ kind: 'response', statusCode: 200 });
+        expect(await allowed.post(`http://127.0.0.1:${r.port}/hook`, '{}', {})).to.deep.include({
+          kind: 'response',
+          statusCode: 200,
+        });
       } finally {
         allowed.close();
       }
@@ -120,8 +183,20 @@ describe('outbound URL guard (core/net/url-guard)', () => {
     try {
       const strict = await startWebhookEngine({ dataDir, config: { allowHosts: [] } });
       try {
-        for (const url of ['http://10.0.0.1/hook', 'http://169.254.169.254/latest', 'http://[::1]:9/hook', `http://localhost:${r.port}/hook`, `http://127.0.0.1:${r.port}/hook`, 'ftp://example.com/x']) {
-          const e = await strict.wh.setProfile(strict.org.name, { url, events: ['title.job_status.complete'], auth: { scheme: 'none' } }).then(() => null, (x: unknown) => x);
+        for (const url of [
+          'http://10.0.0.1/hook',
+          'http://169.254.169.254/latest',
+          'http://[::1]:9/hook',
+          `http://localhost:${r.port}/hook`,
+          `http://127.0.0.1:${r.port}/hook`,
+          'ftp://example.com/x',
+        ]) {
+          const e = await strict.wh
+            .setProfile(strict.org.name, { url, events: ['title.job_status.complete'], auth: { scheme: 'none' } })
+            .then(
+              () => null,
+              (x: unknown) => x,
+            );
           expect(e, url).to.be.instanceOf(TitledError);
           expect((e as TitledError).code).to.equal('INVALID_INPUT');
           expect((e as Error).message).to.match(/^webhook URL refused/);
@@ -133,18 +208,26 @@ describe('outbound URL guard (core/net/url-guard)', () => {
       // allowed when configured, then the configuration changes: the next delivery is refused without a request
       const lax = await startWebhookEngine({ dataDir, config: { allowHosts: ['localhost', '127.0.0.1'] } });
       const org = lax.org.name;
-      await lax.wh.setProfile(org, { url: `http://localhost:${r.port}/hook`, events: ['title.account_status.*'], auth: { scheme: 'none' } });
+      await lax.wh.setProfile(org, {
+        url: `http://localhost:${r.port}/hook`,
+        events: ['title.account_status.*'],
+        auth: { scheme: 'none' },
+      });
       const { entryId } = await lax.engine.service.create(lax.p, { account_data: { vehicle: { vin: vinFor(4999) } } });
       await lax.stop();
       const later = await startWebhookEngine({ dataDir, config: { allowHosts: [] } });
       try {
         const p = await later.engine.principalFor(org);
         await later.engine.service.setAccountStatus(p, entryId, 'poa_sent');
-        await eventually(async () => (await later.wh.deliveries(org, { entryId }))[0]?.status === 'failed', { what: 'delivery refused' });
+        await eventually(async () => (await later.wh.deliveries(org, { entryId }))[0]?.status === 'failed', {
+          what: 'delivery refused',
+        });
         await settled(later.wh);
         const [d] = await later.wh.deliveries(org, { entryId, withAttempts: true });
         expect(d!.attempts).to.equal(1);
-        expect(d!.lastError).to.match(/URL refused by the outbound guard: localhost resolves only to blocked addresses/);
+        expect(d!.lastError).to.match(
+          /URL refused by the outbound guard: localhost resolves only to blocked addresses/,
+        );
         expect(later.logs.some((l) => l.includes('"code":"WEBHOOK_URL_BLOCKED"'))).to.equal(true);
         expect(r.requests).to.have.length(0);
       } finally {

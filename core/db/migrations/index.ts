@@ -11,7 +11,18 @@ import { RateLimits1795623790000 as PostgresRateLimits } from './postgres/179562
 import { KeyRoles1795700000000 as SqliteKeyRoles } from './sqlite/1795700000000-KeyRoles.js';
 import { KeyRoles1795700000000 as PostgresKeyRoles } from './postgres/1795700000000-KeyRoles.js';
 
-export const SQLITE_MIGRATIONS: Function[] = [SqliteInit, SqliteAccountSources, SqliteSessions, SqlitePiiKeys, SqliteKeyRoles];
+export const SQLITE_MIGRATIONS: Function[] = [
+  SqliteInit,
+  SqliteAccountSources,
+  SqliteSessions,
+  SqlitePiiKeys,
+  SqliteKeyRoles,
+];
 export const POSTGRES_MIGRATIONS: Function[] = [
-  PostgresInit, PostgresAccountSources, PostgresSessions, PostgresPiiKeys, PostgresRateLimits, PostgresKeyRoles,
+  PostgresInit,
+  PostgresAccountSources,
+  PostgresSessions,
+  PostgresPiiKeys,
+  PostgresRateLimits,
+  PostgresKeyRoles,
 ];

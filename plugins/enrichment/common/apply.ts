@@ -4,7 +4,15 @@
  * (core merges every source at the checkpoint: core/model/account.ts).
  */
 import type { AccountData, StageContext, TitleEntry } from '../../../core/plugin-api.js';
-import { CLOCK, systemClock, type Clock, type EnrichmentRequest, type EnrichmentSource, type PersonName, type RecordSource } from './provider.js';
+import {
+  CLOCK,
+  systemClock,
+  type Clock,
+  type EnrichmentRequest,
+  type EnrichmentSource,
+  type PersonName,
+  type RecordSource,
+} from './provider.js';
 
 /** The clock registered in the engine's container under CLOCK (tests), else the system clock. */
 export function clockOf(ctx: Pick<StageContext, 'container'>): Clock {
@@ -13,7 +21,8 @@ export function clockOf(ctx: Pick<StageContext, 'container'>): Clock {
 
 const nameOnly = (p: PersonName & Record<string, unknown>): PersonName => {
   const out: PersonName = {};
-  for (const k of ['name', 'name_first', 'name_middle', 'name_last', 'name_suffix'] as const) if (typeof p[k] === 'string' && p[k]) out[k] = p[k] as string;
+  for (const k of ['name', 'name_first', 'name_middle', 'name_last', 'name_suffix'] as const)
+    if (typeof p[k] === 'string' && p[k]) out[k] = p[k] as string;
   return out;
 };
 
@@ -28,24 +37,44 @@ function ownersOf(entry: TitleEntry): PersonName[] {
 /** A provider request for `source` from the entry (dppa_exemption only to nmvtis, state and portal). */
 export function requestFor(ctx: StageContext, source: EnrichmentSource, state?: string): EnrichmentRequest {
   const req: EnrichmentRequest = {
-    source, vin: ctx.entry.VIN, owners: ownersOf(ctx.entry), organization: ctx.org.name, entry_id: ctx.entry.entryId,
+    source,
+    vin: ctx.entry.VIN,
+    owners: ownersOf(ctx.entry),
+    organization: ctx.org.name,
+    entry_id: ctx.entry.entryId,
   };
   if (state) req.state = state;
-  if (ctx.job.dppa_exemption && (source === 'nmvtis' || source === 'state' || source === 'portal')) req.dppa_exemption = ctx.job.dppa_exemption;
+  if (ctx.job.dppa_exemption && (source === 'nmvtis' || source === 'state' || source === 'portal'))
+    req.dppa_exemption = ctx.job.dppa_exemption;
   return req;
 }
 
 /** A file-name stamp for a pull's objects: time plus a random tail, so a pull never overwrites an earlier one. */
 export function fileStamp(now: Date): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 8)}`;
+  return `${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** The id of a record source's contribution to account data. */
 export const pullSourceId = (source: RecordSource) => `pull:${source}`;
 
 /** Contributes a pull's record (the latest found pull of `source` for the entry's VIN). */
-export function contributePull(ctx: StageContext, source: RecordSource, record: AccountData, txnId: string, fetchedAt: string): void {
+export function contributePull(
+  ctx: StageContext,
+  source: RecordSource,
+  record: AccountData,
+  txnId: string,
+  fetchedAt: string,
+): void {
   ctx.account.contribute({
-    id: pullSourceId(source), kind: 'pull', type: source, ref_id: `${source}:${txnId}`, at: fetchedAt, vin: ctx.entry.VIN, record,
+    id: pullSourceId(source),
+    kind: 'pull',
+    type: source,
+    ref_id: `${source}:${txnId}`,
+    at: fetchedAt,
+    vin: ctx.entry.VIN,
+    record,
   });
 }

@@ -14,12 +14,23 @@ import PQueue from 'p-queue';
 import { z } from 'zod';
 import { UrlGuard, AccountDataSchema, type AccountData } from '../../../core/plugin-api.js';
 import { HttpOptionsSchema, type HttpOptions } from './options.js';
-import type { CallContext, EnrichmentOutcome, EnrichmentProvider, EnrichmentRequest, EnrichmentSource, InsuranceCoverage } from './provider.js';
+import type {
+  CallContext,
+  EnrichmentOutcome,
+  EnrichmentProvider,
+  EnrichmentRequest,
+  EnrichmentSource,
+  InsuranceCoverage,
+} from './provider.js';
 
 const CoverageSchema = z.looseObject({
   status: z.enum(['ACTIVE', 'LAPSED', 'CANCELLED']),
-  provider_name: z.string().optional(), provider_naic: z.string().optional(), policy_number: z.string().optional(),
-  effective_date: z.string().optional(), expiration_date: z.string().optional(), lapse_date: z.string().optional(),
+  provider_name: z.string().optional(),
+  provider_naic: z.string().optional(),
+  policy_number: z.string().optional(),
+  effective_date: z.string().optional(),
+  expiration_date: z.string().optional(),
+  lapse_date: z.string().optional(),
 });
 
 /** The gateway's answer (docs/providers.md). */
@@ -33,9 +44,22 @@ const GatewayResponseSchema = z.discriminatedUnion('outcome', [
     coverage: CoverageSchema.optional(),
     raw: z.record(z.string(), z.unknown()).optional(),
   }),
-  z.looseObject({ outcome: z.literal('not_found'), txn_id: z.string().max(200).optional(), message: z.string().optional(), raw: z.record(z.string(), z.unknown()).optional() }),
-  z.looseObject({ outcome: z.literal('unavailable'), message: z.string().optional(), retry_after: z.string().optional() }),
-  z.looseObject({ outcome: z.literal('error'), message: z.string().optional(), txn_id: z.string().max(200).optional() }),
+  z.looseObject({
+    outcome: z.literal('not_found'),
+    txn_id: z.string().max(200).optional(),
+    message: z.string().optional(),
+    raw: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.looseObject({
+    outcome: z.literal('unavailable'),
+    message: z.string().optional(),
+    retry_after: z.string().optional(),
+  }),
+  z.looseObject({
+    outcome: z.literal('error'),
+    message: z.string().optional(),
+    txn_id: z.string().max(200).optional(),
+  }),
 ]);
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -62,7 +86,11 @@ export class HttpEnrichmentProvider implements EnrichmentProvider {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
   private checked?: Promise<unknown>;
 
-  constructor(readonly source: EnrichmentSource, options: unknown, deps: HttpProviderDeps) {
+  constructor(
+    readonly source: EnrichmentSource,
+    options: unknown,
+    deps: HttpProviderDeps,
+  ) {
     this.options = HttpOptionsSchema.parse(options);
     const o = this.options;
     this.guard = new UrlGuard(deps.allowHosts);
@@ -71,9 +99,14 @@ export class HttpEnrichmentProvider implements EnrichmentProvider {
       http: new HttpAgent({ keepAlive: true, maxSockets: o.concurrency }),
       https: new HttpsAgent({ keepAlive: true, maxSockets: o.concurrency }),
     };
-    const headers: Record<string, string> = { ...o.headers, 'x-titled-source': source, 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...o.headers,
+      'x-titled-source': source,
+      'content-type': 'application/json',
+    };
     if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
-    else if (o.username) headers.authorization = `Basic ${Buffer.from(`${o.username}:${o.password ?? ''}`).toString('base64')}`;
+    else if (o.username)
+      headers.authorization = `Basic ${Buffer.from(`${o.username}:${o.password ?? ''}`).toString('base64')}`;
     this.client = got.extend({
       headers,
       agent: this.agents,
@@ -122,16 +155,26 @@ export class HttpEnrichmentProvider implements EnrichmentProvider {
       return { outcome: 'error', message: `provider URL refused: ${(e as Error).message}` };
     }
     const body = {
-      source: req.source, vin: req.vin, state: req.state ?? null, owners: req.owners,
+      source: req.source,
+      vin: req.vin,
+      state: req.state ?? null,
+      owners: req.owners,
       ...(req.dppa_exemption !== undefined ? { dppa_exemption: req.dppa_exemption } : {}),
       ...(req.policy ? { policy: req.policy } : {}),
-      organization: req.organization, entry_id: req.entry_id, request_id: randomUUID(), requested_at: ctx.now.toISOString(),
+      organization: req.organization,
+      entry_id: req.entry_id,
+      request_id: randomUUID(),
+      requested_at: ctx.now.toISOString(),
     };
     let status: number;
     let text: string;
     let retryAfter: string | undefined;
     try {
-      const res = await this.client.post(this.url, { body: JSON.stringify(body), signal: ctx.signal, headers: { 'idempotency-key': `${req.entry_id}:${req.source}:${body.request_id}` } });
+      const res = await this.client.post(this.url, {
+        body: JSON.stringify(body),
+        signal: ctx.signal,
+        headers: { 'idempotency-key': `${req.entry_id}:${req.source}:${body.request_id}` },
+      });
       status = res.statusCode;
       text = res.body as string;
     } catch (e) {
@@ -141,7 +184,10 @@ export class HttpEnrichmentProvider implements EnrichmentProvider {
         text = String(e.response.body ?? '');
         retryAfter = e.response.headers['retry-after'] as string | undefined;
       } else if (e instanceof TimeoutError) {
-        return { outcome: 'error', message: `timed out after ${this.options.timeoutMs} ms (${this.options.retries + 1} attempts)` };
+        return {
+          outcome: 'error',
+          message: `timed out after ${this.options.timeoutMs} ms (${this.options.retries + 1} attempts)`,
+        };
       } else {
         const code = (e as RequestError).code ?? 'ERR';
         return { outcome: 'error', message: `request failed: ${code}: ${(e as Error).message}` };
@@ -159,33 +205,76 @@ export class HttpEnrichmentProvider implements EnrichmentProvider {
       json = undefined;
     }
     const parsed = json === undefined ? undefined : GatewayResponseSchema.safeParse(json);
-    if (status === 404) return { outcome: 'not_found', ...(parsed?.success && parsed.data.outcome === 'not_found' && parsed.data.txn_id ? { txn_id: parsed.data.txn_id } : {}) };
-    if (status === 503) return { outcome: 'unavailable', message: `source unavailable (HTTP 503)`, ...(retryAfter ? { retry_after: retryAfter } : {}) };
+    if (status === 404)
+      return {
+        outcome: 'not_found',
+        ...(parsed?.success && parsed.data.outcome === 'not_found' && parsed.data.txn_id
+          ? { txn_id: parsed.data.txn_id }
+          : {}),
+      };
+    if (status === 503)
+      return {
+        outcome: 'unavailable',
+        message: `source unavailable (HTTP 503)`,
+        ...(retryAfter ? { retry_after: retryAfter } : {}),
+      };
     if (status < 200 || status >= 300) return { outcome: 'error', message: `gateway answered HTTP ${status}` };
     if (json === undefined) return { outcome: 'error', message: 'malformed response: body is not JSON' };
     if (!parsed!.success) {
       const issue = parsed!.error.issues[0];
-      return { outcome: 'error', message: `malformed response: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}` };
+      return {
+        outcome: 'error',
+        message: `malformed response: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
+      };
     }
     const r = parsed!.data;
     switch (r.outcome) {
       case 'not_found':
-        return { outcome: 'not_found', ...(r.txn_id ? { txn_id: r.txn_id } : {}), ...(r.message ? { message: r.message } : {}), ...(r.raw ? { raw: r.raw } : {}) };
+        return {
+          outcome: 'not_found',
+          ...(r.txn_id ? { txn_id: r.txn_id } : {}),
+          ...(r.message ? { message: r.message } : {}),
+          ...(r.raw ? { raw: r.raw } : {}),
+        };
       case 'unavailable':
-        return { outcome: 'unavailable', message: r.message ?? 'source unavailable', ...(r.retry_after ? { retry_after: r.retry_after } : {}) };
+        return {
+          outcome: 'unavailable',
+          message: r.message ?? 'source unavailable',
+          ...(r.retry_after ? { retry_after: r.retry_after } : {}),
+        };
       case 'error':
-        return { outcome: 'error', message: r.message ?? 'gateway reported an error', ...(r.txn_id ? { txn_id: r.txn_id } : {}) };
+        return {
+          outcome: 'error',
+          message: r.message ?? 'gateway reported an error',
+          ...(r.txn_id ? { txn_id: r.txn_id } : {}),
+        };
       case 'found': {
         const record = (r.record ?? {}) as AccountData;
         const vin = record.vehicle?.vin;
-        if (vin && vin.toUpperCase() !== req.vin) return { outcome: 'error', message: 'malformed response: record.vehicle.vin is another VIN' };
-        if (req.source === 'insurance' && !r.coverage) return { outcome: 'error', message: 'malformed response: coverage: required for insurance' };
-        if (req.source !== 'insurance' && !r.record) return { outcome: 'error', message: 'malformed response: record: required' };
-        const { outcome: _o, txn_id: _t, record: _r, report_pdf_base64, screenshot_png_base64, coverage, raw, ...rest } = r;
+        if (vin && vin.toUpperCase() !== req.vin)
+          return { outcome: 'error', message: 'malformed response: record.vehicle.vin is another VIN' };
+        if (req.source === 'insurance' && !r.coverage)
+          return { outcome: 'error', message: 'malformed response: coverage: required for insurance' };
+        if (req.source !== 'insurance' && !r.record)
+          return { outcome: 'error', message: 'malformed response: record: required' };
+        const {
+          outcome: _o,
+          txn_id: _t,
+          record: _r,
+          report_pdf_base64,
+          screenshot_png_base64,
+          coverage,
+          raw,
+          ...rest
+        } = r;
         return {
-          outcome: 'found', txn_id: r.txn_id, record,
+          outcome: 'found',
+          txn_id: r.txn_id,
+          record,
           ...(attachment(report_pdf_base64, PDF_MAGIC) ? { report_pdf: attachment(report_pdf_base64, PDF_MAGIC) } : {}),
-          ...(attachment(screenshot_png_base64, PNG_MAGIC) ? { screenshot_png: attachment(screenshot_png_base64, PNG_MAGIC) } : {}),
+          ...(attachment(screenshot_png_base64, PNG_MAGIC)
+            ? { screenshot_png: attachment(screenshot_png_base64, PNG_MAGIC) }
+            : {}),
           ...(coverage ? { coverage: coverage as InsuranceCoverage } : {}),
           raw: raw ?? { outcome: 'found', txn_id: r.txn_id, ...(coverage ? { coverage } : {}), ...rest },
         };

@@ -120,16 +120,44 @@ export interface EnrichmentProvider {
 }
 
 /** The clock enrichment uses; tests register one in the engine's container under `CLOCK`. */
-export interface Clock { now(): Date }
+export interface Clock {
+  now(): Date;
+}
 export const CLOCK = Symbol.for('titled.enrichment.Clock');
 export const systemClock: Clock = { now: () => new Date() };
 
 /** The entry members of a record source (spec: Enrichment fields). */
-export const SOURCE_FIELDS: Record<RecordSource, { status: string; pull: string; txn?: string; report?: string; screenshot?: string; lastFetch: string }> = {
-  nmvtis: { status: 'nmvtis_found_status', pull: 'nmvtis_pull', txn: 'nmvtis_txn_id', report: 'nmvtis_report_pdf', lastFetch: 'nmvtis_last_fetch' },
-  state: { status: 'state_found_status', pull: 'state_pull', txn: 'state_txn_id', report: 'state_report_pdf', lastFetch: 'state_last_fetch' },
-  portal: { status: 'portal_found_status', pull: 'portal_pull', screenshot: 'portal_screenshot', lastFetch: 'portal_last_fetch' },
-  public: { status: 'public_found_status', pull: 'public_pull', txn: 'public_txn_id', report: 'public_report_pdf', lastFetch: 'public_last_fetch' },
+export const SOURCE_FIELDS: Record<
+  RecordSource,
+  { status: string; pull: string; txn?: string; report?: string; screenshot?: string; lastFetch: string }
+> = {
+  nmvtis: {
+    status: 'nmvtis_found_status',
+    pull: 'nmvtis_pull',
+    txn: 'nmvtis_txn_id',
+    report: 'nmvtis_report_pdf',
+    lastFetch: 'nmvtis_last_fetch',
+  },
+  state: {
+    status: 'state_found_status',
+    pull: 'state_pull',
+    txn: 'state_txn_id',
+    report: 'state_report_pdf',
+    lastFetch: 'state_last_fetch',
+  },
+  portal: {
+    status: 'portal_found_status',
+    pull: 'portal_pull',
+    screenshot: 'portal_screenshot',
+    lastFetch: 'portal_last_fetch',
+  },
+  public: {
+    status: 'public_found_status',
+    pull: 'public_pull',
+    txn: 'public_txn_id',
+    report: 'public_report_pdf',
+    lastFetch: 'public_last_fetch',
+  },
 };
 
 /** Human names of the sources (reports, summaries). */

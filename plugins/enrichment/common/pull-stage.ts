@@ -8,7 +8,14 @@
  * settled status was `not_found` is found, and contributes what was found to
  * the entry's account data (a not-found pull withdraws what it gave).
  */
-import type { TitledConfig, JobInput, TitleEntry, StageContext, StagePlugin, StatusField } from '../../../core/plugin-api.js';
+import type {
+  TitledConfig,
+  JobInput,
+  TitleEntry,
+  StageContext,
+  StagePlugin,
+  StatusField,
+} from '../../../core/plugin-api.js';
 import { clockOf, contributePull, fileStamp, pullSourceId, requestFor } from './apply.js';
 import { hideMeta, readMeta, setNote, writeMeta, type EnrichmentMeta } from './meta.js';
 import { parseProviderOptions, type ProviderOptions } from './options.js';
@@ -20,7 +27,11 @@ type Settled = EnrichmentOutcome | { outcome: 'skipped'; message: string };
 type SyncFlag = 'sync_nmvtis' | 'sync_public' | 'sync_private';
 
 /** Builds the provider of a source from its validated options; null = switched off (`provider: none`). */
-type ProviderFactory = (source: RecordSource, options: ProviderOptions, config: Readonly<TitledConfig>) => EnrichmentProvider | null;
+type ProviderFactory = (
+  source: RecordSource,
+  options: ProviderOptions,
+  config: Readonly<TitledConfig>,
+) => EnrichmentProvider | null;
 
 export abstract class RecordPullStage implements StagePlugin {
   abstract readonly name: string;
@@ -33,7 +44,11 @@ export abstract class RecordPullStage implements StagePlugin {
   private readonly providers = new Map<RecordSource, EnrichmentProvider | null>();
 
   /** Validates `providers.<source>` of every source at start-up (a bad option fails the engine's start, naming it). */
-  protected constructor(config: Readonly<TitledConfig>, readonly sources: readonly RecordSource[], factory: ProviderFactory) {
+  protected constructor(
+    config: Readonly<TitledConfig>,
+    readonly sources: readonly RecordSource[],
+    factory: ProviderFactory,
+  ) {
     for (const s of sources) this.providers.set(s, factory(s, parseProviderOptions(s, config.providers[s]), config));
   }
 
@@ -42,7 +57,9 @@ export abstract class RecordPullStage implements StagePlugin {
   }
 
   requested(input: Readonly<JobInput>): readonly { field: StatusField; to: string }[] {
-    return input[this.flag] ? this.sources.map((s) => ({ field: SOURCE_FIELDS[s].status as StatusField, to: 'pending' })) : [];
+    return input[this.flag]
+      ? this.sources.map((s) => ({ field: SOURCE_FIELDS[s].status as StatusField, to: 'pending' }))
+      : [];
   }
 
   present(entry: TitleEntry): void {
@@ -64,36 +81,76 @@ export abstract class RecordPullStage implements StagePlugin {
     const now = clockOf(ctx).now();
     const state = entry.account_data.vehicle?.title?.issuing_state ?? undefined;
     for (const s of this.sources) ctx.setStatus(SOURCE_FIELDS[s].status as StatusField, 'pending', { source: s });
-    const results = await Promise.all(this.sources.map(async (source): Promise<[RecordSource, Settled, string]> => {
-      const provider = this.providers.get(source) ?? null;
-      if (!provider) return [source, { outcome: 'skipped', message: `source switched off (providers.${source}.provider is none)` }, 'none'];
-      if (!entry.VIN) return [source, { outcome: 'skipped', message: 'the entry has no VIN' }, provider.kind];
-      if (this.needsState && !state) return [source, { outcome: 'skipped', message: 'no issuing state: the client gave none and no NMVTIS record supplied one' }, provider.kind];
-      if (state && provider.covers && !provider.covers(state)) return [source, { outcome: 'skipped', message: `the ${provider.kind} provider does not serve ${state}` }, provider.kind];
-      const outcome = await provider.fetch(requestFor(ctx, source, state), { now, signal: ctx.signal });
-      return [source, outcome, provider.kind];
-    }));
+    const results = await Promise.all(
+      this.sources.map(async (source): Promise<[RecordSource, Settled, string]> => {
+        const provider = this.providers.get(source) ?? null;
+        if (!provider)
+          return [
+            source,
+            { outcome: 'skipped', message: `source switched off (providers.${source}.provider is none)` },
+            'none',
+          ];
+        if (!entry.VIN) return [source, { outcome: 'skipped', message: 'the entry has no VIN' }, provider.kind];
+        if (this.needsState && !state)
+          return [
+            source,
+            { outcome: 'skipped', message: 'no issuing state: the client gave none and no NMVTIS record supplied one' },
+            provider.kind,
+          ];
+        if (state && provider.covers && !provider.covers(state))
+          return [
+            source,
+            { outcome: 'skipped', message: `the ${provider.kind} provider does not serve ${state}` },
+            provider.kind,
+          ];
+        const outcome = await provider.fetch(requestFor(ctx, source, state), { now, signal: ctx.signal });
+        return [source, outcome, provider.kind];
+      }),
+    );
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
     for (const [source, outcome, kind] of results) {
       await this.settle(ctx, meta, source, outcome, kind, now, state);
-      ctx.log.info({ code: 'ENRICHMENT_PULL', source, outcome: outcome.outcome, provider: kind }, `${source} pull: ${outcome.outcome}`);
+      ctx.log.info(
+        { code: 'ENRICHMENT_PULL', source, outcome: outcome.outcome, provider: kind },
+        `${source} pull: ${outcome.outcome}`,
+      );
     }
     writeMeta(entry, meta);
     if (this.flag === 'sync_private') entry.private_enrichment_pending = false;
   }
 
-  private async settle(ctx: StageContext, meta: EnrichmentMeta, source: RecordSource, o: Settled, kind: string, now: Date, state?: string): Promise<void> {
+  private async settle(
+    ctx: StageContext,
+    meta: EnrichmentMeta,
+    source: RecordSource,
+    o: Settled,
+    kind: string,
+    now: Date,
+    state?: string,
+  ): Promise<void> {
     const entry = ctx.entry;
     const f = SOURCE_FIELDS[source];
     const previous = meta.settled[source];
     if (o.outcome === 'found') {
       const stamp = fileStamp(now);
       const dir = `enrichment/${source}/${stamp}`;
-      const report = { source, providerKind: kind, vin: entry.VIN, txnId: o.txn_id, state, fetchedAt: now, record: o.record };
+      const report = {
+        source,
+        providerKind: kind,
+        vin: entry.VIN,
+        txnId: o.txn_id,
+        state,
+        fetchedAt: now,
+        record: o.record,
+      };
       const [pullKey, reportKey, shotKey] = await Promise.all([
         ctx.objects.put(`${dir}-pull.json`, JSON.stringify(o.record)),
-        f.report ? ctx.objects.put(`${dir}-report.pdf`, Buffer.from(o.report_pdf ?? await renderReportPdf(report))) : undefined,
-        f.screenshot ? ctx.objects.put(`${dir}-screenshot.png`, Buffer.from(o.screenshot_png ?? renderPortalScreenshot(report))) : undefined,
+        f.report
+          ? ctx.objects.put(`${dir}-report.pdf`, Buffer.from(o.report_pdf ?? (await renderReportPdf(report))))
+          : undefined,
+        f.screenshot
+          ? ctx.objects.put(`${dir}-screenshot.png`, Buffer.from(o.screenshot_png ?? renderPortalScreenshot(report)))
+          : undefined,
       ]);
       contributePull(ctx, source, o.record, o.txn_id, now.toISOString());
       entry[f.pull] = pullKey;
@@ -101,7 +158,13 @@ export abstract class RecordPullStage implements StagePlugin {
       if (f.report) entry[f.report] = reportKey;
       if (f.screenshot) entry[f.screenshot] = shotKey;
       entry[f.lastFetch] = now.toISOString();
-      meta.pulls[source] = { key: pullKey, txn_id: o.txn_id, fetched_at: now.toISOString(), provider: kind, vin: entry.VIN };
+      meta.pulls[source] = {
+        key: pullKey,
+        txn_id: o.txn_id,
+        fetched_at: now.toISOString(),
+        provider: kind,
+        vin: entry.VIN,
+      };
       setNote(entry, source, undefined);
     } else if (o.outcome === 'not_found') {
       for (const k of [f.pull, f.report, f.screenshot]) if (k) delete entry[k];
@@ -117,8 +180,12 @@ export abstract class RecordPullStage implements StagePlugin {
       // error, unavailable, skipped: what an earlier pull found stays
       setNote(entry, source, o.message);
     }
-    ctx.setStatus(f.status as StatusField, o.outcome, { source, ...('txn_id' in o && o.txn_id ? { txn_id: o.txn_id } : {}) });
-    if (o.outcome === 'found' && previous === 'not_found') ctx.emit('title.data.found', { source, field: f.status, from: 'not_found', to: 'found', txn_id: o.txn_id });
+    ctx.setStatus(f.status as StatusField, o.outcome, {
+      source,
+      ...('txn_id' in o && o.txn_id ? { txn_id: o.txn_id } : {}),
+    });
+    if (o.outcome === 'found' && previous === 'not_found')
+      ctx.emit('title.data.found', { source, field: f.status, from: 'not_found', to: 'found', txn_id: o.txn_id });
     if (o.outcome === 'found' || o.outcome === 'not_found') meta.settled[source] = o.outcome;
   }
 }

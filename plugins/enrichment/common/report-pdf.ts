@@ -24,7 +24,8 @@ type Section = { heading: string; rows: Row[] };
 
 /** Standard PDF fonts encode WinAnsi only: anything else is replaced. */
 const safe = (s: string) => s.replace(/[^\x20-\x7e]/g, '?');
-const fmt = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+const fmt = (v: unknown): string =>
+  v === undefined || v === null || v === '' ? '-' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
 
 /** The sections of a report, in order (also what the portal screenshot shows). */
 export function reportSections(input: ReportInput): Section[] {
@@ -33,18 +34,49 @@ export function reportSections(input: ReportInput): Section[] {
   const sections: Section[] = [
     {
       heading: 'Request',
-      rows: [['VIN', input.vin], ['State', input.state], ['Transaction', input.txnId], ['Fetched at (UTC)', input.fetchedAt.toISOString()], ['Provider', input.providerKind]],
+      rows: [
+        ['VIN', input.vin],
+        ['State', input.state],
+        ['Transaction', input.txnId],
+        ['Fetched at (UTC)', input.fetchedAt.toISOString()],
+        ['Provider', input.providerKind],
+      ],
     },
     {
       heading: 'Vehicle',
-      rows: [['Year / make / model', [v.year, v.make, v.model].filter(Boolean).join(' ')], ['Body', v.body], ['Color', v.color], ['Fuel', v.fuel_type],
-        ['License plate', v.license_plate], ['Registration', [v.registration_status, v.registration_expiration_date && `expires ${v.registration_expiration_date}`].filter(Boolean).join(', ')]],
+      rows: [
+        ['Year / make / model', [v.year, v.make, v.model].filter(Boolean).join(' ')],
+        ['Body', v.body],
+        ['Color', v.color],
+        ['Fuel', v.fuel_type],
+        ['License plate', v.license_plate],
+        [
+          'Registration',
+          [v.registration_status, v.registration_expiration_date && `expires ${v.registration_expiration_date}`]
+            .filter(Boolean)
+            .join(', '),
+        ],
+      ],
     },
     {
       heading: 'Current title',
-      rows: [['Title number', t.number], ['Issuing state', t.issuing_state], ['Issued', t.issuance_date], ['Status', t.status], ['Last action', [t.prev_action, t.prev_action_date].filter(Boolean).join(' ')],
-        ['Brands', (t.brands ?? []).map((b) => `${b.brand} (${b.nmvtis_code})`).join(', ') || t.brand || 'none reported'],
-        ['Odometer', t.odometer_reading ? `${t.odometer_reading} ${t.odometer_reading_unit ?? 'MI'} ${t.odometer_code_translation ?? ''}`.trim() : undefined]],
+      rows: [
+        ['Title number', t.number],
+        ['Issuing state', t.issuing_state],
+        ['Issued', t.issuance_date],
+        ['Status', t.status],
+        ['Last action', [t.prev_action, t.prev_action_date].filter(Boolean).join(' ')],
+        [
+          'Brands',
+          (t.brands ?? []).map((b) => `${b.brand} (${b.nmvtis_code})`).join(', ') || t.brand || 'none reported',
+        ],
+        [
+          'Odometer',
+          t.odometer_reading
+            ? `${t.odometer_reading} ${t.odometer_reading_unit ?? 'MI'} ${t.odometer_code_translation ?? ''}`.trim()
+            : undefined,
+        ],
+      ],
     },
   ];
   const owners = t.owners ?? [];
@@ -52,7 +84,10 @@ export function reportSections(input: ReportInput): Section[] {
     sections.push({
       heading: 'Owners',
       rows: [
-        ...owners.map((o, i): Row => [`Owner ${i + 1}`, [personName(o), o.addr?.city && `${o.addr.city}, ${o.addr.state ?? ''}`].filter(Boolean).join(' - ')]),
+        ...owners.map((o, i): Row => [
+          `Owner ${i + 1}`,
+          [personName(o), o.addr?.city && `${o.addr.city}, ${o.addr.state ?? ''}`].filter(Boolean).join(' - '),
+        ]),
         ...(owners.length > 1 ? [['Joined by', t.conjunction ?? 'not stated'] as Row] : []),
       ],
     });
@@ -60,14 +95,25 @@ export function reportSections(input: ReportInput): Section[] {
   if (t.has_liens !== undefined || t.active_liens) {
     sections.push({
       heading: 'Liens',
-      rows: [['Active liens', t.has_liens ?? (t.active_liens?.length ?? 0) > 0], ...(t.active_liens ?? []).map((l, i): Row => [`Lien ${i + 1}`, [l.lienholder?.name, l.lien_date && `since ${l.lien_date}`].filter(Boolean).join(', ')])],
+      rows: [
+        ['Active liens', t.has_liens ?? (t.active_liens?.length ?? 0) > 0],
+        ...(t.active_liens ?? []).map((l, i): Row => [
+          `Lien ${i + 1}`,
+          [l.lienholder?.name, l.lien_date && `since ${l.lien_date}`].filter(Boolean).join(', '),
+        ]),
+      ],
     });
   }
   const previous = Array.isArray(t.previous_title) ? (t.previous_title as Record<string, unknown>[]) : [];
   if (previous.length) {
     sections.push({
       heading: 'Title history and odometer',
-      rows: previous.map((p): Row => [String(p.issuance_date ?? '-'), `${p.issuing_state ?? ''} ${p.number ?? ''} ${p.brand ? `brand ${p.brand}` : ''} odometer ${p.odometer_reading ?? '-'} ${p.odometer_code_translation ?? ''}`.replace(/\s+/g, ' ').trim()]),
+      rows: previous.map((p): Row => [
+        String(p.issuance_date ?? '-'),
+        `${p.issuing_state ?? ''} ${p.number ?? ''} ${p.brand ? `brand ${p.brand}` : ''} odometer ${p.odometer_reading ?? '-'} ${p.odometer_code_translation ?? ''}`
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ]),
     });
   }
   return sections;
@@ -108,7 +154,8 @@ export async function renderReportPdf(input: ReportInput): Promise<Uint8Array> {
     page = doc.addPage([612, 792]);
     y = 792 - margin;
   };
-  const text = (s: string, x: number, size: number, f: PDFFont, color = rgb(0, 0, 0)) => page.drawText(s, { x, y, size, font: f, color, lineHeight: LINE });
+  const text = (s: string, x: number, size: number, f: PDFFont, color = rgb(0, 0, 0)) =>
+    page.drawText(s, { x, y, size, font: f, color, lineHeight: LINE });
 
   text(safe(SOURCE_TITLES[input.source]), margin, 18, bold);
   y -= 22;
@@ -136,7 +183,12 @@ export async function renderReportPdf(input: ReportInput): Promise<Uint8Array> {
         y -= 8;
         text(safe(s.heading), margin, 13, bold);
         y -= 4;
-        page.drawLine({ start: { x: margin, y }, end: { x: 612 - margin, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+        page.drawLine({
+          start: { x: margin, y },
+          end: { x: 612 - margin, y },
+          thickness: 0.5,
+          color: rgb(0.6, 0.6, 0.6),
+        });
         y -= 14;
         first = false;
       }

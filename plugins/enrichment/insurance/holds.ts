@@ -11,7 +11,11 @@ import type { InsuranceCoverage } from '../common/provider.js';
 type Hold = NonNullable<NonNullable<AccountData['vehicle']>['reg_title_holds']>[number];
 export const HOLD_SOURCE = 'insurance';
 
-export function applyInsuranceHold(ad: AccountData, coverage: InsuranceCoverage, today: string): 'hold_added' | 'hold_cleared' | 'unchanged' {
+export function applyInsuranceHold(
+  ad: AccountData,
+  coverage: InsuranceCoverage,
+  today: string,
+): 'hold_added' | 'hold_cleared' | 'unchanged' {
   const vehicle = (ad.vehicle ??= {});
   const holds: Hold[] = [...(vehicle.reg_title_holds ?? [])];
   const open = holds.filter((h) => h.hold_type === 'INSURANCE' && h.source === HOLD_SOURCE && !h.clear_date);

@@ -8,9 +8,12 @@ import { NmvtisSandboxProvider } from './providers/sandbox.js';
 
 export function nmvtisProvider(options: ProviderOptions, config: Readonly<TitledConfig>): NmvtisProvider | null {
   switch (options.provider) {
-    case 'sandbox': return new NmvtisSandboxProvider(options);
-    case 'http': return new NmvtisHttpProvider(options, { allowHosts: config.allowHosts });
-    case 'none': return null;
+    case 'sandbox':
+      return new NmvtisSandboxProvider(options);
+    case 'http':
+      return new NmvtisHttpProvider(options, { allowHosts: config.allowHosts });
+    case 'none':
+      return null;
   }
 }
 

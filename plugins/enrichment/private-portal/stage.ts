@@ -6,12 +6,21 @@ import { RecordPullStage } from '../common/pull-stage.js';
 import { PortalHttpProvider, StateRecordHttpProvider } from './providers/http.js';
 import { PortalSandboxProvider, StateRecordSandboxProvider } from './providers/sandbox.js';
 
-export function privateProvider(source: RecordSource, options: ProviderOptions, config: Readonly<TitledConfig>): EnrichmentProvider | null {
+export function privateProvider(
+  source: RecordSource,
+  options: ProviderOptions,
+  config: Readonly<TitledConfig>,
+): EnrichmentProvider | null {
   const state = source === 'state';
   switch (options.provider) {
-    case 'sandbox': return state ? new StateRecordSandboxProvider(options) : new PortalSandboxProvider(options);
-    case 'http': return state ? new StateRecordHttpProvider(options, { allowHosts: config.allowHosts }) : new PortalHttpProvider(options, { allowHosts: config.allowHosts });
-    case 'none': return null;
+    case 'sandbox':
+      return state ? new StateRecordSandboxProvider(options) : new PortalSandboxProvider(options);
+    case 'http':
+      return state
+        ? new StateRecordHttpProvider(options, { allowHosts: config.allowHosts })
+        : new PortalHttpProvider(options, { allowHosts: config.allowHosts });
+    case 'none':
+      return null;
   }
 }
 

@@ -8,9 +8,12 @@ import { PublicDmvSandboxProvider } from './providers/sandbox.js';
 
 export function publicDmvProvider(options: ProviderOptions, config: Readonly<TitledConfig>): PublicDmvProvider | null {
   switch (options.provider) {
-    case 'sandbox': return new PublicDmvSandboxProvider(options);
-    case 'http': return new PublicDmvHttpProvider(options, { allowHosts: config.allowHosts });
-    case 'none': return null;
+    case 'sandbox':
+      return new PublicDmvSandboxProvider(options);
+    case 'http':
+      return new PublicDmvHttpProvider(options, { allowHosts: config.allowHosts });
+    case 'none':
+      return null;
   }
 }
 

@@ -1,5 +1,13 @@
 import { inject, injectable } from 'tsyringe';
-import { type TitledConfig, type JobInput, type TitleEntry, type StageContext, type StagePlugin, TOKENS, decodeVin } from '../../../core/plugin-api.js';
+import {
+  type TitledConfig,
+  type JobInput,
+  type TitleEntry,
+  type StageContext,
+  type StagePlugin,
+  TOKENS,
+  decodeVin,
+} from '../../../core/plugin-api.js';
 import { clockOf } from '../common/apply.js';
 import { hideMeta, readMeta, writeMeta } from '../common/meta.js';
 import { parseVpicOptions, VpicProvider } from './providers/vpic.js';
@@ -46,10 +54,18 @@ export class VinDecodeStage implements StagePlugin {
     const meta = readMeta(entry);
     const d = decodeVin(entry.VIN, now);
     const info: Record<string, unknown> = {
-      wmi: d.wmi, manufacturer: d.manufacturer, make: d.make, country: d.country, model_year: d.model_year,
-      model_year_rule: d.model_year_rule ?? null, check_digit_valid: d.check_digit_valid, source: 'offline',
+      wmi: d.wmi,
+      manufacturer: d.manufacturer,
+      make: d.make,
+      country: d.country,
+      model_year: d.model_year,
+      model_year_rule: d.model_year_rule ?? null,
+      check_digit_valid: d.check_digit_valid,
+      source: 'offline',
     };
-    let vehicle: Record<string, unknown> = Object.fromEntries(Object.entries({ year: d.model_year, make: d.make }).filter(([, v]) => v !== null));
+    let vehicle: Record<string, unknown> = Object.fromEntries(
+      Object.entries({ year: d.model_year, make: d.make }).filter(([, v]) => v !== null),
+    );
     let vpic = false;
     const cached = meta.vin_decode?.vin === entry.VIN && meta.vin_decode.vpic ? meta.vin_decode.vehicle : undefined;
     if (cached) {
@@ -64,11 +80,19 @@ export class VinDecodeStage implements StagePlugin {
         info.source = 'offline+vpic';
         if (r.error_code && r.error_code !== '0') info.vpic_note = r.error_text;
       } else {
-        info.vpic_note = r.outcome === 'error' ? r.message : `vPIC has no data for this VIN${r.error_text ? ` (${r.error_text})` : ''}`;
-        ctx.log.warn({ code: 'VPIC_DECODE_FAILED', outcome: r.outcome }, 'vPIC decode gave nothing; offline decode only');
+        info.vpic_note =
+          r.outcome === 'error'
+            ? r.message
+            : `vPIC has no data for this VIN${r.error_text ? ` (${r.error_text})` : ''}`;
+        ctx.log.warn(
+          { code: 'VPIC_DECODE_FAILED', outcome: r.outcome },
+          'vPIC decode gave nothing; offline decode only',
+        );
       }
     }
-    if (vpic) for (const k of ['make', 'model', 'body', 'fuel_type', 'weight_rating', 'type'] as const) if (vehicle[k] !== undefined) info[k === 'make' ? 'make' : k] = vehicle[k];
+    if (vpic)
+      for (const k of ['make', 'model', 'body', 'fuel_type', 'weight_rating', 'type'] as const)
+        if (vehicle[k] !== undefined) info[k === 'make' ? 'make' : k] = vehicle[k];
     entry.vin_decode = info;
     meta.vin_decode = { vin: entry.VIN, vehicle, ...(vpic ? { vpic: true } : {}) };
     writeMeta(entry, meta);

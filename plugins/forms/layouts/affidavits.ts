@@ -2,7 +2,17 @@
 import type { PoaField } from '../../../states/types.js';
 import type { Field } from '../pdf/draw.js';
 import {
-  checks, fields, ownerSigners, PERJURY, personFields, section, signatures, stateBlocks, text, vehicleBlocks, type Layout,
+  checks,
+  fields,
+  ownerSigners,
+  PERJURY,
+  personFields,
+  section,
+  signatures,
+  stateBlocks,
+  text,
+  vehicleBlocks,
+  type Layout,
 } from './common.js';
 
 export const statementOfFact: Layout = {
@@ -10,8 +20,14 @@ export const statementOfFact: Layout = {
   build(ctx) {
     const v = ctx.values;
     const facts: string[] = [];
-    if (v.txn.drop_owner) facts.push(`The owner(s) being removed from the title release all interest in the vehicle described above; the title is to be issued to ${v.owners_line || 'the remaining owners'}.`);
-    if (v.txn.boat) facts.push(`The vessel described above (hull identification number ${v.vehicle.vin || '________'}) is owned by ${v.owners_line || 'the owners named below'}.`);
+    if (v.txn.drop_owner)
+      facts.push(
+        `The owner(s) being removed from the title release all interest in the vehicle described above; the title is to be issued to ${v.owners_line || 'the remaining owners'}.`,
+      );
+    if (v.txn.boat)
+      facts.push(
+        `The vessel described above (hull identification number ${v.vehicle.vin || '________'}) is owned by ${v.owners_line || 'the owners named below'}.`,
+      );
     if (v.sale.is_gift) facts.push('The vehicle was received as a gift; no consideration was paid.');
     return [
       ...vehicleBlocks(v),
@@ -36,8 +52,14 @@ export const ohvDeclaration: Layout = {
       section('Owner'),
       fields(...personFields(v.owner1, 'Owner')),
       section('Declaration'),
-      checks(['Off-highway motorcycle', v.vehicle.is_motorcycle], ['All-terrain vehicle', v.vehicle.type === 'ATV'], ['Off-road / off-highway vehicle', v.vehicle.type === 'OHV' || v.vehicle.type === 'ORV']),
-      text('I declare that the vehicle described above is designed and will be used for off-highway operation, is not equipped for operation on public highways, and will not be registered for highway use unless it is brought into compliance with the law for highway vehicles.'),
+      checks(
+        ['Off-highway motorcycle', v.vehicle.is_motorcycle],
+        ['All-terrain vehicle', v.vehicle.type === 'ATV'],
+        ['Off-road / off-highway vehicle', v.vehicle.type === 'OHV' || v.vehicle.type === 'ORV'],
+      ),
+      text(
+        'I declare that the vehicle described above is designed and will be used for off-highway operation, is not equipped for operation on public highways, and will not be registered for highway use unless it is brought into compliance with the law for highway vehicles.',
+      ),
       ...stateBlocks(ctx),
       text(PERJURY),
       ...signatures(ctx, ownerSigners(v)),
@@ -54,9 +76,22 @@ export const lowSpeedAffidavit: Layout = {
       section('Owner'),
       fields(...personFields(v.owner1, 'Owner')),
       section('Certification'),
-      text('I certify that the vehicle described above is a low-speed vehicle as defined in 49 CFR 571.3: a four-wheeled motor vehicle, other than a truck, whose speed attainable in 1.6 km (1 mile) is more than 32 km/h (20 mph) and not more than 40 km/h (25 mph) on a paved level surface, with a gross vehicle weight rating under 1,361 kg (3,000 lbs).'),
-      checks(['The vehicle carries the manufacturer\'s certification of compliance with FMVSS No. 500 (49 CFR 571.500)', true], ['Headlamps, stop lamps, turn signals, tail lamps, reflex reflectors, mirrors, parking brake, windshield, seat belts and VIN are fitted', true]),
-      text('I understand that a low-speed vehicle may be operated only on roads where the law of this jurisdiction allows it.'),
+      text(
+        'I certify that the vehicle described above is a low-speed vehicle as defined in 49 CFR 571.3: a four-wheeled motor vehicle, other than a truck, whose speed attainable in 1.6 km (1 mile) is more than 32 km/h (20 mph) and not more than 40 km/h (25 mph) on a paved level surface, with a gross vehicle weight rating under 1,361 kg (3,000 lbs).',
+      ),
+      checks(
+        [
+          "The vehicle carries the manufacturer's certification of compliance with FMVSS No. 500 (49 CFR 571.500)",
+          true,
+        ],
+        [
+          'Headlamps, stop lamps, turn signals, tail lamps, reflex reflectors, mirrors, parking brake, windshield, seat belts and VIN are fitted',
+          true,
+        ],
+      ),
+      text(
+        'I understand that a low-speed vehicle may be operated only on roads where the law of this jurisdiction allows it.',
+      ),
       ...stateBlocks(ctx),
       text(PERJURY),
       ...signatures(ctx, ownerSigners(v)),
@@ -73,10 +108,16 @@ export const addressAffidavit: Layout = {
       section('Affiant'),
       fields(
         { label: 'Full legal name', value: v.borrower1.name || v.owner1.name, span: 4 },
-        { label: 'Current residence address', value: (v.borrower1.present ? v.borrower1 : v.owner1).addr.one_line, span: 4 },
+        {
+          label: 'Current residence address',
+          value: (v.borrower1.present ? v.borrower1 : v.owner1).addr.one_line,
+          span: 4,
+        },
         { label: 'Address shown on the title', value: v.record_owner1.addr.one_line, span: 4 },
       ),
-      text('I certify that my current residence address is the address shown above, that the address on the certificate of title is a former address of mine, and that I am the same person named as owner on the title.'),
+      text(
+        'I certify that my current residence address is the address shown above, that the address on the certificate of title is a former address of mine, and that I am the same person named as owner on the title.',
+      ),
       ...stateBlocks(ctx),
       text(PERJURY),
       ...signatures(ctx, [{ role: 'Affiant', name: v.borrower1.name || v.owner1.name }]),
@@ -84,12 +125,13 @@ export const addressAffidavit: Layout = {
   },
 };
 
-const POA_FIELD_LABELS: Record<PoaField, (p: import('../../../states/types.js').PersonValues, plate: string) => Field> = {
-  ssn: (p) => ({ label: 'Social Security number', value: p.ssn }),
-  dob: (p) => ({ label: 'Date of birth', value: p.dob }),
-  plate: (_p, plate) => ({ label: 'License plate', value: plate }),
-  dl: (p) => ({ label: 'Driver license number', value: p.dl_number }),
-};
+const POA_FIELD_LABELS: Record<PoaField, (p: import('../../../states/types.js').PersonValues, plate: string) => Field> =
+  {
+    ssn: (p) => ({ label: 'Social Security number', value: p.ssn }),
+    dob: (p) => ({ label: 'Date of birth', value: p.dob }),
+    plate: (_p, plate) => ({ label: 'License plate', value: plate }),
+    dl: (p) => ({ label: 'Driver license number', value: p.dl_number }),
+  };
 
 export const powerOfAttorney: Layout = {
   title: 'Limited Power of Attorney for Motor Vehicle Title',
@@ -105,12 +147,21 @@ export const powerOfAttorney: Layout = {
         ...required.filter((f) => f !== 'dl').map((f) => POA_FIELD_LABELS[f](s, v.vehicle.plate)),
       ),
       section('Attorney-in-fact'),
-      fields({ label: 'Name', value: v.grantee, span: 2 }, { label: 'Address', value: v.lien.present ? v.lien.holder_addr.one_line : '', span: 2 }),
+      fields(
+        { label: 'Name', value: v.grantee, span: 2 },
+        { label: 'Address', value: v.lien.present ? v.lien.holder_addr.one_line : '', span: 2 },
+      ),
       ...vehicleBlocks(v),
       section('Powers granted'),
-      text(`I appoint the attorney-in-fact named above, and its authorized officers and agents, to act for me before the motor vehicle titling agencies of ${jurisdiction} concerning the vehicle described above only: to apply for a certificate of title, a duplicate or corrected title and registration; to record, assign or release liens; to sign odometer disclosures (where the law allows); and to sign any document these acts require. This power ends when the transaction is complete or when I revoke it in writing.`),
+      text(
+        `I appoint the attorney-in-fact named above, and its authorized officers and agents, to act for me before the motor vehicle titling agencies of ${jurisdiction} concerning the vehicle described above only: to apply for a certificate of title, a duplicate or corrected title and registration; to record, assign or release liens; to sign odometer disclosures (where the law allows); and to sign any document these acts require. This power ends when the transaction is complete or when I revoke it in writing.`,
+      ),
       ...stateBlocks(ctx),
-      ...signatures(ctx, [{ role: `Grantor (${s.role.toLowerCase()})`, name: s.name }], !ctx.generic && ctx.state.rules.poaNotarized),
+      ...signatures(
+        ctx,
+        [{ role: `Grantor (${s.role.toLowerCase()})`, name: s.name }],
+        !ctx.generic && ctx.state.rules.poaNotarized,
+      ),
     ];
   },
 };
@@ -125,7 +176,9 @@ export const nameAffidavit: Layout = {
       fields(...personFields(s, 'Affiant')),
       fields({ label: 'Also known as', value: s.other_names, span: 4 }),
       ...vehicleBlocks(v),
-      text(`I, ${s.name}, state that I am one and the same person as ${s.other_names}, and that each of these names refers to me in the documents concerning the vehicle described above.`),
+      text(
+        `I, ${s.name}, state that I am one and the same person as ${s.other_names}, and that each of these names refers to me in the documents concerning the vehicle described above.`,
+      ),
       ...stateBlocks(ctx),
       text(PERJURY),
       ...signatures(ctx, [{ role: 'Affiant', name: s.name }], true),
@@ -142,9 +195,15 @@ export const nonObligor: Layout = {
       section('Owner who is not a borrower'),
       fields(...personFields(s, 'Owner')),
       section('Lien'),
-      fields({ label: 'Lienholder', value: v.lien.holder_name || v.prior_lien.holder_name, span: 2 }, { label: 'Loan number', value: v.loan.loan_id }, { label: 'Amount', value: v.loan.amount }),
+      fields(
+        { label: 'Lienholder', value: v.lien.holder_name || v.prior_lien.holder_name, span: 2 },
+        { label: 'Loan number', value: v.loan.loan_id },
+        { label: 'Amount', value: v.loan.amount },
+      ),
       ...vehicleBlocks(v),
-      text(`I am an owner of the vehicle described above but not a borrower on the loan above. I consent to the recording of the lien of ${v.lien.holder_name || 'the lienholder named above'} on the title of the vehicle and agree that the vehicle secures the loan. I understand that I do not become personally liable for the loan by signing this consent.`),
+      text(
+        `I am an owner of the vehicle described above but not a borrower on the loan above. I consent to the recording of the lien of ${v.lien.holder_name || 'the lienholder named above'} on the title of the vehicle and agree that the vehicle secures the loan. I understand that I do not become personally liable for the loan by signing this consent.`,
+      ),
       ...stateBlocks(ctx),
       ...signatures(ctx, [{ role: 'Non-obligor owner', name: s.name }]),
     ];

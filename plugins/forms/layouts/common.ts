@@ -37,9 +37,20 @@ export function header(ctx: LayoutContext, title: string): Pick<DrawnForm, 'titl
 }
 
 export const section = (heading: string): Block => ({ kind: 'section', heading });
-export const fields = (...list: (Field | false | undefined)[]): Block => ({ kind: 'fields', fields: list.filter((f): f is Field => !!f) });
-export const text = (t: string, font: 'regular' | 'bold' | 'italic' = 'regular', size = 9): Block => ({ kind: 'text', text: t, font, size });
-export const checks = (...items: [string, boolean][]): Block => ({ kind: 'checks', items: items.map(([label, checked]) => ({ label, checked })) });
+export const fields = (...list: (Field | false | undefined)[]): Block => ({
+  kind: 'fields',
+  fields: list.filter((f): f is Field => !!f),
+});
+export const text = (t: string, font: 'regular' | 'bold' | 'italic' = 'regular', size = 9): Block => ({
+  kind: 'text',
+  text: t,
+  font,
+  size,
+});
+export const checks = (...items: [string, boolean][]): Block => ({
+  kind: 'checks',
+  items: items.map(([label, checked]) => ({ label, checked })),
+});
 
 export function vehicleBlocks(v: FormValues): Block[] {
   return [
@@ -60,13 +71,22 @@ export function vehicleBlocks(v: FormValues): Block[] {
   ];
 }
 
-export function personFields(p: PersonValues, label: string, o: { dl?: boolean; dob?: boolean; ssn?: boolean; contact?: boolean } = {}): Field[] {
+export function personFields(
+  p: PersonValues,
+  label: string,
+  o: { dl?: boolean; dob?: boolean; ssn?: boolean; contact?: boolean } = {},
+): Field[] {
   const out: Field[] = [{ label: `${label} - full legal name`, value: p.name, span: 2 }];
-  if (o.dl !== false) out.push({ label: 'Driver license / ID number', value: p.dl_number }, { label: 'DL / ID state', value: p.dl_state });
+  if (o.dl !== false)
+    out.push(
+      { label: 'Driver license / ID number', value: p.dl_number },
+      { label: 'DL / ID state', value: p.dl_state },
+    );
   if (o.dob) out.push({ label: 'Date of birth', value: p.dob });
   if (o.ssn) out.push({ label: 'Social Security number', value: p.ssn });
   out.push({ label: 'Residence address', value: p.addr.one_line, span: 4 });
-  if (p.mailing_if_different.one_line) out.push({ label: 'Mailing address', value: p.mailing_if_different.one_line, span: 4 });
+  if (p.mailing_if_different.one_line)
+    out.push({ label: 'Mailing address', value: p.mailing_if_different.one_line, span: 4 });
   if (o.contact) out.push({ label: 'Phone', value: p.phone }, { label: 'Email', value: p.email, span: 2 });
   return out;
 }
@@ -89,7 +109,13 @@ export function ownersBlocks(v: FormValues, heading = 'Owners'): Block[] {
   const blocks: Block[] = [section(heading)];
   owners.forEach((o, i) => blocks.push(fields(...personFields(o, owners.length > 1 ? `Owner ${i + 1}` : 'Owner'))));
   if (!owners.length) blocks.push(fields(...personFields(v.owner1, 'Owner')));
-  if (owners.length > 1) blocks.push(checks(['Co-owners joined by AND (each must sign to transfer)', v.title.owners_and], ['Co-owners joined by OR (any one may sign)', v.title.owners_or]));
+  if (owners.length > 1)
+    blocks.push(
+      checks(
+        ['Co-owners joined by AND (each must sign to transfer)', v.title.owners_and],
+        ['Co-owners joined by OR (any one may sign)', v.title.owners_or],
+      ),
+    );
   return blocks;
 }
 
@@ -99,7 +125,11 @@ export function stateBlocks(ctx: LayoutContext): Block[] {
   const out: Block[] = [];
   if (ctx.spec.extraFields?.length) {
     out.push(section(`${ctx.state.name} requirements`));
-    out.push(fields(...ctx.spec.extraFields.map((f) => ({ label: f.label, value: resolveText(ctx.values, f.value), span: 2 }))));
+    out.push(
+      fields(
+        ...ctx.spec.extraFields.map((f) => ({ label: f.label, value: resolveText(ctx.values, f.value), span: 2 })),
+      ),
+    );
   }
   for (const s of ctx.spec.statements ?? []) out.push(text(s));
   return out;
@@ -107,15 +137,20 @@ export function stateBlocks(ctx: LayoutContext): Block[] {
 
 export function signatures(ctx: LayoutContext, signers: { role: string; name: string }[], notarize = false): Block[] {
   const out: Block[] = [section('Signatures'), { kind: 'signatures', signers }];
-  if (notarize || (!ctx.generic && ctx.spec.notarize)) out.push({ kind: 'notary', state: ctx.generic ? '' : ctx.state.name });
+  if (notarize || (!ctx.generic && ctx.spec.notarize))
+    out.push({ kind: 'notary', state: ctx.generic ? '' : ctx.state.name });
   return out;
 }
 
-export const PERJURY = 'I certify (or declare) under penalty of perjury under the laws of the state named above that the foregoing is true and correct.';
+export const PERJURY =
+  'I certify (or declare) under penalty of perjury under the laws of the state named above that the foregoing is true and correct.';
 
 export function ownerSigners(v: FormValues, role = 'Owner'): { role: string; name: string }[] {
   const list = [v.owner1, v.owner2, v.owner3].filter((o) => o.present);
-  return (list.length ? list : [v.owner1]).map((o, i, a) => ({ role: a.length > 1 ? `${role} ${i + 1}` : role, name: o.name }));
+  return (list.length ? list : [v.owner1]).map((o, i, a) => ({
+    role: a.length > 1 ? `${role} ${i + 1}` : role,
+    name: o.name,
+  }));
 }
 
 export function recordOwnerSigners(v: FormValues, role = 'Owner of record'): { role: string; name: string }[] {
@@ -123,6 +158,9 @@ export function recordOwnerSigners(v: FormValues, role = 'Owner of record'): { r
   return (list.length ? list : [v.record_owner1]).map((o) => ({ role, name: o.name }));
 }
 
-export function lienholderSigner(l: LienValues, role = 'Lienholder (authorized representative)'): { role: string; name: string } {
+export function lienholderSigner(
+  l: LienValues,
+  role = 'Lienholder (authorized representative)',
+): { role: string; name: string } {
   return { role, name: l.signatory.present ? `${l.signatory.name} for ${l.holder_name}` : l.holder_name };
 }

@@ -3,13 +3,32 @@
  * has the data for it, and the packet order (docs/forms.md, "Packet order").
  */
 import type { FormKind, FormValues, PersonValues } from '../../../states/types.js';
-import { addressAffidavit, lowSpeedAffidavit, nameAffidavit, nonObligor, ohvDeclaration, powerOfAttorney, statementOfFact } from './affidavits.js';
+import {
+  addressAffidavit,
+  lowSpeedAffidavit,
+  nameAffidavit,
+  nonObligor,
+  ohvDeclaration,
+  powerOfAttorney,
+  statementOfFact,
+} from './affidavits.js';
 import type { Layout } from './common.js';
 import { instructions } from './instructions.js';
 import { letterOfGuarantee, lienReleaseLetter, payoffAuthorization, repoAffidavit, titleDelivery } from './lender.js';
-import { billOfSale, duplicateTitle, lienAdd, odometerDisclosure, titleApplication, ucc1, vinVerification } from './title.js';
+import {
+  billOfSale,
+  duplicateTitle,
+  lienAdd,
+  odometerDisclosure,
+  titleApplication,
+  ucc1,
+  vinVerification,
+} from './title.js';
 
-export interface Signer { person: PersonValues; role: string }
+export interface Signer {
+  person: PersonValues;
+  role: string;
+}
 
 export interface FormEntry {
   layout: Layout;
@@ -44,8 +63,16 @@ export const FORM_CATALOG: Readonly<Record<FormKind, FormEntry>> = {
     },
   },
   forms_poa: { layout: powerOfAttorney, applies: () => true, signers: (s) => [...s] },
-  forms_name_oats: { layout: nameAffidavit, applies: () => true, signers: (s) => s.filter((x) => !!x.person.other_names) },
-  forms_non_obligor: { layout: nonObligor, applies: (v) => v.lien.present || v.prior_lien.present, signers: (s) => s.filter((x) => x.person.non_obligor) },
+  forms_name_oats: {
+    layout: nameAffidavit,
+    applies: () => true,
+    signers: (s) => s.filter((x) => !!x.person.other_names),
+  },
+  forms_non_obligor: {
+    layout: nonObligor,
+    applies: (v) => v.lien.present || v.prior_lien.present,
+    signers: (s) => s.filter((x) => x.person.non_obligor),
+  },
   form_payoff_authorization: { layout: payoffAuthorization, applies: (v) => v.prior_lien.present },
   form_letter_of_guarantee: { layout: letterOfGuarantee, applies: (v) => v.prior_lien.present && v.lien.present },
   form_lien_release_letter: { layout: lienReleaseLetter, applies: (v) => v.prior_lien.present },
@@ -59,8 +86,23 @@ export const FORM_CATALOG: Readonly<Record<FormKind, FormEntry>> = {
  */
 export const PACKET_ORDER: readonly FormKind[] = [
   'form_instructions',
-  'form_title_application', 'form_duplicate_title', 'form_lien_add', 'form_ucc1', 'form_odometer_disclosure', 'form_bill_of_sale', 'form_vin_verification',
-  'form_repo_affidavit', 'form_statement_of_fact', 'form_ohv_declaration', 'form_low_speed_affidavit', 'form_addr_oats',
-  'forms_poa', 'forms_name_oats', 'forms_non_obligor',
-  'form_payoff_authorization', 'form_letter_of_guarantee', 'form_lien_release_letter', 'form_title_delivery',
+  'form_title_application',
+  'form_duplicate_title',
+  'form_lien_add',
+  'form_ucc1',
+  'form_odometer_disclosure',
+  'form_bill_of_sale',
+  'form_vin_verification',
+  'form_repo_affidavit',
+  'form_statement_of_fact',
+  'form_ohv_declaration',
+  'form_low_speed_affidavit',
+  'form_addr_oats',
+  'forms_poa',
+  'forms_name_oats',
+  'forms_non_obligor',
+  'form_payoff_authorization',
+  'form_letter_of_guarantee',
+  'form_lien_release_letter',
+  'form_title_delivery',
 ];

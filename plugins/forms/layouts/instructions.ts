@@ -6,7 +6,11 @@ export const instructions: Layout = {
   build(ctx) {
     const v = ctx.values;
     const st = ctx.state;
-    const txns = Object.entries(v.txn).filter(([k, on]) => on && !['ownership_change', 'same_owner', 'new_title', 'lien_only', 'duplicate_only'].includes(k)).map(([k]) => k.replace(/_/g, ' '));
+    const txns = Object.entries(v.txn)
+      .filter(
+        ([k, on]) => on && !['ownership_change', 'same_owner', 'new_title', 'lien_only', 'duplicate_only'].includes(k),
+      )
+      .map(([k]) => k.replace(/_/g, ' '));
     const needsTitle = st.rules.originalTitleRequired && !v.title.is_electronic && !v.txn.duplicate_title;
     const packet = ctx.packet ?? [];
     return [
@@ -19,7 +23,11 @@ export const instructions: Layout = {
       ),
       section('Where to send it'),
       fields(
-        { label: 'Mail the signed packet to', value: v.state.submit_to || `${st.agency} (see the agency for the office that serves the owner's county)`, span: 4 },
+        {
+          label: 'Mail the signed packet to',
+          value: v.state.submit_to || `${st.agency} (see the agency for the office that serves the owner's county)`,
+          span: 4,
+        },
         { label: 'Make fees payable to', value: v.state.payable_to || st.agency, span: 4 },
       ),
       section('Checklist'),
@@ -33,7 +41,10 @@ export const instructions: Layout = {
       ),
       section('Forms in this packet, in order'),
       ...packet.map((f, i) => text(`${i + 1}. ${f.title}${f.signer ? ` - signed by ${f.signer}` : ''}`)),
-      text('Sign in ink where an X is printed. Date every signature. Do not use correction fluid; an altered form may be refused.', 'italic'),
+      text(
+        'Sign in ink where an X is printed. Date every signature. Do not use correction fluid; an altered form may be refused.',
+        'italic',
+      ),
     ];
   },
 };

@@ -21,7 +21,11 @@ export async function appendForm(target: PDFDocument, src: PDFDocument, prefix: 
       if (!(annot instanceof PDFDict) || annot.get(PDFName.of('Subtype'))?.toString() !== '/Widget') continue;
       let dict: PDFDict = annot;
       let root = ref;
-      for (let parent = dict.get(PDFName.of('Parent')); parent instanceof PDFRef; parent = dict.get(PDFName.of('Parent'))) {
+      for (
+        let parent = dict.get(PDFName.of('Parent'));
+        parent instanceof PDFRef;
+        parent = dict.get(PDFName.of('Parent'))
+      ) {
         root = parent;
         dict = target.context.lookup(parent, PDFDict);
       }

@@ -6,7 +6,10 @@
 import { PDFCheckBox, PDFDict, PDFName, PDFRadioGroup, type PDFField } from 'pdf-lib';
 
 function widgetStates(f: PDFCheckBox): string[] {
-  return f.acroField.getWidgets().map((w) => w.getOnValue()?.decodeText() ?? '').filter(Boolean);
+  return f.acroField
+    .getWidgets()
+    .map((w) => w.getOnValue()?.decodeText() ?? '')
+    .filter(Boolean);
 }
 
 /** The options of a radio group or a several-state checkbox; undefined for any other field. */

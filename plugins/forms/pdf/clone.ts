@@ -32,6 +32,10 @@ export function cloneDocument(src: PDFDocument): PDFDocument {
   ctx.header = src.context.header;
   ctx.trailerInfo = { ...src.context.trailerInfo };
   for (const [ref, obj] of src.context.enumerateIndirectObjects()) ctx.assign(ref, copy(obj, ctx));
-  const Ctor = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+  const Ctor = PDFDocument as unknown as new (
+    context: PDFContext,
+    ignoreEncryption: boolean,
+    updateMetadata: boolean,
+  ) => PDFDocument;
   return new Ctor(ctx, false, false);
 }

@@ -4,12 +4,23 @@
  * pdf-lib (drawn pages go in as their compressed content streams).
  */
 import { deflateSync } from 'node:zlib';
-import { ParseSpeeds, PDFContentStream, PDFDocument, PDFName, PDFRawStream, type LoadOptions, type PDFRef } from 'pdf-lib';
+import {
+  ParseSpeeds,
+  PDFContentStream,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  type LoadOptions,
+  type PDFRef,
+} from 'pdf-lib';
 import { PAGE } from './draw.js';
 import { FONT_RESOURCES, type FontName } from './fonts.js';
 
 /** Metadata written into every generated PDF. */
-interface PdfMeta { title: string; subject?: string }
+interface PdfMeta {
+  title: string;
+  subject?: string;
+}
 
 export async function newDocument(meta: PdfMeta): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false });
@@ -27,7 +38,8 @@ export async function addDrawnPages(doc: PDFDocument, pages: readonly Buffer[]):
   let fonts = fontRefs.get(doc);
   if (!fonts) {
     fonts = [];
-    for (const f of Object.keys(FONT_RESOURCES) as FontName[]) fonts.push([FONT_RESOURCES[f].resource, (await doc.embedFont(FONT_RESOURCES[f].standard)).ref]);
+    for (const f of Object.keys(FONT_RESOURCES) as FontName[])
+      fonts.push([FONT_RESOURCES[f].resource, (await doc.embedFont(FONT_RESOURCES[f].standard)).ref]);
     fontRefs.set(doc, fonts);
   }
   for (const content of pages) {

@@ -8,14 +8,23 @@
  */
 import { ASCENT, DESCENT, pdfString, sanitize, widthOf, type FontName } from './fonts.js';
 
-export const PAGE: Readonly<{ width: number; height: number; margin: number; bottom: number }> = { width: 612, height: 792, margin: 40, bottom: 54 };
+export const PAGE: Readonly<{ width: number; height: number; margin: number; bottom: number }> = {
+  width: 612,
+  height: 792,
+  margin: 40,
+  bottom: 54,
+};
 const CONTENT_W = PAGE.width - 2 * PAGE.margin;
 const VALUE_SIZES = [10, 9, 8, 7] as const;
 const WRAP_SIZE = 8;
 const LABEL_SIZE = 6.5;
 const PAD = 3;
 
-export interface Field { label: string; value: string; /** Columns of the 4-column grid (default 1). */ span?: number }
+export interface Field {
+  label: string;
+  value: string;
+  /** Columns of the 4-column grid (default 1). */ span?: number;
+}
 export type Block =
   | { kind: 'section'; heading: string }
   | { kind: 'fields'; fields: readonly Field[] }
@@ -34,7 +43,16 @@ export interface DrawnForm {
 }
 
 /** A text drawn on a page, kept for checks (tests and the layout's own bound assertions). */
-interface PlacedText { page: number; x: number; y: number; width: number; size: number; font: FontName; text: string; maxX: number }
+interface PlacedText {
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  font: FontName;
+  text: string;
+  maxX: number;
+}
 
 /**
  * Where a signature goes: the space above a signature line, in PDF points
@@ -42,7 +60,13 @@ interface PlacedText { page: number; x: number; y: number; width: number; size: 
  * name under the line, `role` what the signer signs as.
  */
 export interface SignatureBox {
-  page: number; x: number; y: number; width: number; height: number; role: string; name: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  role: string;
+  name: string;
   /** The date line beside it (same baseline): where the signing date goes. */
   date?: { x: number; width: number };
 }
@@ -88,7 +112,12 @@ export function wrap(text: string, font: FontName, size: number, width: number):
 }
 
 /** How a value sits in a box of inner width `w`: one line at the largest size that fits, else wrapped lines. */
-function fitValue(value: string, w: number, font: FontName = 'regular', sizes: readonly number[] = VALUE_SIZES): { size: number; lines: string[] } {
+function fitValue(
+  value: string,
+  w: number,
+  font: FontName = 'regular',
+  sizes: readonly number[] = VALUE_SIZES,
+): { size: number; lines: string[] } {
   for (const size of sizes) if (widthOf(value, font, size) <= w) return { size, lines: [value] };
   const size = Math.min(WRAP_SIZE, sizes[sizes.length - 1]!);
   return { size, lines: wrap(value, font, size, w) };
@@ -112,7 +141,15 @@ class PageWriter {
     this.pages.push([]);
     this.y = PAGE.height - PAGE.margin;
     const first = this.pages.length === 1;
-    this.text(PAGE.margin, this.y - 15, first ? this.form.title : `${this.form.title} (continued)`, 'bold', first ? 15 : 11, PAGE.width - PAGE.margin, true);
+    this.text(
+      PAGE.margin,
+      this.y - 15,
+      first ? this.form.title : `${this.form.title} (continued)`,
+      'bold',
+      first ? 15 : 11,
+      PAGE.width - PAGE.margin,
+      true,
+    );
     this.y -= first ? 22 : 17;
     if (first) {
       for (const line of this.form.subtitle ?? []) {
@@ -145,7 +182,9 @@ class PageWriter {
       w = widthOf(t, font, size);
     }
     const { resource } = FONT_REF[font];
-    this.ops.push(`BT ${gray ? `${n(gray)} g ` : ''}/${resource} ${n(size)} Tf ${n(x)} ${n(y)} Td ${pdfString(t, font)} Tj ET${gray ? ' 0 g' : ''}`);
+    this.ops.push(
+      `BT ${gray ? `${n(gray)} g ` : ''}/${resource} ${n(size)} Tf ${n(x)} ${n(y)} Td ${pdfString(t, font)} Tj ET${gray ? ' 0 g' : ''}`,
+    );
     this.placed.push({ page: this.pages.length - 1, x, y, width: w, size, font, text: t, maxX });
   }
 
@@ -168,7 +207,11 @@ class PageWriter {
   }
 }
 
-const FONT_REF: Record<FontName, { resource: string }> = { regular: { resource: 'F1' }, bold: { resource: 'F2' }, italic: { resource: 'F3' } };
+const FONT_REF: Record<FontName, { resource: string }> = {
+  regular: { resource: 'F1' },
+  bold: { resource: 'F2' },
+  italic: { resource: 'F3' },
+};
 
 function fieldsBlock(w: PageWriter, fields: readonly Field[]): void {
   const colW = CONTENT_W / 4;
@@ -264,8 +307,16 @@ function signaturesBlock(w: PageWriter, signers: readonly { role: string; name: 
     const base = w.y - 26;
     w.text(PAGE.margin, base + 3, 'X', 'bold', 11, PAGE.margin + 12);
     w.rule(base, 0.7, PAGE.margin + 12, PAGE.margin + sigW);
-    w.signatures.push({ page: w.pages.length - 1, x: PAGE.margin + 14, y: base + 1, width: sigW - 16, height: 22, role: s.role, name: s.name,
-      date: { x: dateX + 2, width: PAGE.width - PAGE.margin - dateX - 4 } });
+    w.signatures.push({
+      page: w.pages.length - 1,
+      x: PAGE.margin + 14,
+      y: base + 1,
+      width: sigW - 16,
+      height: 22,
+      role: s.role,
+      name: s.name,
+      date: { x: dateX + 2, width: PAGE.width - PAGE.margin - dateX - 4 },
+    });
     w.rule(base, 0.7, dateX, PAGE.width - PAGE.margin);
     w.text(PAGE.margin + 12, base - 9, `Signature of ${s.role}`, 'regular', 7, PAGE.margin + sigW, true, 0.3);
     w.text(dateX, base - 9, 'Date (MM/DD/YYYY)', 'regular', 7, PAGE.width - PAGE.margin, true, 0.3);
@@ -290,8 +341,20 @@ function notaryBlock(w: PageWriter, state: string): void {
   w.y -= 4;
   w.text(PAGE.margin + 6, w.y - 9, 'NOTARY ACKNOWLEDGMENT', 'bold', 9, PAGE.width - PAGE.margin);
   w.y -= 14;
-  w.paragraph(`State of ${state || '____________________'}        County of ______________________________`, 9, 'regular', PAGE.margin + 6, CONTENT_W - 12);
-  w.paragraph('Subscribed and sworn to (or affirmed) before me on this date ____________________ by ______________________________________, proved to me on the basis of satisfactory evidence to be the person(s) who appeared before me.', 9, 'regular', PAGE.margin + 6, CONTENT_W - 12);
+  w.paragraph(
+    `State of ${state || '____________________'}        County of ______________________________`,
+    9,
+    'regular',
+    PAGE.margin + 6,
+    CONTENT_W - 12,
+  );
+  w.paragraph(
+    'Subscribed and sworn to (or affirmed) before me on this date ____________________ by ______________________________________, proved to me on the basis of satisfactory evidence to be the person(s) who appeared before me.',
+    9,
+    'regular',
+    PAGE.margin + 6,
+    CONTENT_W - 12,
+  );
   w.y -= 20;
   w.rule(w.y, 0.7, PAGE.margin + 6, PAGE.margin + 300);
   w.rule(w.y, 0.7, PAGE.margin + 330, PAGE.width - PAGE.margin - 6);
@@ -310,7 +373,8 @@ export function layout(form: DrawnForm): DrawnPages {
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
     // a certification stays on the page of the signature line under it: the statement, the heading and the first line move together
-    const signs = (k: number) => blocks[k]?.kind === 'signatures' || (blocks[k]?.kind === 'section' && blocks[k + 1]?.kind === 'signatures');
+    const signs = (k: number) =>
+      blocks[k]?.kind === 'signatures' || (blocks[k]?.kind === 'section' && blocks[k + 1]?.kind === 'signatures');
     if (b.kind === 'text' && signs(i + 1)) {
       const size = b.size ?? 9;
       const lines = wrap(sanitize(b.text), b.font ?? 'regular', size, CONTENT_W).length;
@@ -350,7 +414,16 @@ export function layout(form: DrawnForm): DrawnPages {
     ops.push(`0.5 G 0.5 w ${PAGE.margin} 40 m ${PAGE.width - PAGE.margin} 40 l S 0 G`);
     const x = Math.max(PAGE.margin, PAGE.width - PAGE.margin - fw);
     ops.push(`BT 0.3 g /F1 ${size} Tf ${n(x)} 30 Td ${pdfString(sanitize(footer), 'regular')} Tj ET 0 g`);
-    w.placed.push({ page: i, x, y: 30, width: fw, size, font: 'regular', text: sanitize(footer), maxX: PAGE.width - PAGE.margin + 0.01 });
+    w.placed.push({
+      page: i,
+      x,
+      y: 30,
+      width: fw,
+      size,
+      font: 'regular',
+      text: sanitize(footer),
+      maxX: PAGE.width - PAGE.margin + 0.01,
+    });
   });
   return { pages: w.pages.map((p) => p.join('\n')), placed: w.placed, signatures: w.signatures };
 }

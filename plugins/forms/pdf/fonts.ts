@@ -26,7 +26,11 @@ const winAnsi = embedders.regular.encoding;
 /** WinAnsi code of each BMP code point: -2 not looked up yet, -1 not encodable. */
 const CODES = new Int16Array(0x10000).fill(-2);
 /** Glyph widths (1/1000 em) by WinAnsi code, per font. */
-const WIDTHS: Record<FontName, Float32Array> = { regular: new Float32Array(256), bold: new Float32Array(256), italic: new Float32Array(256) };
+const WIDTHS: Record<FontName, Float32Array> = {
+  regular: new Float32Array(256),
+  bold: new Float32Array(256),
+  italic: new Float32Array(256),
+};
 
 function codeOf(cp: number): number {
   if (cp > 0xffff) return -1;
@@ -44,8 +48,27 @@ function codeOf(cp: number): number {
 
 /** Letters and marks NFKD does not reduce to something WinAnsi has. */
 const REPLACEMENTS: Record<string, string> = {
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2212': '-', '\u00A0': ' ', '\u2007': ' ', '\u202F': ' ',
-  'Ł': 'L', 'ł': 'l', 'Đ': 'D', 'đ': 'd', 'Ħ': 'H', 'ħ': 'h', 'ı': 'i', 'Ŀ': 'L', 'ŀ': 'l', 'Ŧ': 'T', 'ŧ': 't', 'ĸ': 'k', 'Ŋ': 'N', 'ŋ': 'n',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2212': '-',
+  '\u00A0': ' ',
+  '\u2007': ' ',
+  '\u202F': ' ',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ŧ: 'T',
+  ŧ: 't',
+  ĸ: 'k',
+  Ŋ: 'N',
+  ŋ: 'n',
 };
 
 /** Text made showable in WinAnsi: control characters become spaces, other unshowable characters are transliterated or `?`. */

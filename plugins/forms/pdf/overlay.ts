@@ -23,7 +23,9 @@ const LEAD = 1.12;
 /** The text an overlay text mapping writes ('' when its `if` flag is false), WinAnsi-safe. */
 export function overlayText(values: FormValues, m: Extract<OverlayMapping, { text: string }>): string {
   if (m.if && !resolveFlag(values, m.if)) return '';
-  const t = sanitize(resolveText(values, m.value, m.join)).replace(/\s+/g, ' ').trim();
+  const t = sanitize(resolveText(values, m.value, m.join))
+    .replace(/\s+/g, ' ')
+    .trim();
   return m.upper ? t.toUpperCase() : t;
 }
 
@@ -52,7 +54,8 @@ function pageOf(doc: PDFDocument, index: number, name: string): PDFPage {
   const pages = doc.getPages();
   const page = pages[index];
   if (!page) throw new Error(`overlay '${name}': the template has no page ${index + 1}`);
-  if (page.getRotation().angle % 360 !== 0) throw new Error(`overlay '${name}': page ${index + 1} is rotated; boxes are measured on upright pages`);
+  if (page.getRotation().angle % 360 !== 0)
+    throw new Error(`overlay '${name}': page ${index + 1} is rotated; boxes are measured on upright pages`);
   return page;
 }
 
@@ -74,7 +77,8 @@ function drawInBox(page: PDFPage, font: PDFFont, box: OverlayBox, fit: { size: n
   }
 }
 
-const combSize = (box: OverlayBox, cells: number) => Math.min(MAX_SIZE + 2, (box[3] - box[1]) * 0.6, ((box[2] - box[0]) / cells) * 0.9);
+const combSize = (box: OverlayBox, cells: number) =>
+  Math.min(MAX_SIZE + 2, (box[3] - box[1]) * 0.6, ((box[2] - box[0]) / cells) * 0.9);
 
 /** One character centred in each cell of a comb, on a common baseline. */
 function drawComb(page: PDFPage, font: PDFFont, box: OverlayBox, cells: number, chars: readonly string[]): void {
@@ -84,12 +88,21 @@ function drawComb(page: PDFPage, font: PDFFont, box: OverlayBox, cells: number, 
   const baseline = (box[1] + box[3]) / 2 + (size * ASCENT) / 2;
   chars.forEach((ch, i) => {
     const w = font.widthOfTextAtSize(ch, size);
-    page.drawText(ch, { x: crop.x + box[0] + cell * i + (cell - w) / 2, y: crop.y + crop.height - baseline, size, font });
+    page.drawText(ch, {
+      x: crop.x + box[0] + cell * i + (cell - w) / 2,
+      y: crop.y + crop.height - baseline,
+      size,
+      font,
+    });
   });
 }
 
 /** Fills a flattened template from its overlay map: returns the document (not saved) and what was written where. */
-export async function fillOverlay(template: Uint8Array | PDFDocument, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport }> {
+export async function fillOverlay(
+  template: Uint8Array | PDFDocument,
+  spec: TemplateSpec,
+  values: FormValues,
+): Promise<{ doc: PDFDocument; report: FillReport }> {
   if (!spec.overlay?.length) throw new Error(`template ${spec.file} has no overlay map`);
   // a parsed copy from the template cache is written on as it is; bytes are parsed here
   const doc = template instanceof PDFDocument ? template : await PDFDocument.load(template, LOAD_OPTIONS);

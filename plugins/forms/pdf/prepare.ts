@@ -23,7 +23,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNull, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField, StandardFonts, type PDFPage,
+  PDFCheckBox,
+  PDFDict,
+  PDFDocument,
+  PDFDropdown,
+  PDFName,
+  PDFNull,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFRef,
+  PDFTextField,
+  StandardFonts,
+  type PDFPage,
 } from 'pdf-lib';
 import { choiceSelected, choose } from './choice.js';
 import { LOAD_OPTIONS, save } from './document.js';
@@ -65,7 +76,8 @@ async function readDecrypted(path: string): Promise<Uint8Array> {
 function adoptPageWidgets(doc: PDFDocument): void {
   const form = doc.getForm();
   const reached = new Set<string>();
-  for (const f of form.getFields()) for (const w of f.acroField.getWidgets()) reached.add(doc.context.getObjectRef(w.dict)?.toString() ?? '');
+  for (const f of form.getFields())
+    for (const w of f.acroField.getWidgets()) reached.add(doc.context.getObjectRef(w.dict)?.toString() ?? '');
   const added = new Set<string>();
   for (const page of doc.getPages()) {
     const annots = page.node.Annots();
@@ -76,7 +88,11 @@ function adoptPageWidgets(doc: PDFDocument): void {
       if (!(annot instanceof PDFDict) || annot.get(PDFName.of('Subtype'))?.toString() !== '/Widget') continue;
       let dict: PDFDict = annot;
       let root = ref;
-      for (let parent = dict.get(PDFName.of('Parent')); parent instanceof PDFRef; parent = dict.get(PDFName.of('Parent'))) {
+      for (
+        let parent = dict.get(PDFName.of('Parent'));
+        parent instanceof PDFRef;
+        parent = dict.get(PDFName.of('Parent'))
+      ) {
         root = parent;
         dict = doc.context.lookup(parent, PDFDict);
       }
@@ -96,7 +112,8 @@ async function clearValues(doc: PDFDocument): Promise<void> {
     if (f instanceof PDFTextField && f.getText()) {
       f.setText(undefined);
       cleared.push(f);
-    } else if (f instanceof PDFCheckBox && (f.isChecked() || choiceSelected(f))) choose(f, undefined); // every widget off (a several-state checkbox may be on in another state)
+    } else if (f instanceof PDFCheckBox && (f.isChecked() || choiceSelected(f)))
+      choose(f, undefined); // every widget off (a several-state checkbox may be on in another state)
     else if (f instanceof PDFRadioGroup && f.getSelected()) f.clear();
     else if ((f instanceof PDFDropdown || f instanceof PDFOptionList) && f.getSelected().length) f.clear();
   }

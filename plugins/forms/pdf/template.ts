@@ -7,8 +7,22 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import {
-  PDFButton, PDFCheckBox, PDFDict, PDFDocument, PDFDropdown, PDFName, PDFNumber, PDFRef, PDFStream, PDFTextField, StandardFonts,
-  drawObject, popGraphicsState, pushGraphicsState, translate, type PDFFont,
+  PDFButton,
+  PDFCheckBox,
+  PDFDict,
+  PDFDocument,
+  PDFDropdown,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFStream,
+  PDFTextField,
+  StandardFonts,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  translate,
+  type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
@@ -20,7 +34,10 @@ import { wrap } from './draw.js';
 import { widthOf } from './fonts.js';
 
 /** A prepared template: its bytes, and its parsed document (never filled itself: {@link TemplateStore.open} hands out copies). */
-interface Prepared { bytes: Uint8Array; doc: PDFDocument }
+interface Prepared {
+  bytes: Uint8Array;
+  doc: PDFDocument;
+}
 
 /** Where templates are looked up, in order; the first folder holding the file wins. */
 export class TemplateStore {
@@ -32,7 +49,8 @@ export class TemplateStore {
 
   /** The template file's full path, or null when no folder has it. */
   locate(file: string): string | null {
-    if (isAbsolute(file) || file.split(/[\\/]/).includes('..')) throw new Error(`template file '${file}' must be a relative path inside a template folder`);
+    if (isAbsolute(file) || file.split(/[\\/]/).includes('..'))
+      throw new Error(`template file '${file}' must be a relative path inside a template folder`);
     for (const dir of this.dirs) {
       const p = join(dir, file);
       try {
@@ -51,7 +69,10 @@ export class TemplateStore {
     let hit = this.cache.get(path);
     if (!hit || hit.mtimeMs !== st.mtimeMs || hit.size !== st.size) {
       this.parses++;
-      const prepared = prepareTemplateFile(path).then(async (bytes) => ({ bytes, doc: await PDFDocument.load(bytes, LOAD_OPTIONS) }));
+      const prepared = prepareTemplateFile(path).then(async (bytes) => ({
+        bytes,
+        doc: await PDFDocument.load(bytes, LOAD_OPTIONS),
+      }));
       hit = { mtimeMs: st.mtimeMs, size: st.size, prepared };
       prepared.catch(() => this.cache.delete(path));
       this.cache.set(path, hit);
@@ -76,7 +97,6 @@ export class TemplateStore {
     return { path: hit.path, doc: cloneDocument(base.doc), base };
   }
 }
-
 
 export interface FillReport {
   /** Text fields set: name, value, font size chosen, lines (1 = single line). */
@@ -132,7 +152,11 @@ function setText(field: PDFTextField, value: string, report: FillReport): void {
 }
 
 /** Fills a prepared template: returns the document (not saved) and what was written where. */
-export async function fillTemplate(template: Uint8Array | PDFDocument, spec: TemplateSpec, values: FormValues): Promise<{ doc: PDFDocument; report: FillReport; font: PDFFont }> {
+export async function fillTemplate(
+  template: Uint8Array | PDFDocument,
+  spec: TemplateSpec,
+  values: FormValues,
+): Promise<{ doc: PDFDocument; report: FillReport; font: PDFFont }> {
   const doc = template instanceof PDFDocument ? template : await PDFDocument.load(template, LOAD_OPTIONS);
   const form = doc.getForm();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -140,7 +164,8 @@ export async function fillTemplate(template: Uint8Array | PDFDocument, spec: Tem
   const touched = new Set<PDFTextField | PDFCheckBox>();
   // PDFForm.getTextField(name) walks every field each call: index them once
   const byName = new Map(form.getFields().map((f) => [f.getName(), f]));
-  const missing = (name: string, kind: string) => new Error(`template field '${name}' ${byName.has(name) ? `is not a ${kind}` : 'does not exist'}`);
+  const missing = (name: string, kind: string) =>
+    new Error(`template field '${name}' ${byName.has(name) ? `is not a ${kind}` : 'does not exist'}`);
   const text = (name: string): PDFTextField => {
     const f = byName.get(name);
     if (f instanceof PDFTextField) return f;
@@ -265,4 +290,3 @@ function pick(states: PDFDict, state?: PDFName): PDFRef | undefined {
   const chosen = (state && states.get(state)) ?? states.get(PDFName.of('Off'));
   return chosen instanceof PDFRef ? chosen : undefined;
 }
-

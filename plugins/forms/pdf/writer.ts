@@ -21,7 +21,10 @@ function textString(s: string): string {
   return `<FEFF${b.toString('hex').toUpperCase()}>`;
 }
 
-interface WriteMeta { title: string; subject?: string }
+interface WriteMeta {
+  title: string;
+  subject?: string;
+}
 
 export function writePdf(pages: readonly Buffer[], meta: WriteMeta): Uint8Array {
   const chunks: Buffer[] = [];
@@ -45,13 +48,25 @@ export function writePdf(pages: readonly Buffer[], meta: WriteMeta): Uint8Array 
   const kids = pages.map((_, i) => `${firstPage + 2 * i} 0 R`).join(' ');
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
   obj(2, `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
-  obj(3, `<< /Title ${textString(meta.title)}${meta.subject ? ` /Subject ${textString(meta.subject)}` : ''} /Producer (titled) /Creator (titled forms) >>`);
-  fonts.forEach((f, i) => obj(4 + i, `<< /Type /Font /Subtype /Type1 /BaseFont /${f.standard} /Encoding /WinAnsiEncoding >>`));
+  obj(
+    3,
+    `<< /Title ${textString(meta.title)}${meta.subject ? ` /Subject ${textString(meta.subject)}` : ''} /Producer (titled) /Creator (titled forms) >>`,
+  );
+  fonts.forEach((f, i) =>
+    obj(4 + i, `<< /Type /Font /Subtype /Type1 /BaseFont /${f.standard} /Encoding /WinAnsiEncoding >>`),
+  );
   const fontDict = fonts.map((f, i) => `/${f.resource} ${4 + i} 0 R`).join(' ');
   pages.forEach((content, i) => {
     const n = firstPage + 2 * i;
-    obj(n, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] /Resources << /Font << ${fontDict} >> /ProcSet [/PDF /Text] >> /Contents ${n + 1} 0 R >>`);
-    obj(n + 1, [Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), content, Buffer.from('\nendstream', 'latin1')]);
+    obj(
+      n,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] /Resources << /Font << ${fontDict} >> /ProcSet [/PDF /Text] >> /Contents ${n + 1} 0 R >>`,
+    );
+    obj(n + 1, [
+      Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
+      content,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
   });
   const count = firstPage + 2 * pages.length;
   const xref = size;

@@ -5,7 +5,27 @@
  */
 
 /** Generational suffixes as DCU/DAE hold them (AAMVA annex D), and as they end a name element. */
-const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', '1ST', '2ND', '3RD', '4TH', '5TH', '6TH', '7TH', '8TH', '9TH']);
+const SUFFIXES = new Set([
+  'JR',
+  'SR',
+  'II',
+  'III',
+  'IV',
+  'V',
+  'VI',
+  'VII',
+  'VIII',
+  'IX',
+  '1ST',
+  '2ND',
+  '3RD',
+  '4TH',
+  '5TH',
+  '6TH',
+  '7TH',
+  '8TH',
+  '9TH',
+]);
 /** Suffixes that cannot be a middle initial either ("V" and "I" can): only these are split off the end of given names. */
 const GIVEN_SUFFIXES = new Set([...SUFFIXES].filter((s) => s.length > 1));
 
@@ -18,7 +38,12 @@ export const value = (v: string | undefined): string => {
 const suffixOf = (s: string): string => s.replace(/\./g, '').trim().toUpperCase();
 const words = (s: string) => s.replace(/,/g, ' ').split(' ').filter(Boolean);
 
-interface HolderName { first: string; middle: string; last: string; suffix: string }
+interface HolderName {
+  first: string;
+  middle: string;
+  last: string;
+  suffix: string;
+}
 
 /** A trailing suffix split off a run of name words ("SMITH JR" -> SMITH, JR); never the only word. */
 function trailingSuffix(ws: string[], set: Set<string>): [string[], string] {
@@ -44,11 +69,14 @@ function fullName(daa: string): HolderName {
       suffix ||= suffixOf(rest[rest.length - 1]!);
       rest = rest.slice(0, -1);
     }
-    let given = rest.length >= 2 ? [words(rest[0]!).join(' '), words(rest.slice(1).join(' ')).join(' ')] : (() => {
-      const [ws, s] = trailingSuffix(words(rest[0] ?? ''), GIVEN_SUFFIXES);
-      suffix ||= s;
-      return [ws[0] ?? '', ws.slice(1).join(' ')];
-    })();
+    let given =
+      rest.length >= 2
+        ? [words(rest[0]!).join(' '), words(rest.slice(1).join(' ')).join(' ')]
+        : (() => {
+            const [ws, s] = trailingSuffix(words(rest[0] ?? ''), GIVEN_SUFFIXES);
+            suffix ||= s;
+            return [ws[0] ?? '', ws.slice(1).join(' ')];
+          })();
     given = given.map((g) => g.trim());
     return { last: lastWords.join(' '), first: given[0] ?? '', middle: given[1] ?? '', suffix };
   }
@@ -79,7 +107,8 @@ export function holderName(e: Record<string, string>): HolderName {
     let ws = words(value(e.DCT));
     const mid = words(middle);
     // "FIRST MIDDLE" in DCT beside DAD "MIDDLE": the given names without the middle one
-    if (mid.length && ws.length > mid.length && ws.slice(-mid.length).join(' ') === mid.join(' ')) ws = ws.slice(0, -mid.length);
+    if (mid.length && ws.length > mid.length && ws.slice(-mid.length).join(' ') === mid.join(' '))
+      ws = ws.slice(0, -mid.length);
     first = ws[0] ?? '';
     middle ||= ws.slice(1).join(' ');
   }
@@ -101,7 +130,8 @@ export function holderName(e: Record<string, string>): HolderName {
   return { first, middle, last: words(last).join(' '), suffix };
 }
 
-const validYmd = (y: number, m: number, d: number) => y >= 1900 && y <= 2199 && m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+const validYmd = (y: number, m: number, d: number) =>
+  y >= 1900 && y <= 2199 && m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 const iso = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 
 /**
@@ -147,7 +177,9 @@ export function weightPounds(daw: string | undefined, dax: string | undefined): 
 
 /** A ZIP code's five digits, or a Canadian postal code as "A1A 1A1". */
 export function postalCode(v: string | undefined): string {
-  const t = value(v).toUpperCase().replace(/[^0-9A-Z]/g, '');
+  const t = value(v)
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '');
   if (/^\d{5}/.test(t)) return t.slice(0, 5);
   if (/^[A-Z]\d[A-Z]\d[A-Z]\d$/.test(t)) return `${t.slice(0, 3)} ${t.slice(3)}`;
   return t;

@@ -16,15 +16,76 @@ import { date8, heightInches, holderName, postalCode, sexOf, value, weightPounds
 
 /** Issuer identification numbers of the US jurisdictions (AAMVA IIN table). */
 const IIN: Record<string, string> = {
-  '636033': 'AL', '636059': 'AK', '636026': 'AZ', '636021': 'AR', '636014': 'CA', '636020': 'CO', '636006': 'CT', '636011': 'DE', '636043': 'DC',
-  '636010': 'FL', '636055': 'GA', '636047': 'HI', '636050': 'ID', '636035': 'IL', '636037': 'IN', '636018': 'IA', '636022': 'KS', '636046': 'KY',
-  '636007': 'LA', '636041': 'ME', '636003': 'MD', '636002': 'MA', '636032': 'MI', '636038': 'MN', '636051': 'MS', '636030': 'MO', '636008': 'MT',
-  '636054': 'NE', '636049': 'NV', '636039': 'NH', '636036': 'NJ', '636009': 'NM', '636001': 'NY', '636004': 'NC', '636034': 'ND', '636023': 'OH',
-  '636058': 'OK', '636029': 'OR', '636025': 'PA', '636052': 'RI', '636005': 'SC', '636042': 'SD', '636053': 'TN', '636015': 'TX', '636040': 'UT',
-  '636024': 'VT', '636000': 'VA', '636045': 'WA', '636061': 'WV', '636031': 'WI', '636060': 'WY',
+  '636033': 'AL',
+  '636059': 'AK',
+  '636026': 'AZ',
+  '636021': 'AR',
+  '636014': 'CA',
+  '636020': 'CO',
+  '636006': 'CT',
+  '636011': 'DE',
+  '636043': 'DC',
+  '636010': 'FL',
+  '636055': 'GA',
+  '636047': 'HI',
+  '636050': 'ID',
+  '636035': 'IL',
+  '636037': 'IN',
+  '636018': 'IA',
+  '636022': 'KS',
+  '636046': 'KY',
+  '636007': 'LA',
+  '636041': 'ME',
+  '636003': 'MD',
+  '636002': 'MA',
+  '636032': 'MI',
+  '636038': 'MN',
+  '636051': 'MS',
+  '636030': 'MO',
+  '636008': 'MT',
+  '636054': 'NE',
+  '636049': 'NV',
+  '636039': 'NH',
+  '636036': 'NJ',
+  '636009': 'NM',
+  '636001': 'NY',
+  '636004': 'NC',
+  '636034': 'ND',
+  '636023': 'OH',
+  '636058': 'OK',
+  '636029': 'OR',
+  '636025': 'PA',
+  '636052': 'RI',
+  '636005': 'SC',
+  '636042': 'SD',
+  '636053': 'TN',
+  '636015': 'TX',
+  '636040': 'UT',
+  '636024': 'VT',
+  '636000': 'VA',
+  '636045': 'WA',
+  '636061': 'WV',
+  '636031': 'WI',
+  '636060': 'WY',
 };
 /** Canadian issuers' IINs and province codes: their dates are CCYYMMDD in every version. */
-const CANADIAN_IIN = new Set(['636012', '636013', '636016', '636017', '636028', '636044', '636048', '604426', '604427', '604428', '604429', '604430', '604431', '604432', '604433']);
+const CANADIAN_IIN = new Set([
+  '636012',
+  '636013',
+  '636016',
+  '636017',
+  '636028',
+  '636044',
+  '636048',
+  '604426',
+  '604427',
+  '604428',
+  '604429',
+  '604430',
+  '604431',
+  '604432',
+  '604433',
+]);
 const PROVINCES = new Set(['AB', 'BC', 'MB', 'NB', 'NL', 'NF', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'PQ', 'SK', 'YT']);
 
 export interface AamvaRecord {
@@ -119,20 +180,39 @@ export function parseAamva(raw: string): AamvaRecord | null {
   const iin = head?.[1] ?? '';
   const version = head ? Number(head[2]) : guessVersion(e);
   const state = value(e.DAJ) || value(e.DAO);
-  const country = value(e.DCG).toUpperCase() || (CANADIAN_IIN.has(iin) || PROVINCES.has(state.toUpperCase()) ? 'CAN' : head || state ? 'USA' : '');
+  const country =
+    value(e.DCG).toUpperCase() ||
+    (CANADIAN_IIN.has(iin) || PROVINCES.has(state.toUpperCase()) ? 'CAN' : head || state ? 'USA' : '');
   // CCYYMMDD in version 1 and in Canada; MMDDCCYY in the US from version 2
   const ymdFirst = version <= 1 || country === 'CAN';
   const n = holderName(e);
   const inches = heightInches(e.DAU, e.DAV);
   const lb = weightPounds(e.DAW, e.DAX);
   return {
-    version, iin, jurisdiction: IIN[iin] ?? state, license_number: value(e.DAQ).replace(/\s+/g, ''),
-    name_first: n.first, name_middle: n.middle, name_last: n.last, name_suffix: n.suffix,
-    dob: date8(e.DBB, ymdFirst), expiration: date8(e.DBA, ymdFirst), issued: date8(e.DBD, ymdFirst), sex: sexOf(e.DBC),
-    street: [value(e.DAG) || value(e.DAL), value(e.DAH) || value(e.DAM)].filter(Boolean).join(' '), city: value(e.DAI) || value(e.DAN), state,
-    zip: postalCode(e.DAK ?? e.DAP), country,
-    height: inches ? `${Math.floor(inches / 12)}-${String(inches % 12).padStart(2, '0')}` : '', weight_lb: lb ? String(lb) : '',
-    jurisdiction_elements: Object.fromEntries(Object.entries(e).filter(([k]) => k.startsWith('Z')).map(([k, v]) => [k, v.trim()])),
+    version,
+    iin,
+    jurisdiction: IIN[iin] ?? state,
+    license_number: value(e.DAQ).replace(/\s+/g, ''),
+    name_first: n.first,
+    name_middle: n.middle,
+    name_last: n.last,
+    name_suffix: n.suffix,
+    dob: date8(e.DBB, ymdFirst),
+    expiration: date8(e.DBA, ymdFirst),
+    issued: date8(e.DBD, ymdFirst),
+    sex: sexOf(e.DBC),
+    street: [value(e.DAG) || value(e.DAL), value(e.DAH) || value(e.DAM)].filter(Boolean).join(' '),
+    city: value(e.DAI) || value(e.DAN),
+    state,
+    zip: postalCode(e.DAK ?? e.DAP),
+    country,
+    height: inches ? `${Math.floor(inches / 12)}-${String(inches % 12).padStart(2, '0')}` : '',
+    weight_lb: lb ? String(lb) : '',
+    jurisdiction_elements: Object.fromEntries(
+      Object.entries(e)
+        .filter(([k]) => k.startsWith('Z'))
+        .map(([k, v]) => [k, v.trim()]),
+    ),
     elements: e,
   };
 }

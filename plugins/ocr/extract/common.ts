@@ -6,7 +6,17 @@
  */
 import type { Address } from '../../../core/plugin-api.js';
 import type { Layout } from '../layout/layout.js';
-import { collapse, digitish, editDistance, isStreetLine, parseCityLine, parseName, STATES, STATE_CODES, type NameParts } from '../layout/text.js';
+import {
+  collapse,
+  digitish,
+  editDistance,
+  isStreetLine,
+  parseCityLine,
+  parseName,
+  STATES,
+  STATE_CODES,
+  type NameParts,
+} from '../layout/text.js';
 
 /** Fields as extracted: flat keys (docs/ocr.md lists them per type), strings; '' = the document says there is none. */
 export type Fields = Record<string, string>;
@@ -16,7 +26,11 @@ export type Fields = Record<string, string>;
  * groups allowed), or 18 when OCR read a glyph twice (repairVin decides).
  */
 export function vinText(s: string): string | null {
-  const toks = s.toUpperCase().split(/\s+/).map((t) => t.replace(/[^A-Z0-9]/g, '')).filter(Boolean);
+  const toks = s
+    .toUpperCase()
+    .split(/\s+/)
+    .map((t) => t.replace(/[^A-Z0-9]/g, ''))
+    .filter(Boolean);
   for (const len of [17, 18]) {
     for (let i = 0; i < toks.length; i++) {
       let acc = '';
@@ -30,15 +44,64 @@ export function vinText(s: string): string | null {
 const WORDY = /^[A-Z][A-Z0-9&'./-]*$/;
 
 /** A short text value (make, model, body): up to `maxWords` words, no label-like or sentence-like text. */
-export const shortText = (maxWords: number) => (s: string): string | null => {
-  const t = collapse(s.toUpperCase().replace(/[:;]+$/, ''));
-  const words = t.split(' ').filter(Boolean);
-  if (!words.length || words.length > maxWords || !words.every((w) => WORDY.test(w) || /^\d[A-Z0-9-]*$/.test(w))) return null;
-  return t;
-};
+export const shortText =
+  (maxWords: number) =>
+  (s: string): string | null => {
+    const t = collapse(s.toUpperCase().replace(/[:;]+$/, ''));
+    const words = t.split(' ').filter(Boolean);
+    if (!words.length || words.length > maxWords || !words.every((w) => WORDY.test(w) || /^\d[A-Z0-9-]*$/.test(w)))
+      return null;
+    return t;
+  };
 
 /** Vehicle makes, to rejoin one OCR split ("J EEP") and to tell a make from other words. */
-const MAKES = new Set(['ACURA', 'ALFA ROMEO', 'AUDI', 'BMW', 'BUICK', 'CADILLAC', 'CHEVROLET', 'CHEV', 'CHEVY', 'CHRYSLER', 'DODGE', 'FIAT', 'FORD', 'GENESIS', 'GMC', 'HARLEY-DAVIDSON', 'HONDA', 'HYUNDAI', 'INFINITI', 'JAGUAR', 'JEEP', 'KAWASAKI', 'KIA', 'LAND ROVER', 'LEXUS', 'LINCOLN', 'MAZDA', 'MERCEDES-BENZ', 'MERCURY', 'MINI', 'MITSUBISHI', 'NISSAN', 'PONTIAC', 'PORSCHE', 'RAM', 'RIVIAN', 'SATURN', 'SCION', 'SUBARU', 'SUZUKI', 'TESLA', 'TOYOTA', 'VOLKSWAGEN', 'VOLVO', 'YAMAHA']);
+const MAKES = new Set([
+  'ACURA',
+  'ALFA ROMEO',
+  'AUDI',
+  'BMW',
+  'BUICK',
+  'CADILLAC',
+  'CHEVROLET',
+  'CHEV',
+  'CHEVY',
+  'CHRYSLER',
+  'DODGE',
+  'FIAT',
+  'FORD',
+  'GENESIS',
+  'GMC',
+  'HARLEY-DAVIDSON',
+  'HONDA',
+  'HYUNDAI',
+  'INFINITI',
+  'JAGUAR',
+  'JEEP',
+  'KAWASAKI',
+  'KIA',
+  'LAND ROVER',
+  'LEXUS',
+  'LINCOLN',
+  'MAZDA',
+  'MERCEDES-BENZ',
+  'MERCURY',
+  'MINI',
+  'MITSUBISHI',
+  'NISSAN',
+  'PONTIAC',
+  'PORSCHE',
+  'RAM',
+  'RIVIAN',
+  'SATURN',
+  'SCION',
+  'SUBARU',
+  'SUZUKI',
+  'TESLA',
+  'TOYOTA',
+  'VOLKSWAGEN',
+  'VOLVO',
+  'YAMAHA',
+]);
 
 /** A make: a known one with OCR's stray spaces removed, else a short text. */
 export function makeText(s: string): string | null {
@@ -46,7 +109,11 @@ export function makeText(s: string): string | null {
   const joined = t.replace(/\s+/g, '');
   for (const m of MAKES) if (m.replace(/\s+/g, '') === joined) return m;
   // one misread letter in a known make of 5 letters or more ("HYUNDAT"), or of 4 past its first letter ("JEER")
-  const near = [...MAKES].filter((m) => (m.length >= 5 || (m.length === 4 && joined.length === 4 && joined[0] === m[0])) && editDistance(joined, m.replace(/\s+/g, ''), 1) <= 1);
+  const near = [...MAKES].filter(
+    (m) =>
+      (m.length >= 5 || (m.length === 4 && joined.length === 4 && joined[0] === m[0])) &&
+      editDistance(joined, m.replace(/\s+/g, ''), 1) <= 1,
+  );
   if (near.length === 1) return near[0]!;
   const first = t.split(' ').slice(0, 2).join(' ');
   return MAKES.has(t.split(' ')[0]!) ? t.split(' ')[0]! : shortText(2)(first);
@@ -59,11 +126,15 @@ export function makeText(s: string): string | null {
  */
 export function yearMakeText(s: string): string | null {
   const m = /^\s*(\S+)\s+(.+)$/.exec(collapse(s.toUpperCase()));
-  const year = m && /^(19[5-9]\d|20[0-4]\d)$/.test(digitish(m[1]!.replace(/[^0-9A-Z]/g, ''))) ? digitish(m[1]!.replace(/[^0-9A-Z]/g, '')) : null;
+  const year =
+    m && /^(19[5-9]\d|20[0-4]\d)$/.test(digitish(m[1]!.replace(/[^0-9A-Z]/g, '')))
+      ? digitish(m[1]!.replace(/[^0-9A-Z]/g, ''))
+      : null;
   if (!year) return null;
   const words = m![2]!.split(' ');
   // a make of two words ("LAND ROVER", or one OCR split: "J EEP"), else the first word
-  const two = words.length > 1 ? [...MAKES].find((k) => k.replace(/\s+/g, '') === words.slice(0, 2).join('')) : undefined;
+  const two =
+    words.length > 1 ? [...MAKES].find((k) => k.replace(/\s+/g, '') === words.slice(0, 2).join('')) : undefined;
   const make = two ?? makeText(words[0]!);
   return make ? [year, make, words.slice(two ? 2 : 1).join(' ')].join('\t') : null;
 }
@@ -71,7 +142,12 @@ export function yearMakeText(s: string): string | null {
 /** An identifier: the first token with a digit, 4 to 20 letters and digits (dashes kept inside). */
 export function identifier(s: string): string | null {
   // OCR doubles a glyph into a sign ("S$"), splits at hyphens ("5903- 107033") and after a leading letter ("Y 124056514")
-  for (const tok of s.toUpperCase().replace(/[$]/g, '').replace(/\s*-\s*/g, '-').replace(/^([A-Z]) (?=\d{4,}\b)/, '$1').split(/\s+/)) {
+  for (const tok of s
+    .toUpperCase()
+    .replace(/[$]/g, '')
+    .replace(/\s*-\s*/g, '-')
+    .replace(/^([A-Z]) (?=\d{4,}\b)/, '$1')
+    .split(/\s+/)) {
     const t = tok.replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, '');
     if (t.length >= 4 && t.length <= 22 && /\d/.test(t) && /^[A-Z0-9-]+$/.test(t)) return t;
   }
@@ -112,7 +188,10 @@ export function titleBrands(s: string): string | null {
   add(/LEMON|MANUFACTURER BUY ?BACK/, 'LEMON');
   add(/TOTAL(ED)?\s*LOSS|TOTALED/, 'TOTALED');
   if (!found.length) return null;
-  return found.sort((a, b) => a[0] - b[0]).map((f) => f[1]).join(',');
+  return found
+    .sort((a, b) => a[0] - b[0])
+    .map((f) => f[1])
+    .join(',');
 }
 
 export interface Party {
@@ -178,7 +257,15 @@ export function parseParty(lines: string[]): Party | null {
     }
   }
   const names = parts.map(parseName).filter((n): n is NameParts => n !== null);
-  return { names, conjunction, nameLines, street: street.replace(/\s*,$/, ''), city: city.city, state: city.state, zip: city.zip };
+  return {
+    names,
+    conjunction,
+    nameLines,
+    street: street.replace(/\s*,$/, ''),
+    city: city.city,
+    state: city.state,
+    zip: city.zip,
+  };
 }
 
 const STATE_NAMES = Object.keys(STATES).sort((a, b) => b.length - a.length);
@@ -211,7 +298,9 @@ export function stateValue(s: string): string | null {
 }
 
 /** An Address from parsed parts; undefined unless street, city, state and ZIP are all known. */
-export function addressOf(p: { street: string; city: string; state: string; zip: string } | null | undefined): Address | undefined {
+export function addressOf(
+  p: { street: string; city: string; state: string; zip: string } | null | undefined,
+): Address | undefined {
   if (!p?.street || !p.city || !p.state || !p.zip) return undefined;
   return { street1: p.street, city: p.city, state: p.state as NonNullable<Address['state']>, zip: p.zip };
 }

@@ -5,7 +5,16 @@
  */
 import type { AccountData, Person } from '../../../core/plugin-api.js';
 import type { Layout, Phrase } from '../layout/layout.js';
-import { collapse, findDates, isStreetLine, parseCityLine, parseDate, parseName, STATES, SUFFIXES } from '../layout/text.js';
+import {
+  collapse,
+  findDates,
+  isStreetLine,
+  parseCityLine,
+  parseDate,
+  parseName,
+  STATES,
+  SUFFIXES,
+} from '../layout/text.js';
 import type { AamvaRecord } from './aamva.js';
 import { addressOf, headerState, identifier, parseParty, type Fields } from './common.js';
 import { runSpecs } from './run.js';
@@ -30,16 +39,84 @@ const dlNumber = (s: string): string | null => {
 };
 
 const SPECS = [
-  { key: 'license_number', labels: ['DL', 'DLN', 'DL NO', 'DL #', 'DL#', 'LIC', 'LIC NO', 'LIC #', 'LICENSE NO', 'LICENSE NUMBER', 'LICENSE #', 'DRIVER LICENSE NO', 'DRIVERS LICENSE NO', 'ID NO', 'ID #', '4D', '4D DLN', '4D DL', '4D LIC', '4D IDN', '4D ID', 'IDN', 'ID NUMBER', 'CUSTOMER ID', 'NUMBER'], parse: dlNumber, typed: true },
-  { key: 'expiration', labels: ['EXP', 'EXPIRES', 'EXP DATE', 'EXPIRATION', 'EXPIRATION DATE', '4B', '4B EXP', '4B EXPIRES'], parse: parseDate, typed: true },
-  { key: 'dob', labels: ['DOB', 'DATE OF BIRTH', 'BIRTH DATE', 'BIRTHDATE', '3', '3 DOB', 'BORN'], parse: parseDate, typed: true },
-  { key: 'issued', labels: ['ISS', 'ISSUED', 'ISSUE DATE', '4A', '4A ISS', 'DATE ISSUED'], parse: parseDate, typed: true },
+  {
+    key: 'license_number',
+    labels: [
+      'DL',
+      'DLN',
+      'DL NO',
+      'DL #',
+      'DL#',
+      'LIC',
+      'LIC NO',
+      'LIC #',
+      'LICENSE NO',
+      'LICENSE NUMBER',
+      'LICENSE #',
+      'DRIVER LICENSE NO',
+      'DRIVERS LICENSE NO',
+      'ID NO',
+      'ID #',
+      '4D',
+      '4D DLN',
+      '4D DL',
+      '4D LIC',
+      '4D IDN',
+      '4D ID',
+      'IDN',
+      'ID NUMBER',
+      'CUSTOMER ID',
+      'NUMBER',
+    ],
+    parse: dlNumber,
+    typed: true,
+  },
+  {
+    key: 'expiration',
+    labels: ['EXP', 'EXPIRES', 'EXP DATE', 'EXPIRATION', 'EXPIRATION DATE', '4B', '4B EXP', '4B EXPIRES'],
+    parse: parseDate,
+    typed: true,
+  },
+  {
+    key: 'dob',
+    labels: ['DOB', 'DATE OF BIRTH', 'BIRTH DATE', 'BIRTHDATE', '3', '3 DOB', 'BORN'],
+    parse: parseDate,
+    typed: true,
+  },
+  {
+    key: 'issued',
+    labels: ['ISS', 'ISSUED', 'ISSUE DATE', '4A', '4A ISS', 'DATE ISSUED'],
+    parse: parseDate,
+    typed: true,
+  },
   { key: 'sex', labels: ['SEX', '15', '15 SEX', 'GENDER'], parse: sexValue },
   { key: 'name_last', labels: ['LN', 'LAST NAME', 'LAST', '1', 'FAMILY NAME', 'SURNAME'], parse: nameText },
   { key: 'name_given', labels: ['FN', 'FIRST NAME', 'FIRST', '2', 'GIVEN NAME', 'GIVEN NAMES'], parse: nameText },
 ];
 const BLOCKS = [{ key: 'address', labels: ['ADDRESS', 'ADDR', '8', 'RESIDENCE ADDRESS', 'ADD'] }];
-const STOPPERS = ['HGT', 'HEIGHT', '16', '16 HGT', 'EYES', '18', '18 EYES', 'CLASS', '9', '9 CLASS', 'RSTR', 'RESTR', '12', 'END', 'ENDORSEMENTS', 'DD', '5 DD', 'WGT', 'HAIR', 'DONOR', 'VETERAN'];
+const STOPPERS = [
+  'HGT',
+  'HEIGHT',
+  '16',
+  '16 HGT',
+  'EYES',
+  '18',
+  '18 EYES',
+  'CLASS',
+  '9',
+  '9 CLASS',
+  'RSTR',
+  'RESTR',
+  '12',
+  'END',
+  'ENDORSEMENTS',
+  'DD',
+  '5 DD',
+  'WGT',
+  'HAIR',
+  'DONOR',
+  'VETERAN',
+];
 
 /** The address as the lines around the first "CITY, ST ZIP" line (street above it), when no label leads to it. */
 function addressLines(l: Layout): string[] {
@@ -51,7 +128,12 @@ function addressLines(l: Layout): string[] {
       const row = r > 0 ? l.rows[r - 1]! : [];
       const start = row.findIndex((q) => Math.abs(q.x0 - p.x0) < 4 * l.h);
       const parts = start < 0 ? [] : row.slice(start).filter((q, i, a) => i === 0 || q.x0 - a[i - 1]!.x1 < 8 * l.h);
-      const street = collapse(parts.map((q) => q.text).join(' ').replace(/^8\s+/, ''));
+      const street = collapse(
+        parts
+          .map((q) => q.text)
+          .join(' ')
+          .replace(/^8\s+/, ''),
+      );
       return street && isStreetLine(street) ? [street, text] : [text];
     }
   }
@@ -74,7 +156,8 @@ function withoutSmallLabel(p: Phrase): string | null {
 }
 
 /** Words of a card's headings, never of a name. */
-const CARD_WORDS = /\b(DRIVER'?S?|LICENSE|LICENCE|IDENTIFICATION|IDENTITY|CARD|PERMIT|INSTRUCTION|COMMERCIAL|USA|STATE OF|DEPARTMENT|REAL ID)\b/;
+const CARD_WORDS =
+  /\b(DRIVER'?S?|LICENSE|LICENCE|IDENTIFICATION|IDENTITY|CARD|PERMIT|INSTRUCTION|COMMERCIAL|USA|STATE OF|DEPARTMENT|REAL ID)\b/;
 const STATE_NAME_SET = new Set(Object.keys(STATES));
 
 /** The name lines right above the street line, top first (at most two, in the street's column). */
@@ -111,10 +194,16 @@ function unlabelledNumber(l: Layout): string | null {
     if (p.y0 > l.height * 0.6) continue;
     let ws = p.words;
     const rest = Math.max(...ws.map((w) => w.y1 - w.y0));
-    if (ws.length > 1 && (ws[0]!.y1 - ws[0]!.y0 < 0.8 * rest || (ws[0]!.text.length <= 3 && !/\d/.test(ws[0]!.text)))) ws = ws.slice(1);
+    if (ws.length > 1 && (ws[0]!.y1 - ws[0]!.y0 < 0.8 * rest || (ws[0]!.text.length <= 3 && !/\d/.test(ws[0]!.text))))
+      ws = ws.slice(1);
     if (ws.length > 2) continue;
     // OCR reads a leading S as $ and a stray mark before the number as punctuation ("$7873475", "_W6270626")
-    const t = ws.map((w) => w.text).join('').toUpperCase().replace(/^[^A-Z0-9$]+/, '').replace(/^\$(?=\d)/, 'S');
+    const t = ws
+      .map((w) => w.text)
+      .join('')
+      .toUpperCase()
+      .replace(/^[^A-Z0-9$]+/, '')
+      .replace(/^\$(?=\d)/, 'S');
     if (/^([A-Z]{1,2}\d{5,14}|\d{7,15})$/.test(t)) return t;
   }
   return null;
@@ -125,7 +214,9 @@ export function licenseFields(pages: readonly Layout[]): Fields {
   const v = r.values;
   const f: Fields = {};
   const l = pages[0]!;
-  const fromLabel = r.blocks.address?.length ? parseParty(['X X', ...r.blocks.address.map((s) => s.replace(/^8\s+/, ''))]) : null;
+  const fromLabel = r.blocks.address?.length
+    ? parseParty(['X X', ...r.blocks.address.map((s) => s.replace(/^8\s+/, ''))])
+    : null;
   const addr = fromLabel?.city ? fromLabel : parseParty(['X X', ...addressLines(l)]);
   // names: LN/FN (or 1/2) when labelled; else the one or two lines right above the street (family name first)
   let last = v.name_last ?? '';
@@ -161,16 +252,33 @@ export function licenseFields(pages: readonly Layout[]): Fields {
   f.addr_state = addr?.state ?? '';
   f.zip = addr?.zip ?? '';
   // unlabelled, or its small label glued to it by OCR ("sexM")
-  const glued = l.phrases.flatMap((p) => p.words).map((w) => /^S[EIU]X[:.]?([MF])$/i.exec(w.text)?.[1]).find(Boolean);
+  const glued = l.phrases
+    .flatMap((p) => p.words)
+    .map((w) => /^S[EIU]X[:.]?([MF])$/i.exec(w.text)?.[1])
+    .find(Boolean);
   f.sex = v.sex ?? l.phrases.find((p) => /^[MF]$/.test(p.text.trim()))?.text.trim() ?? glued?.toUpperCase() ?? '';
   return f;
 }
 
 export function barcodeFields(b: AamvaRecord): Fields {
   return {
-    name_first: b.name_first, name_middle: b.name_middle, name_last: b.name_last, name_suffix: b.name_suffix, license_number: b.license_number,
-    license_state: b.jurisdiction, dob: b.dob, expiration: b.expiration, issued: b.issued, street: b.street, city: b.city, addr_state: b.state,
-    zip: b.zip, sex: b.sex, height: b.height, weight_lb: b.weight_lb, barcode: 'AAMVA',
+    name_first: b.name_first,
+    name_middle: b.name_middle,
+    name_last: b.name_last,
+    name_suffix: b.name_suffix,
+    license_number: b.license_number,
+    license_state: b.jurisdiction,
+    dob: b.dob,
+    expiration: b.expiration,
+    issued: b.issued,
+    street: b.street,
+    city: b.city,
+    addr_state: b.state,
+    zip: b.zip,
+    sex: b.sex,
+    height: b.height,
+    weight_lb: b.weight_lb,
+    barcode: 'AAMVA',
   };
 }
 

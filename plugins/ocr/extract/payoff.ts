@@ -11,15 +11,112 @@ import { runSpecs, type SpecResult } from './run.js';
 import type { VinRead } from './vin.js';
 
 const SPECS = [
-  { key: 'account_number', labels: ['ACCOUNT NUMBER', 'ACCOUNT NO', 'ACCOUNT #', 'ACCT NO', 'ACCT #', 'ACCT NUMBER', 'LOAN NUMBER', 'LOAN NO', 'LOAN #', 'LOAN ACCOUNT NUMBER', 'CONTRACT NUMBER', 'CONTRACT NO', 'LOAN ID', 'ACCOUNT', 'LOAN ACCT NO', 'LOAN ACCT', 'LOAN ACCOUNT', 'LOAN ACCOUNT NO', 'ACCT'], parse: identifier, typed: true },
-  { key: 'payoff_amount', labels: ['TOTAL PAYOFF AMOUNT', 'TOTAL PAYOFF', 'PAYOFF AMOUNT', 'NET PAYOFF', 'PAYOFF TOTAL', 'TOTAL AMOUNT DUE', 'PAYOFF BALANCE', 'TOTAL DUE', 'AMOUNT TO PAY IN FULL', 'AMOUNT REQUIRED TO PAY IN FULL', 'AMOUNT NEEDED TO PAY IN FULL', 'AMOUNT TO PAY OFF', 'PAYOFF FIGURE', 'TOTAL TO PAY OFF', 'PAYOFF'], parse: parseMoney, typed: true },
-  { key: 'per_diem', labels: ['PER DIEM', 'PER DIEM INTEREST', 'DAILY INTEREST', 'PER DIEM AMOUNT', 'DAILY PER DIEM', 'INTEREST PER DAY', 'DAILY RATE'], parse: parseMoney, typed: true },
-  { key: 'good_through', labels: ['GOOD THROUGH', 'PAYOFF GOOD THROUGH', 'GOOD THRU', 'VALID THROUGH', 'GOOD UNTIL', 'QUOTE GOOD THROUGH', 'PAYOFF VALID THROUGH', 'PAYOFF EXPIRES', 'VALID UNTIL', 'QUOTE EXPIRES', 'QUOTE VALID UNTIL', 'QUOTE VALID THROUGH', 'VALID THRU', 'GOOD TILL', 'QUOTE GOOD UNTIL'], parse: parseDate, typed: true },
-  { key: 'lienholder', labels: ['LIENHOLDER', 'LENDER', 'PAYABLE TO', 'REMIT TO', 'CREDITOR', 'LIEN HOLDER'], parse: (s: string) => (s.length >= 4 && !/\d{3}/.test(s) ? collapse(s.toUpperCase()) : null) },
+  {
+    key: 'account_number',
+    labels: [
+      'ACCOUNT NUMBER',
+      'ACCOUNT NO',
+      'ACCOUNT #',
+      'ACCT NO',
+      'ACCT #',
+      'ACCT NUMBER',
+      'LOAN NUMBER',
+      'LOAN NO',
+      'LOAN #',
+      'LOAN ACCOUNT NUMBER',
+      'CONTRACT NUMBER',
+      'CONTRACT NO',
+      'LOAN ID',
+      'ACCOUNT',
+      'LOAN ACCT NO',
+      'LOAN ACCT',
+      'LOAN ACCOUNT',
+      'LOAN ACCOUNT NO',
+      'ACCT',
+    ],
+    parse: identifier,
+    typed: true,
+  },
+  {
+    key: 'payoff_amount',
+    labels: [
+      'TOTAL PAYOFF AMOUNT',
+      'TOTAL PAYOFF',
+      'PAYOFF AMOUNT',
+      'NET PAYOFF',
+      'PAYOFF TOTAL',
+      'TOTAL AMOUNT DUE',
+      'PAYOFF BALANCE',
+      'TOTAL DUE',
+      'AMOUNT TO PAY IN FULL',
+      'AMOUNT REQUIRED TO PAY IN FULL',
+      'AMOUNT NEEDED TO PAY IN FULL',
+      'AMOUNT TO PAY OFF',
+      'PAYOFF FIGURE',
+      'TOTAL TO PAY OFF',
+      'PAYOFF',
+    ],
+    parse: parseMoney,
+    typed: true,
+  },
+  {
+    key: 'per_diem',
+    labels: [
+      'PER DIEM',
+      'PER DIEM INTEREST',
+      'DAILY INTEREST',
+      'PER DIEM AMOUNT',
+      'DAILY PER DIEM',
+      'INTEREST PER DAY',
+      'DAILY RATE',
+    ],
+    parse: parseMoney,
+    typed: true,
+  },
+  {
+    key: 'good_through',
+    labels: [
+      'GOOD THROUGH',
+      'PAYOFF GOOD THROUGH',
+      'GOOD THRU',
+      'VALID THROUGH',
+      'GOOD UNTIL',
+      'QUOTE GOOD THROUGH',
+      'PAYOFF VALID THROUGH',
+      'PAYOFF EXPIRES',
+      'VALID UNTIL',
+      'QUOTE EXPIRES',
+      'QUOTE VALID UNTIL',
+      'QUOTE VALID THROUGH',
+      'VALID THRU',
+      'GOOD TILL',
+      'QUOTE GOOD UNTIL',
+    ],
+    parse: parseDate,
+    typed: true,
+  },
+  {
+    key: 'lienholder',
+    labels: ['LIENHOLDER', 'LENDER', 'PAYABLE TO', 'REMIT TO', 'CREDITOR', 'LIEN HOLDER'],
+    parse: (s: string) => (s.length >= 4 && !/\d{3}/.test(s) ? collapse(s.toUpperCase()) : null),
+  },
 ];
-const STOPPERS = ['PRINCIPAL BALANCE', 'ACCRUED INTEREST', 'FEES', 'LATE FEES', 'STATEMENT DATE', 'BORROWER', 'COLLATERAL', 'VIN', 'VEHICLE', 'RE', 'DATE'];
+const STOPPERS = [
+  'PRINCIPAL BALANCE',
+  'ACCRUED INTEREST',
+  'FEES',
+  'LATE FEES',
+  'STATEMENT DATE',
+  'BORROWER',
+  'COLLATERAL',
+  'VIN',
+  'VEHICLE',
+  'RE',
+  'DATE',
+];
 
-const LENDERISH = /\b(BANK|CREDIT|FINANCIAL|FINANCE|CAPITAL|LENDING|FEDERAL|CORP|CORPORATION|SERVICES|ACCEPTANCE|MOTOR|TRUST|SAVINGS|FCU|AUTO|FUNDING|LOANS?|INC|LLC|N\.?A\.?|USA)\b/;
+const LENDERISH =
+  /\b(BANK|CREDIT|FINANCIAL|FINANCE|CAPITAL|LENDING|FEDERAL|CORP|CORPORATION|SERVICES|ACCEPTANCE|MOTOR|TRUST|SAVINGS|FCU|AUTO|FUNDING|LOANS?|INC|LLC|N\.?A\.?|USA)\b/;
 const NOT_NAME = /PAYOFF|STATEMENT|QUOTE|LETTER|INVOICE|^RE\b|^DATE\b|^PAGE\b|DEPARTMENT OF/;
 
 /** The letterhead: the tallest lender-like line in the top quarter of the first page. */
@@ -28,14 +125,28 @@ function letterhead(l: Layout): string {
   for (const p of l.phrases) {
     if (p.y0 > l.height * 0.25) continue;
     const t = collapse(p.text.toUpperCase());
-    if (t.length < 4 || NOT_NAME.test(t) || parseCityLine(t) || isStreetLine(t) || parseDate(t) || /\d{3}/.test(t) || /[|]/.test(p.text)) continue;
+    if (
+      t.length < 4 ||
+      NOT_NAME.test(t) ||
+      parseCityLine(t) ||
+      isStreetLine(t) ||
+      parseDate(t) ||
+      /\d{3}/.test(t) ||
+      /[|]/.test(p.text)
+    )
+      continue;
     const score = (p.y1 - p.y0) * (LENDERISH.test(t) ? 1.6 : 1) * (/[a-z]/.test(p.text) ? 0.7 : 1);
     if (!best || score > best.score) best = { text: t, score };
   }
   return best?.text ?? '';
 }
 
-interface PayoffResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
+interface PayoffResult {
+  fields: Fields;
+  account_data: AccountData;
+  vin: VinRead | null;
+  vinRegions: SpecResult['vinRegions'];
+}
 
 export function extractPayoff(pages: readonly Layout[]): PayoffResult {
   const r = runSpecs(pages, SPECS, [], STOPPERS);
@@ -51,8 +162,16 @@ export function extractPayoff(pages: readonly Layout[]): PayoffResult {
   };
   const money = (s: string) => findMoney(s.split(/(?<=\d)\.\s/)[0]!)[0];
   const f: Fields = {};
-  f.payoff_amount = v.payoff_amount ?? after(/\bpay(?:off)?\b[^.$]{0,80}?\bin full\b/i, money) ?? after(/\bpayoff (amount|quote|balance|figure)\b/i, money) ?? '';
-  f.per_diem = v.per_diem ?? after(/\bper\s*diem\b/i, money) ?? /(\$\s?[\d,]+\.\d{2})\s*(?:\/\s*day\b|per\s*(?:diem|day)\b|daily\b)/i.exec(text)?.[1]?.replace(/[$,\s]/g, '') ?? '';
+  f.payoff_amount =
+    v.payoff_amount ??
+    after(/\bpay(?:off)?\b[^.$]{0,80}?\bin full\b/i, money) ??
+    after(/\bpayoff (amount|quote|balance|figure)\b/i, money) ??
+    '';
+  f.per_diem =
+    v.per_diem ??
+    after(/\bper\s*diem\b/i, money) ??
+    /(\$\s?[\d,]+\.\d{2})\s*(?:\/\s*day\b|per\s*(?:diem|day)\b|daily\b)/i.exec(text)?.[1]?.replace(/[$,\s]/g, '') ??
+    '';
   f.good_through = v.good_through ?? after(/\b(good|valid)\s*(through|thru|until)\b/i, parseDate) ?? '';
   f.account_number = v.account_number ?? after(/\b(account|acct|loan)\s*(number|no\.?|#)\s*:?/i, identifier) ?? '';
   const payable = /payable to ([A-Z][A-Z0-9&.,' -]{3,60}?)(?:\s+and\b|\s+at\b|,|\.\s)/i.exec(text)?.[1];
@@ -60,7 +179,10 @@ export function extractPayoff(pages: readonly Layout[]): PayoffResult {
   f.vin = r.vin?.vin ?? '';
   // the lienholder's address: the street and city lines under the letterhead, or on one line with it
   const top = pages[0]!.phrases.filter((p) => p.y0 < pages[0]!.height * 0.25).map((p) => p.text);
-  const addr = parseParty(['X X', ...top.flatMap((t) => t.split(/\s*\|\s*/)).filter((t) => isStreetLine(t) || parseCityLine(t))]);
+  const addr = parseParty([
+    'X X',
+    ...top.flatMap((t) => t.split(/\s*\|\s*/)).filter((t) => isStreetLine(t) || parseCityLine(t)),
+  ]);
   const loan: NonNullable<AccountData['loan']> = {};
   if (f.payoff_amount) loan.payoff_amount = Number(f.payoff_amount);
   if (f.per_diem) loan.per_diem = Number(f.per_diem);
@@ -68,7 +190,15 @@ export function extractPayoff(pages: readonly Layout[]): PayoffResult {
   if (f.lienholder_name || f.account_number) {
     loan.prior_lien = {
       ...(f.account_number ? { lien_id: f.account_number } : {}),
-      ...(f.lienholder_name ? { lienholder: { type: 'LIENHOLDER', name: f.lienholder_name, ...(addressOf(addr) ? { addr: addressOf(addr) } : {}) } } : {}),
+      ...(f.lienholder_name
+        ? {
+            lienholder: {
+              type: 'LIENHOLDER',
+              name: f.lienholder_name,
+              ...(addressOf(addr) ? { addr: addressOf(addr) } : {}),
+            },
+          }
+        : {}),
     };
   }
   const out: AccountData = {};

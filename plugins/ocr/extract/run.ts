@@ -11,7 +11,10 @@ import type { Layout } from '../layout/layout.js';
 import type { Box } from '../layout/fields.js';
 import { bestVin, vinCandidates, type VinRead, type VinSpot } from './vin.js';
 
-interface BlockSpec { key: string; labels: readonly string[] }
+interface BlockSpec {
+  key: string;
+  labels: readonly string[];
+}
 
 export interface SpecResult {
   values: Record<string, string>;
@@ -24,9 +27,16 @@ export interface SpecResult {
 
 /** How much lines read like a party's block: a "CITY, ST ZIP" line, a street line, a NONE. */
 const blockScore = (lines: readonly string[]) =>
-  (lines.some((x) => parseCityLine(x)) ? 2 : 0) + (lines.some((x) => isStreetLine(x)) ? 1 : 0) + (/^\s*(NONE|N\/A)\b/i.test(lines[0] ?? '') ? 2 : 0);
+  (lines.some((x) => parseCityLine(x)) ? 2 : 0) +
+  (lines.some((x) => isStreetLine(x)) ? 1 : 0) +
+  (/^\s*(NONE|N\/A)\b/i.test(lines[0] ?? '') ? 2 : 0);
 
-export function runSpecs(pages: readonly Layout[], specs: readonly FieldSpec[], blocks: readonly BlockSpec[] = [], stoppers: readonly string[] = []): SpecResult {
+export function runSpecs(
+  pages: readonly Layout[],
+  specs: readonly FieldSpec[],
+  blocks: readonly BlockSpec[] = [],
+  stoppers: readonly string[] = [],
+): SpecResult {
   const values: Record<string, string> = {};
   const how: Record<string, string> = {};
   const out: Record<string, string[]> = {};
@@ -62,8 +72,19 @@ export function runSpecs(pages: readonly Layout[], specs: readonly FieldSpec[], 
     vinReads.push(...vinCandidates(l));
     for (const h of ex.hits.filter((x) => x.key === 'vin')) {
       const u = h.phrase.h;
-      vinRegions.push({ page: l.page, box: { x0: h.x1, y0: h.y0 - 0.6 * u, x1: Math.min(l.width, h.x1 + 50 * u), y1: h.y1 + 0.6 * u } });
-      vinRegions.push({ page: l.page, box: { x0: Math.max(0, h.x0 - u), y0: h.y1, x1: Math.min(l.width, h.x0 + 26 * u), y1: Math.min(l.height, h.y1 + 2.6 * u) } });
+      vinRegions.push({
+        page: l.page,
+        box: { x0: h.x1, y0: h.y0 - 0.6 * u, x1: Math.min(l.width, h.x1 + 50 * u), y1: h.y1 + 0.6 * u },
+      });
+      vinRegions.push({
+        page: l.page,
+        box: {
+          x0: Math.max(0, h.x0 - u),
+          y0: h.y1,
+          x1: Math.min(l.width, h.x0 + 26 * u),
+          y1: Math.min(l.height, h.y1 + 2.6 * u),
+        },
+      });
     }
   }
   // the labelled VIN first; any other 17-character string on the page when it does not check

@@ -5,22 +5,83 @@
  * (lienholder, address, lien date).
  */
 import type { AccountData, Lien, Person } from '../../../core/plugin-api.js';
-import { blockAbove, blockUnder, candidateScore, candidates, findLabels, valueSide, type FieldSpec, type LabelHit } from '../layout/fields.js';
+import {
+  blockAbove,
+  blockUnder,
+  candidateScore,
+  candidates,
+  findLabels,
+  valueSide,
+  type FieldSpec,
+  type LabelHit,
+} from '../layout/fields.js';
 import type { Layout, Phrase } from '../layout/layout.js';
 import { collapse, parseDate, parseYear } from '../layout/text.js';
-import { addressOf, headerState, makeText, stateCode, identifier, odometer, odometerBrand, parseParty, shortText, stateValue, titleBrands, vinText, yearMakeText, type Fields, type Party } from './common.js';
+import {
+  addressOf,
+  headerState,
+  makeText,
+  stateCode,
+  identifier,
+  odometer,
+  odometerBrand,
+  parseParty,
+  shortText,
+  stateValue,
+  titleBrands,
+  vinText,
+  yearMakeText,
+  type Fields,
+  type Party,
+} from './common.js';
 import { runSpecs, type SpecResult } from './run.js';
 import type { VinRead } from './vin.js';
 
-export const VIN_LABELS = ['VEHICLE IDENTIFICATION NUMBER', 'VEHICLE IDENTIFICATION NO', 'VEHICLE ID NUMBER', 'VEHICLE ID NO', 'VEHICLE ID', 'VIN', 'VIN NO', 'VIN NUMBER', 'IDENTIFICATION NUMBER', 'SERIAL NUMBER', 'HULL ID'];
+export const VIN_LABELS = [
+  'VEHICLE IDENTIFICATION NUMBER',
+  'VEHICLE IDENTIFICATION NO',
+  'VEHICLE ID NUMBER',
+  'VEHICLE ID NO',
+  'VEHICLE ID',
+  'VIN',
+  'VIN NO',
+  'VIN NUMBER',
+  'IDENTIFICATION NUMBER',
+  'SERIAL NUMBER',
+  'HULL ID',
+];
 export const YEAR_LABELS = ['YEAR MODEL', 'MODEL YEAR', 'YEAR', 'YR', 'YR MODEL', 'VEHICLE YEAR', 'YR MDL'];
 export const MAKE_LABELS = ['MAKE', 'MAKE OF VEHICLE', 'VEHICLE MAKE', 'MAKE OF CAR', 'MFR', 'MANUFACTURER'];
 /** One value holding the year and the make (and the model): "YR/MAKE  2021 NISSAN". */
-export const YEAR_MAKE_LABELS = ['YR MAKE', 'YEAR MAKE', 'YR MAKE MODEL', 'YEAR MAKE MODEL', 'YEAR MAKE AND MODEL', 'YR MK', 'YEAR MFR'];
+export const YEAR_MAKE_LABELS = [
+  'YR MAKE',
+  'YEAR MAKE',
+  'YR MAKE MODEL',
+  'YEAR MAKE MODEL',
+  'YEAR MAKE AND MODEL',
+  'YR MK',
+  'YEAR MFR',
+];
 /** Labels of the first lien's date only ('LIEN DATE' and the like may be either lien's: see lienDates). */
-const FIRST_LIEN_DATE_LABELS = ['1ST LIEN DATE', 'FIRST LIEN DATE', 'DATE OF 1ST LIEN', 'DATE OF FIRST LIEN', 'LIEN 1 DATE'];
-const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LIEN', 'DATE OF SECOND LIEN', '2ND LIEN NOTATION DATE', 'SECOND LIEN NOTATION DATE',
-  '2ND LIEN RECORDED', 'SECOND LIEN RECORDED', 'LIEN 2 DATE', 'LIEN #2 DATE'];
+const FIRST_LIEN_DATE_LABELS = [
+  '1ST LIEN DATE',
+  'FIRST LIEN DATE',
+  'DATE OF 1ST LIEN',
+  'DATE OF FIRST LIEN',
+  'LIEN 1 DATE',
+];
+const LIEN_2_DATE_LABELS = [
+  '2ND LIEN DATE',
+  'SECOND LIEN DATE',
+  'DATE OF 2ND LIEN',
+  'DATE OF SECOND LIEN',
+  '2ND LIEN NOTATION DATE',
+  'SECOND LIEN NOTATION DATE',
+  '2ND LIEN RECORDED',
+  'SECOND LIEN RECORDED',
+  'LIEN 2 DATE',
+  'LIEN #2 DATE',
+];
 /**
  * The second lien's labels. Every one is longer than the first lien's label
  * it holds ("SECOND LIEN" / "LIEN"), and a label must start its phrase, so
@@ -28,34 +89,193 @@ const LIEN_2_DATE_LABELS = ['2ND LIEN DATE', 'SECOND LIEN DATE', 'DATE OF 2ND LI
  * they end the first lien's block. "LIEN HOLDER" also matches the word run
  * together ("2ND LIENHOLDER"), so each label is spelled once.
  */
-const LIEN_2_LABELS = ['2ND LIEN HOLDER', 'SECOND LIEN HOLDER', '2ND LIEN', 'SECOND LIEN', '2ND SECURED PARTY', 'SECOND SECURED PARTY', '2ND LEGAL OWNER', 'SECOND LEGAL OWNER',
-  '2ND LIEN HOLDER NAME AND ADDRESS', 'SECOND LIEN HOLDER NAME AND ADDRESS', '2ND LIEN HOLDER INFORMATION', 'SECOND LIEN HOLDER INFORMATION', 'LIEN HOLDER 2', 'LIEN HOLDER #2', 'ADDITIONAL LIEN HOLDER'];
+const LIEN_2_LABELS = [
+  '2ND LIEN HOLDER',
+  'SECOND LIEN HOLDER',
+  '2ND LIEN',
+  'SECOND LIEN',
+  '2ND SECURED PARTY',
+  'SECOND SECURED PARTY',
+  '2ND LEGAL OWNER',
+  'SECOND LEGAL OWNER',
+  '2ND LIEN HOLDER NAME AND ADDRESS',
+  'SECOND LIEN HOLDER NAME AND ADDRESS',
+  '2ND LIEN HOLDER INFORMATION',
+  'SECOND LIEN HOLDER INFORMATION',
+  'LIEN HOLDER 2',
+  'LIEN HOLDER #2',
+  'ADDITIONAL LIEN HOLDER',
+];
 const SPECS: FieldSpec[] = [
   { key: 'vin', labels: VIN_LABELS, parse: vinText, typed: true },
   { key: 'year', labels: YEAR_LABELS, parse: parseYear, typed: true },
   { key: 'make', labels: MAKE_LABELS, parse: makeText },
   { key: 'model', labels: ['MODEL', 'VEHICLE MODEL', 'SERIES', 'MODEL NAME'], parse: shortText(3) },
-  { key: 'body', labels: ['BODY TYPE', 'BODY STYLE', 'BODY', 'BODY TYPE MODEL', 'STYLE', 'BODY CODE'], parse: shortText(3) },
-  { key: 'title_number', labels: ['TITLE NUMBER', 'TITLE NO', 'TITLE #', 'TITLE DOCUMENT NUMBER', 'DOCUMENT NUMBER', 'CERTIFICATE NUMBER', 'CERTIFICATE NO', 'TITLE NUM', 'TITLE ID', 'DOCUMENT NO'], parse: identifier, typed: true },
+  {
+    key: 'body',
+    labels: ['BODY TYPE', 'BODY STYLE', 'BODY', 'BODY TYPE MODEL', 'STYLE', 'BODY CODE'],
+    parse: shortText(3),
+  },
+  {
+    key: 'title_number',
+    labels: [
+      'TITLE NUMBER',
+      'TITLE NO',
+      'TITLE #',
+      'TITLE DOCUMENT NUMBER',
+      'DOCUMENT NUMBER',
+      'CERTIFICATE NUMBER',
+      'CERTIFICATE NO',
+      'TITLE NUM',
+      'TITLE ID',
+      'DOCUMENT NO',
+    ],
+    parse: identifier,
+    typed: true,
+  },
   { key: 'year_make', labels: YEAR_MAKE_LABELS, parse: yearMakeText, typed: true },
-  { key: 'issue_date', labels: ['ISSUE DATE', 'DATE ISSUED', 'DATE OF ISSUE', 'DATE TITLE ISSUED', 'TITLE ISSUE DATE', 'ISSUED', 'TITLE DATE', 'ISSUED ON', 'DATE OF TITLE', 'DATE OF ISSUANCE', 'ISSUANCE DATE', 'ISSUED DATE', 'TITLE ISSUED'], parse: parseDate, typed: true },
-  { key: 'odometer_reading', labels: ['ODOMETER READING', 'ODOMETER', 'MILEAGE', 'ODOMETER MILES', 'ODOMETER DISCLOSURE'], parse: odometer, typed: true },
-  { key: 'odometer_brand', labels: ['ODOMETER STATUS', 'ODOMETER BRAND', 'MILEAGE STATUS', 'ODOMETER CODE', 'MILEAGE BRAND', 'ODOMETER DESCRIPTION', 'ODO STATUS', 'ODO BRAND', 'ODO CODE', 'ODOMETER INDICATOR', 'MILEAGE INDICATOR', 'ODOMETER TYPE', 'MILEAGE TYPE'], parse: odometerBrand },
-  { key: 'brands', labels: ['TITLE BRANDS', 'TITLE BRAND', 'BRANDS', 'BRAND', 'BRAND S', 'BRANDING', 'TITLE BRANDING'], parse: titleBrands },
-  { key: 'lien_date', labels: ['LIEN DATE', 'DATE OF LIEN', ...FIRST_LIEN_DATE_LABELS, 'LIEN NOTATION DATE', 'LIEN RECORDED', 'DATE LIEN RECORDED'], parse: parseDate, typed: true },
+  {
+    key: 'issue_date',
+    labels: [
+      'ISSUE DATE',
+      'DATE ISSUED',
+      'DATE OF ISSUE',
+      'DATE TITLE ISSUED',
+      'TITLE ISSUE DATE',
+      'ISSUED',
+      'TITLE DATE',
+      'ISSUED ON',
+      'DATE OF TITLE',
+      'DATE OF ISSUANCE',
+      'ISSUANCE DATE',
+      'ISSUED DATE',
+      'TITLE ISSUED',
+    ],
+    parse: parseDate,
+    typed: true,
+  },
+  {
+    key: 'odometer_reading',
+    labels: ['ODOMETER READING', 'ODOMETER', 'MILEAGE', 'ODOMETER MILES', 'ODOMETER DISCLOSURE'],
+    parse: odometer,
+    typed: true,
+  },
+  {
+    key: 'odometer_brand',
+    labels: [
+      'ODOMETER STATUS',
+      'ODOMETER BRAND',
+      'MILEAGE STATUS',
+      'ODOMETER CODE',
+      'MILEAGE BRAND',
+      'ODOMETER DESCRIPTION',
+      'ODO STATUS',
+      'ODO BRAND',
+      'ODO CODE',
+      'ODOMETER INDICATOR',
+      'MILEAGE INDICATOR',
+      'ODOMETER TYPE',
+      'MILEAGE TYPE',
+    ],
+    parse: odometerBrand,
+  },
+  {
+    key: 'brands',
+    labels: ['TITLE BRANDS', 'TITLE BRAND', 'BRANDS', 'BRAND', 'BRAND S', 'BRANDING', 'TITLE BRANDING'],
+    parse: titleBrands,
+  },
+  {
+    key: 'lien_date',
+    labels: [
+      'LIEN DATE',
+      'DATE OF LIEN',
+      ...FIRST_LIEN_DATE_LABELS,
+      'LIEN NOTATION DATE',
+      'LIEN RECORDED',
+      'DATE LIEN RECORDED',
+    ],
+    parse: parseDate,
+    typed: true,
+  },
   { key: 'lien_2_date', labels: LIEN_2_DATE_LABELS, parse: parseDate, typed: true },
-  { key: 'issuing_state', labels: ['ISSUING STATE', 'STATE OF ISSUE', 'TITLE STATE', 'ISSUING JURISDICTION'], parse: stateValue },
+  {
+    key: 'issuing_state',
+    labels: ['ISSUING STATE', 'STATE OF ISSUE', 'TITLE STATE', 'ISSUING JURISDICTION'],
+    parse: stateValue,
+  },
 ];
 const BLOCKS = [
-  { key: 'owners', labels: ['REGISTERED OWNER', 'REGISTERED OWNERS', 'REGISTERED OWNER S', 'OWNER', 'OWNERS', 'OWNER S', 'OWNER NAME AND ADDRESS', 'NAME S AND ADDRESS OF OWNER S', 'NAMES AND ADDRESS OF OWNERS', 'NAME AND ADDRESS OF OWNER', 'OWNER NAME', 'OWNERS NAME', 'OWNER INFORMATION', 'TITLED OWNER'] },
-  { key: 'lienholder', labels: ['LIENHOLDER', '1ST LIENHOLDER', 'FIRST LIENHOLDER', 'LIEN HOLDER', '1ST LIEN HOLDER', 'LEGAL OWNER', 'LEGAL OWNER LIENHOLDER', 'SECURED PARTY', 'FIRST SECURED PARTY', 'FIRST LIEN', '1ST LIEN', 'LIENHOLDER NAME AND ADDRESS', 'LIENHOLDER INFORMATION', 'LIEN HOLDER 1', 'LIEN HOLDER #1'] },
+  {
+    key: 'owners',
+    labels: [
+      'REGISTERED OWNER',
+      'REGISTERED OWNERS',
+      'REGISTERED OWNER S',
+      'OWNER',
+      'OWNERS',
+      'OWNER S',
+      'OWNER NAME AND ADDRESS',
+      'NAME S AND ADDRESS OF OWNER S',
+      'NAMES AND ADDRESS OF OWNERS',
+      'NAME AND ADDRESS OF OWNER',
+      'OWNER NAME',
+      'OWNERS NAME',
+      'OWNER INFORMATION',
+      'TITLED OWNER',
+    ],
+  },
+  {
+    key: 'lienholder',
+    labels: [
+      'LIENHOLDER',
+      '1ST LIENHOLDER',
+      'FIRST LIENHOLDER',
+      'LIEN HOLDER',
+      '1ST LIEN HOLDER',
+      'LEGAL OWNER',
+      'LEGAL OWNER LIENHOLDER',
+      'SECURED PARTY',
+      'FIRST SECURED PARTY',
+      'FIRST LIEN',
+      '1ST LIEN',
+      'LIENHOLDER NAME AND ADDRESS',
+      'LIENHOLDER INFORMATION',
+      'LIEN HOLDER 1',
+      'LIEN HOLDER #1',
+    ],
+  },
   { key: 'lienholder_2', labels: LIEN_2_LABELS },
 ];
 const BLOCK_SPECS: FieldSpec[] = BLOCKS.map((b) => ({ key: b.key, labels: b.labels, parse: () => null }));
 /** Labels of things not extracted: they end blocks (a third lien ends the second's). */
-const TITLE_STOPPERS = ['3RD LIEN HOLDER', 'THIRD LIEN HOLDER', '3RD LIEN', 'THIRD LIEN', 'REMARKS', 'RELEASE OF LIEN', 'LIEN RELEASE', 'RELEASE OF INTEREST', 'LIEN SATISFIED', 'SIGNATURE', 'FEES PAID', 'MAILING ADDRESS', 'PREVIOUS TITLE', 'COLOR', 'PRIMARY COLOR', 'WEIGHT', 'PLATE', 'TYPE', 'TITLE TYPE'];
+const TITLE_STOPPERS = [
+  '3RD LIEN HOLDER',
+  'THIRD LIEN HOLDER',
+  '3RD LIEN',
+  'THIRD LIEN',
+  'REMARKS',
+  'RELEASE OF LIEN',
+  'LIEN RELEASE',
+  'RELEASE OF INTEREST',
+  'LIEN SATISFIED',
+  'SIGNATURE',
+  'FEES PAID',
+  'MAILING ADDRESS',
+  'PREVIOUS TITLE',
+  'COLOR',
+  'PRIMARY COLOR',
+  'WEIGHT',
+  'PLATE',
+  'TYPE',
+  'TITLE TYPE',
+];
 
-interface TitleResult { fields: Fields; account_data: AccountData; vin: VinRead | null; vinRegions: SpecResult['vinRegions'] }
+interface TitleResult {
+  fields: Fields;
+  account_data: AccountData;
+  vin: VinRead | null;
+  vinRegions: SpecResult['vinRegions'];
+}
 
 export const person = (n: Party['names'][number], p: Party | null): Person => {
   const out: Person = { type: 'PERSON', name: n.name, name_first: n.first, name_last: n.last };
@@ -80,7 +300,8 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   const v = r.values;
   const f: Fields = {};
   f.vin = r.vin?.vin ?? '';
-  for (const k of ['year', 'make', 'model', 'body', 'title_number', 'issue_date', 'odometer_reading'] as const) f[k] = v[k] ?? '';
+  for (const k of ['year', 'make', 'model', 'body', 'title_number', 'issue_date', 'odometer_reading'] as const)
+    f[k] = v[k] ?? '';
   // a combined "YR/MAKE" value fills what no label of its own gave
   if (v.year_make) {
     const [year, make, model] = v.year_make.split('\t') as [string, string, string];
@@ -125,7 +346,9 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   if (owners?.names.length) {
     title.owners = owners.names.map((n) => person(n, owners));
     title.number_of_owners = owners.names.length;
-    title.owner_names_one_line = owners.names.map((n) => n.name).join(owners.conjunction ? ` ${owners.conjunction} ` : ' ');
+    title.owner_names_one_line = owners.names
+      .map((n) => n.name)
+      .join(owners.conjunction ? ` ${owners.conjunction} ` : ' ');
     if (owners.names.length > 1 && owners.conjunction) {
       title.conjunction = owners.conjunction;
       title.is_and = owners.conjunction === 'AND';
@@ -135,10 +358,16 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   // liens are known when the first lien's block is on the title (NONE: no liens) or a lien was read
   if (lienLines || lien2) {
     const liens: Lien[] = [];
-    for (const [p, name, date] of [[lien, f.lienholder_name, f.lien_date], [lien2, f.lienholder_2_name, f.lien_2_date]] as const) {
+    for (const [p, name, date] of [
+      [lien, f.lienholder_name, f.lien_date],
+      [lien2, f.lienholder_2_name, f.lien_2_date],
+    ] as const) {
       if (!p) continue;
       const addr = addressOf(p);
-      liens.push({ ...(date ? { lien_date: date } : {}), lienholder: { type: 'LIENHOLDER', name, ...(addr ? { addr } : {}) } });
+      liens.push({
+        ...(date ? { lien_date: date } : {}),
+        lienholder: { type: 'LIENHOLDER', name, ...(addr ? { addr } : {}) },
+      });
     }
     title.has_liens = liens.length > 0;
     title.active_liens = liens;
@@ -148,7 +377,12 @@ export function extractTitle(pages: readonly Layout[]): TitleResult {
   if (f.year) vehicle.year = Number(f.year);
   for (const k of ['make', 'model', 'body'] as const) if (f[k]) vehicle[k] = f[k];
   if (Object.keys(title).length) vehicle.title = title;
-  return { fields: f, account_data: Object.keys(vehicle).length ? { vehicle } : {}, vin: r.vin, vinRegions: r.vinRegions };
+  return {
+    fields: f,
+    account_data: Object.keys(vehicle).length ? { vehicle } : {},
+    vin: r.vin,
+    vinRegions: r.vinRegions,
+  };
 }
 
 /** A lien's flat fields: `<prefix>_name`, `_street`, `_city`, `_state`, `_zip` and its date ('' without a lien). */
@@ -158,11 +392,12 @@ function lienFields(prefix: string, dateKey: string, p: Party | null, date: stri
   f[`${prefix}_city`] = p?.city ?? '';
   f[`${prefix}_state`] = p?.state ?? '';
   f[`${prefix}_zip`] = p?.zip ?? '';
-  f[dateKey] = p ? date ?? '' : '';
+  f[dateKey] = p ? (date ?? '') : '';
 }
 
 const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
-const startsWithLabel = (q: Phrase, hits: readonly LabelHit[]) => hits.some((h) => h.phrase === q && q.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
+const startsWithLabel = (q: Phrase, hits: readonly LabelHit[]) =>
+  hits.some((h) => h.phrase === q && q.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
 /** The words of a phrase before the first label in it. */
 const beforeLabel = (q: Phrase, hits: readonly LabelHit[]) => {
   const cut = hits.filter((x) => x.phrase === q).sort((a, b) => a.start - b.start)[0];
@@ -173,7 +408,8 @@ const hitsOf = new WeakMap<Layout, LabelHit[]>();
 /** Every label of a title page (the same hits runSpecs finds), once per page. */
 function titleHits(l: Layout): LabelHit[] {
   let hits = hitsOf.get(l);
-  if (!hits) hitsOf.set(l, (hits = findLabels(l, [...SPECS, ...BLOCK_SPECS, { key: '_stop', labels: TITLE_STOPPERS }])));
+  if (!hits)
+    hitsOf.set(l, (hits = findLabels(l, [...SPECS, ...BLOCK_SPECS, { key: '_stop', labels: TITLE_STOPPERS }])));
   return hits;
 }
 const LIEN_2_DEFS = [{ key: 'lienholder_2', labels: LIEN_2_LABELS }];
@@ -234,7 +470,11 @@ function blockLines(pages: readonly Layout[], blocks: Record<string, string[]>, 
   return null;
 }
 
-const labelText = (h: LabelHit) => h.phrase.words.slice(h.start, h.end).map((w) => w.text.toUpperCase().replace(/[^A-Z0-9#]/g, '')).join(' ');
+const labelText = (h: LabelHit) =>
+  h.phrase.words
+    .slice(h.start, h.end)
+    .map((w) => w.text.toUpperCase().replace(/[^A-Z0-9#]/g, ''))
+    .join(' ');
 
 /** The lines of a block at one of its labels: under it, above it on a page that prints values above labels (when they read as well), else right of it. */
 function linesAt(l: Layout, hit: LabelHit, hits: LabelHit[], side: 'below' | 'above' | null): string[] {
@@ -248,7 +488,10 @@ const partyScore = (lines: string[]) => {
   return (p?.city ? 2 : 0) + (p?.street ? 1 : 0);
 };
 
-interface LienPair { page: Layout; blocks: [{ hit: LabelHit; lines: string[] }, { hit: LabelHit; lines: string[] }] }
+interface LienPair {
+  page: Layout;
+  blocks: [{ hit: LabelHit; lines: string[] }, { hit: LabelHit; lines: string[] }];
+}
 
 /**
  * Two lien boxes printed with the same plain label ("LIENHOLDER" over each):
@@ -290,7 +533,11 @@ function plainLienPair(pages: readonly Layout[]): LienPair | null {
  */
 function lienOf(d: LabelHit, liens: readonly LabelHit[], explicit2: boolean): 1 | 2 {
   if (d.key === 'lien_2_date') return 2;
-  const label = d.phrase.words.slice(d.start, d.end).map((w) => w.text).join(' ').toUpperCase();
+  const label = d.phrase.words
+    .slice(d.start, d.end)
+    .map((w) => w.text)
+    .join(' ')
+    .toUpperCase();
   if (explicit2 || /\b(1ST|FIRST)\b|(^|\s)#?1(\s|$)/.test(label)) return 1;
   let best: { n: 1 | 2; score: number } | null = null;
   for (const L of liens) {
@@ -321,7 +568,9 @@ function lienDates(pages: readonly Layout[], pair: LienPair | null = null): { 1?
     seen = true;
     const side = valueSide(l, hits, SPECS);
     // two plain lien labels: the second box's label counts as the second lien's
-    const liens = pair ? [pair.blocks[0].hit, { ...pair.blocks[1].hit, key: 'lienholder_2' }] : hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
+    const liens = pair
+      ? [pair.blocks[0].hit, { ...pair.blocks[1].hit, key: 'lienholder_2' }]
+      : hits.filter((h) => h.key === 'lienholder' || h.key === 'lienholder_2');
     const explicit2 = hits.some((h) => h.key === 'lien_2_date');
     const best: Record<1 | 2, { v: string; score: number } | undefined> = { 1: undefined, 2: undefined };
     for (const d of hits.filter((h) => h.key === 'lien_date' || h.key === 'lien_2_date')) {

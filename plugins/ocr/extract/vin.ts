@@ -40,7 +40,19 @@ export interface VinRead {
 
 const FORCED: Record<string, string> = { I: '1', O: '0', Q: '0' };
 /** Confusions tried one and two at a time: the list, plus L/1 and T/7 (monospaced fonts print them alike). */
-const SWAPS: Record<string, string> = { S: '5', '5': 'S', B: '8', '8': 'B', Z: '2', '2': 'Z', G: '6', '6': 'G', L: '1', T: '7', '7': 'T' };
+const SWAPS: Record<string, string> = {
+  S: '5',
+  '5': 'S',
+  B: '8',
+  '8': 'B',
+  Z: '2',
+  '2': 'Z',
+  G: '6',
+  '6': 'G',
+  L: '1',
+  T: '7',
+  '7': 'T',
+};
 const VIN_ALPHABET = /^[A-HJ-NPR-Z0-9]{17}$/;
 const KNOWN_WMI = new Set(wmiTable().map((w) => w.wmi));
 
@@ -50,23 +62,52 @@ const plausible = (v: string) => KNOWN_WMI.has(v.slice(0, 3)) && !/[UZ0]/.test(v
 const checks = (v: string) => VIN_ALPHABET.test(v) && computeCheckDigit(v) === v[8];
 
 /** Characters OCR may read twice for one glyph ("1I", "O0"): a pair of equal or look-alike characters. */
-const TWINS = new Set(['11', 'I1', '1I', 'II', 'O0', '0O', '00', 'OO', 'Q0', '0Q', 'L1', '1L', 'S5', '5S', 'B8', '8B', 'Z2', '2Z', 'G6', '6G']);
+const TWINS = new Set([
+  '11',
+  'I1',
+  '1I',
+  'II',
+  'O0',
+  '0O',
+  '00',
+  'OO',
+  'Q0',
+  '0Q',
+  'L1',
+  '1L',
+  'S5',
+  '5S',
+  'B8',
+  '8B',
+  'Z2',
+  '2Z',
+  'G6',
+  '6G',
+]);
 
 export function repairVin(raw: string): VinRead {
   const read = raw.toUpperCase().replace(/[\s-]/g, '');
   if (read.length === 18 && /^[A-Z0-9]{18}$/.test(read)) return repairDoubled(read);
   if (read.length !== 17 || !/^[A-Z0-9]{17}$/.test(read)) return { read, vin: read, status: 'malformed' };
   const forcedAt: number[] = [];
-  const base = [...read].map((c, i) => {
-    if (FORCED[c]) {
-      forcedAt.push(i + 1);
-      return FORCED[c]!;
-    }
-    return c;
-  }).join('');
+  const base = [...read]
+    .map((c, i) => {
+      if (FORCED[c]) {
+        forcedAt.push(i + 1);
+        return FORCED[c]!;
+      }
+      return c;
+    })
+    .join('');
   // certain unless an I was read as 1: a J read as I weighs 1 in the check digit too, so the check cannot tell them apart
   const certain = !forcedAt.some((i) => read[i - 1] === 'I');
-  if (checks(base)) return { read, vin: base, status: forcedAt.length ? 'repaired' : 'valid', ...(forcedAt.length ? { changed: forcedAt, ...(certain ? { certain } : {}) } : {}) };
+  if (checks(base))
+    return {
+      read,
+      vin: base,
+      status: forcedAt.length ? 'repaired' : 'valid',
+      ...(forcedAt.length ? { changed: forcedAt, ...(certain ? { certain } : {}) } : {}),
+    };
   const positions = [...base].map((c, i) => (SWAPS[c] ? i : -1)).filter((i) => i >= 0);
   const swap = (v: string, idx: number[]) => {
     const a = [...v];
@@ -76,8 +117,16 @@ export function repairVin(raw: string): VinRead {
   // one swap at a time: two swaps would let the check digit (1 in 11) "confirm" a wrong candidate too often; and a
   // candidate must look like a VIN beyond its check digit: a manufacturer code (WMI) the VIN decoder knows, a model
   // year code at position 10, digits at positions 14 to 17
-  const found = positions.map((i) => ({ vin: swap(base, [i]), idx: [i] })).filter((f) => checks(f.vin) && plausible(f.vin));
-  if (found.length === 1) return { read, vin: found[0]!.vin, status: 'repaired', changed: [...forcedAt, ...found[0]!.idx.map((i) => i + 1)].sort((a, b) => a - b) };
+  const found = positions
+    .map((i) => ({ vin: swap(base, [i]), idx: [i] }))
+    .filter((f) => checks(f.vin) && plausible(f.vin));
+  if (found.length === 1)
+    return {
+      read,
+      vin: found[0]!.vin,
+      status: 'repaired',
+      changed: [...forcedAt, ...found[0]!.idx.map((i) => i + 1)].sort((a, b) => a - b),
+    };
   if (found.length > 1) return { read, vin: base, status: 'unverified', candidates: found.length };
   return { read, vin: VIN_ALPHABET.test(base) ? base : read, status: 'unverified', candidates: 0 };
 }
@@ -110,7 +159,8 @@ function repairDoubled(read: string): VinRead {
   for (let i = 0; i < 18; i++) {
     if (!/[IOQ]/.test(read[i]!)) continue;
     const r = repairVin(read.slice(0, i) + read.slice(i + 1));
-    if ((r.status === 'valid' || r.status === 'repaired') && plausible(r.vin) && !found.has(r.vin)) found.set(r.vin, i + 1);
+    if ((r.status === 'valid' || r.status === 'repaired') && plausible(r.vin) && !found.has(r.vin))
+      found.set(r.vin, i + 1);
   }
   if (found.size === 1) {
     const [[vin, at]] = [...found];
@@ -119,7 +169,11 @@ function repairDoubled(read: string): VinRead {
   return { read, vin: read, status: 'malformed' };
 }
 
-export interface VinSpot { text: string; page: number; box: Box }
+export interface VinSpot {
+  text: string;
+  page: number;
+  box: Box;
+}
 
 /**
  * Strings on the page that may be VINs: 17 letters and digits in a word or a
@@ -138,7 +192,16 @@ export function vinCandidates(l: Layout): VinSpot[] {
         s += ws[j];
         if ((s.length === 17 || s.length === 18) && /[A-Z]/.test(s) && /^\d{4}$/.test(digitish(s.slice(-4)))) {
           const ww = p.words.slice(i, j + 1);
-          out.push({ text: s, page: l.page, box: { x0: Math.min(...ww.map((w) => w.x0)), y0: Math.min(...ww.map((w) => w.y0)), x1: Math.max(...ww.map((w) => w.x1)), y1: Math.max(...ww.map((w) => w.y1)) } });
+          out.push({
+            text: s,
+            page: l.page,
+            box: {
+              x0: Math.min(...ww.map((w) => w.x0)),
+              y0: Math.min(...ww.map((w) => w.y0)),
+              x1: Math.max(...ww.map((w) => w.x1)),
+              y1: Math.max(...ww.map((w) => w.y1)),
+            },
+          });
         }
         if (s.length >= 18) break;
       }
@@ -149,7 +212,9 @@ export function vinCandidates(l: Layout): VinSpot[] {
 
 /** The best VIN: a candidate whose check digit holds (as read or repaired) beats one that does not; ties go to the first. */
 export function bestVin(cands: readonly (string | VinSpot)[]): VinRead | null {
-  const reads = cands.map((c) => (typeof c === 'string' ? repairVin(c) : { ...repairVin(c.text), page: c.page, box: c.box })).filter((r) => r.status !== 'malformed');
+  const reads = cands
+    .map((c) => (typeof c === 'string' ? repairVin(c) : { ...repairVin(c.text), page: c.page, box: c.box }))
+    .filter((r) => r.status !== 'malformed');
   const rank: Record<VinStatus, number> = { valid: 0, repaired: 1, unverified: 2, malformed: 3 };
   reads.sort((a, b) => rank[a.status] - rank[b.status]);
   return reads[0] ?? null;

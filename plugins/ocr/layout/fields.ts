@@ -22,13 +22,43 @@ export interface FieldSpec {
   typed?: boolean;
 }
 
-export interface LabelHit { key: string; phrase: Phrase; start: number; end: number; x0: number; y0: number; x1: number; y1: number }
+export interface LabelHit {
+  key: string;
+  phrase: Phrase;
+  start: number;
+  end: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 type How = 'inline' | 'right' | 'below' | 'above';
-export interface Box { x0: number; y0: number; x1: number; y1: number }
-interface Candidate { text: string; how: How; dist: number; hit: LabelHit; box: Box }
-interface FieldValue { value: string; how: How; label: string; box: Box }
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+interface Candidate {
+  text: string;
+  how: How;
+  dist: number;
+  hit: LabelHit;
+  box: Box;
+}
+interface FieldValue {
+  value: string;
+  how: How;
+  label: string;
+  box: Box;
+}
 
-const boxOf = (ws: readonly Word[]): Box => ({ x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
+const boxOf = (ws: readonly Word[]): Box => ({
+  x0: Math.min(...ws.map((w) => w.x0)),
+  y0: Math.min(...ws.map((w) => w.y0)),
+  x1: Math.max(...ws.map((w) => w.x1)),
+  y1: Math.max(...ws.map((w) => w.y1)),
+});
 
 const FIELD_NUMBER = /^\d{1,2}[A-D]?$/;
 
@@ -36,14 +66,25 @@ const labelTokens = new Map<string, string[]>();
 /** A label's tokens (the label vocabularies are fixed: each is split once per process). */
 const tokenize = (label: string) => {
   let t = labelTokens.get(label);
-  if (!t) labelTokens.set(label, (t = label.split(/[\s/]+/).map(tokenKey).filter(Boolean)));
+  if (!t)
+    labelTokens.set(
+      label,
+      (t = label
+        .split(/[\s/]+/)
+        .map(tokenKey)
+        .filter(Boolean)),
+    );
   return t;
 };
 
 /** A read token that is the label word itself (OCR's digit/letter look-alikes and a plural aside), not one edit away from it. */
-const exactToken = (read: string, want: string) => read === want || letterish(read) === want || (want.length >= 4 && read === want + 'S');
+const exactToken = (read: string, want: string) =>
+  read === want || letterish(read) === want || (want.length >= 4 && read === want + 'S');
 
-interface Match { end: number; fuzzy: boolean }
+interface Match {
+  end: number;
+  fuzzy: boolean;
+}
 
 /**
  * Where a label's tokens, matched from word `start` on, end (exclusive word
@@ -54,7 +95,12 @@ interface Match { end: number; fuzzy: boolean }
  * slash-separated parts holds a label in one run of its parts ("PLATE/TAG",
  * "YR/MAKE"); words without letters or digits (a lone colon) are skipped.
  */
-function matchAt(words: readonly string[], raw: readonly string[], start: number, label: readonly string[]): Match | null {
+function matchAt(
+  words: readonly string[],
+  raw: readonly string[],
+  start: number,
+  label: readonly string[],
+): Match | null {
   if (!words[start]) return null;
   let i = start;
   let k = 0;
@@ -137,12 +183,30 @@ export function findLabels(l: Layout, defs: readonly { key: string; labels: read
         const before = p.words.slice(0, start);
         const lastWord = p.words[end - 1]!.text;
         const nextWord = p.words[end]?.text ?? '';
-        const allowed = start === 0 || before.every((w) => FIELD_NUMBER.test(w.text) || w.text.endsWith(':'))
-          || /:$/.test(lastWord) || /^:/.test(nextWord);
+        const allowed =
+          start === 0 ||
+          before.every((w) => FIELD_NUMBER.test(w.text) || w.text.endsWith(':')) ||
+          /:$/.test(lastWord) ||
+          /^:/.test(nextWord);
         if (!allowed) continue;
-        if (m.fuzzy && def.tokens.length === 1 && !(end >= p.words.length || /:$/.test(lastWord) || /^:/.test(nextWord) || /\d/.test(nextWord))) continue;
+        if (
+          m.fuzzy &&
+          def.tokens.length === 1 &&
+          !(end >= p.words.length || /:$/.test(lastWord) || /^:/.test(nextWord) || /\d/.test(nextWord))
+        )
+          continue;
         const ws = p.words.slice(start, end);
-        raw.push({ key: def.key, phrase: p, start, end, n: def.tokens.length, x0: Math.min(...ws.map((w) => w.x0)), y0: Math.min(...ws.map((w) => w.y0)), x1: Math.max(...ws.map((w) => w.x1)), y1: Math.max(...ws.map((w) => w.y1)) });
+        raw.push({
+          key: def.key,
+          phrase: p,
+          start,
+          end,
+          n: def.tokens.length,
+          x0: Math.min(...ws.map((w) => w.x0)),
+          y0: Math.min(...ws.map((w) => w.y0)),
+          x1: Math.max(...ws.map((w) => w.x1)),
+          y1: Math.max(...ws.map((w) => w.y1)),
+        });
       }
     }
   }
@@ -156,9 +220,11 @@ export function findLabels(l: Layout, defs: readonly { key: string; labels: read
 }
 
 /** Whether a phrase begins with a label (a value is never such a phrase). */
-const startsWithLabel = (p: Phrase, hits: LabelHit[]) => hits.some((h) => h.phrase === p && p.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
+const startsWithLabel = (p: Phrase, hits: LabelHit[]) =>
+  hits.some((h) => h.phrase === p && p.words.slice(0, h.start).every((w) => FIELD_NUMBER.test(w.text)));
 
-const xOverlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+const xOverlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }) =>
+  Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
 /** The nearest phrase below (dir 1) or above (dir -1) a hit, overlapping its columns. */
 function vertical(l: Layout, hit: LabelHit, hits: LabelHit[], dir: 1 | -1): Candidate | null {
@@ -169,14 +235,25 @@ function vertical(l: Layout, hit: LabelHit, hits: LabelHit[], dir: 1 | -1): Cand
     const d = dir === 1 ? p.y0 - hit.y1 : hit.y0 - p.y1;
     if (d < -0.3 * h || d > 3.5 * h || p === hit.phrase) continue;
     if (xOverlap(span, p) <= 0) continue;
-    if (!best || d < best.d - 0.2 * h || (Math.abs(d - best.d) <= 0.2 * h && Math.abs(p.x0 - hit.x0) < Math.abs(best.p.x0 - hit.x0))) best = { p, d };
+    if (
+      !best ||
+      d < best.d - 0.2 * h ||
+      (Math.abs(d - best.d) <= 0.2 * h && Math.abs(p.x0 - hit.x0) < Math.abs(best.p.x0 - hit.x0))
+    )
+      best = { p, d };
   }
   if (!best || startsWithLabel(best.p, hits)) return null;
   // a phrase that holds a label further on contributes only the words before it
   const next = hits.filter((x) => x.phrase === best!.p).sort((a, b) => a.start - b.start)[0];
   const words = next ? best.p.words.slice(0, next.start) : best.p.words;
   if (!words.length) return null;
-  return { text: words.map((w) => w.text).join(' '), how: dir === 1 ? 'below' : 'above', dist: Math.max(0, best.d) / h, hit, box: boxOf(words) };
+  return {
+    text: words.map((w) => w.text).join(' '),
+    how: dir === 1 ? 'below' : 'above',
+    dist: Math.max(0, best.d) / h,
+    hit,
+    box: boxOf(words),
+  };
 }
 
 /** Value candidates of one label hit. */
@@ -185,7 +262,10 @@ export function candidates(l: Layout, hit: LabelHit, hits: LabelHit[]): Candidat
   const p = hit.phrase;
   const nextInPhrase = hits.filter((x) => x.phrase === p && x.start >= hit.end).sort((a, b) => a.start - b.start)[0];
   const inlineWords = p.words.slice(hit.end, nextInPhrase ? nextInPhrase.start : undefined);
-  const inline = inlineWords.map((w) => w.text).join(' ').replace(/^[:#\s]+/, '');
+  const inline = inlineWords
+    .map((w) => w.text)
+    .join(' ')
+    .replace(/^[:#\s]+/, '');
   if (inline) out.push({ text: inline, how: 'inline', dist: 0, hit, box: boxOf(inlineWords) });
   const row = l.rows[p.row]!;
   const right = row.find((q) => q.x0 > p.x1 - 1 && q !== p);
@@ -194,7 +274,14 @@ export function candidates(l: Layout, hit: LabelHit, hits: LabelHit[]): Candidat
   if (right && !nextInPhrase && !startsWithLabel(right, hits) && (led || right.x0 - p.x1 < 0.4 * l.width)) {
     const cut = hits.filter((x) => x.phrase === right).sort((a, b) => a.start - b.start)[0];
     const words = cut ? right.words.slice(0, cut.start) : right.words;
-    if (words.length) out.push({ text: words.map((w) => w.text).join(' '), how: 'right', dist: led ? 0 : (right.x0 - p.x1) / p.h, hit, box: boxOf(words) });
+    if (words.length)
+      out.push({
+        text: words.map((w) => w.text).join(' '),
+        how: 'right',
+        dist: led ? 0 : (right.x0 - p.x1) / p.h,
+        hit,
+        box: boxOf(words),
+      });
   }
   for (const dir of [1, -1] as const) {
     const c = vertical(l, hit, hits, dir);
@@ -256,7 +343,16 @@ export function extractFields(l: Layout, specs: readonly FieldSpec[], stoppers: 
         if (!best || score < best.score) best = { c, v, score };
       }
     }
-    if (best) values[spec.key] = { value: best.v, how: best.c.how, label: best.c.hit.phrase.words.slice(best.c.hit.start, best.c.hit.end).map((w) => w.text).join(' '), box: best.c.box };
+    if (best)
+      values[spec.key] = {
+        value: best.v,
+        how: best.c.how,
+        label: best.c.hit.phrase.words
+          .slice(best.c.hit.start, best.c.hit.end)
+          .map((w) => w.text)
+          .join(' '),
+        box: best.c.box,
+      };
   }
   return { values, hits, side };
 }
@@ -271,7 +367,12 @@ export function blockUnder(l: Layout, hit: LabelHit, hits: LabelHit[], maxLines 
   const p = hit.phrase;
   const h = p.h;
   const next = hits.filter((x) => x.phrase === p && x.start >= hit.end).sort((a, b) => a.start - b.start)[0];
-  const inline = p.words.slice(hit.end, next ? next.start : undefined).map((w) => w.text).join(' ').replace(/^[:#\s]+/, '').trim();
+  const inline = p.words
+    .slice(hit.end, next ? next.start : undefined)
+    .map((w) => w.text)
+    .join(' ')
+    .replace(/^[:#\s]+/, '')
+    .trim();
   if (inline) lines.push(inline);
   const rightOf = l.rows[p.row]!.filter((q) => q.x0 > hit.x1 + h && q !== p);
   const colX0 = hit.x0 - 2 * h;
@@ -303,7 +404,13 @@ export function blockUnder(l: Layout, hit: LabelHit, hits: LabelHit[], maxLines 
  * None when that label is a block's (`blockKeys`): the lines are its block,
  * under it.
  */
-export function blockAbove(l: Layout, hit: LabelHit, hits: LabelHit[], blockKeys: ReadonlySet<string>, maxLines = 8): string[] {
+export function blockAbove(
+  l: Layout,
+  hit: LabelHit,
+  hits: LabelHit[],
+  blockKeys: ReadonlySet<string>,
+  maxLines = 8,
+): string[] {
   const p = hit.phrase;
   const u = Math.max(p.h, l.h);
   const rightOf = l.rows[p.row]!.filter((q) => q.x0 > hit.x1 + u && q !== p);

@@ -43,7 +43,8 @@ const median = (xs: number[]) => {
 };
 
 /** Leaders and rules read as text ("......", "____", "|"): they separate a label from its value. */
-const isBarrier = (w: Word) => /^[._\-=~·•:|]{2,}$/.test(w.text) || /^[|[\]{}]$/.test(w.text) || /^\.{3,}/.test(w.text) || isLeaderJunk(w.text);
+const isBarrier = (w: Word) =>
+  /^[._\-=~·•:|]{2,}$/.test(w.text) || /^[|[\]{}]$/.test(w.text) || /^\.{3,}/.test(w.text) || isLeaderJunk(w.text);
 
 /** A dot leader OCR read as letters ("OOOECCCCSSSE..."): long, made of round letters and dots only, few distinct ones. */
 function isLeaderJunk(t: string): boolean {
@@ -52,7 +53,9 @@ function isLeaderJunk(t: string): boolean {
   const round = [...t].filter((c) => /[OoCcEeSsNnVvUuIi0.,:;'`~_-]/.test(c)).length;
   if (round < t.length * 0.95) return false;
   const distinct = new Set(t.toUpperCase()).size;
-  return (distinct <= 5 || t.length >= 12) && !/^(SUCCESS|SUCCESSES|CONCESSIONS?|SESSIONS?|NONSENSE|OCCUPIES)$/i.test(t);
+  return (
+    (distinct <= 5 || t.length >= 12) && !/^(SUCCESS|SUCCESSES|CONCESSIONS?|SESSIONS?|NONSENSE|OCCUPIES)$/i.test(t)
+  );
 }
 
 /**
@@ -81,7 +84,8 @@ function leaderRuns(ws: readonly Word[]): Set<Word> {
 const isLeader = (w: Word) => /[.·•_~=-]{3,}/.test(w.text) || isLeaderJunk(w.text);
 
 /** Words without a letter, digit or meaningful sign are noise (box borders, specks). */
-const isNoise = (w: Word) => !/[A-Za-z0-9&$#%]/.test(w.text) || (w.conf < 15 && w.text.length <= 2 && !/^[A-Z0-9]+$/.test(w.text));
+const isNoise = (w: Word) =>
+  !/[A-Za-z0-9&$#%]/.test(w.text) || (w.conf < 15 && w.text.length <= 2 && !/^[A-Z0-9]+$/.test(w.text));
 
 /** Strips a trailing run of dots from a word ("Number........" -> "Number"). */
 function trimLeader(w: Word): Word {
@@ -132,9 +136,17 @@ export function buildLayout(page: Pick<PageText, 'width' | 'height' | 'words'> &
       const kept = cur.filter((w) => !isNoise(w));
       if (kept.length) {
         const p: Phrase = {
-          id: phrases.length, words: kept, tokens: kept.map((w) => tokenKey(w.text)), text: kept.map((w) => w.text).join(' '),
-          x0: Math.min(...kept.map((w) => w.x0)), y0: Math.min(...kept.map((w) => w.y0)), x1: Math.max(...kept.map((w) => w.x1)),
-          y1: Math.max(...kept.map((w) => w.y1)), h: rh, row: out.length, ...(led && rowPhrases.length ? { lead: true } : {}),
+          id: phrases.length,
+          words: kept,
+          tokens: kept.map((w) => tokenKey(w.text)),
+          text: kept.map((w) => w.text).join(' '),
+          x0: Math.min(...kept.map((w) => w.x0)),
+          y0: Math.min(...kept.map((w) => w.y0)),
+          x1: Math.max(...kept.map((w) => w.x1)),
+          y1: Math.max(...kept.map((w) => w.y1)),
+          h: rh,
+          row: out.length,
+          ...(led && rowPhrases.length ? { lead: true } : {}),
         };
         rowPhrases.push(p);
         phrases.push(p);

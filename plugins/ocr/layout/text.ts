@@ -63,12 +63,47 @@ function fuzzyMatch(read: string, want: string): boolean {
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Digits OCR reads as letters inside numbers. */
-const AS_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1', '|': '1', l: '1', S: '5', B: '8', Z: '2', G: '6', o: '0' };
+const AS_DIGIT: Record<string, string> = {
+  O: '0',
+  D: '0',
+  Q: '0',
+  I: '1',
+  L: '1',
+  '|': '1',
+  l: '1',
+  S: '5',
+  B: '8',
+  Z: '2',
+  G: '6',
+  o: '0',
+};
 export const digitish = (s: string) => s.replace(/[ODQIL|lSBZGo]/g, (c) => AS_DIGIT[c] ?? c);
 
 const MONTHS: Record<string, number> = {
-  JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, SEPT: 9, OCT: 10, NOV: 11, DEC: 12,
-  JANUARY: 1, FEBRUARY: 2, MARCH: 3, APRIL: 4, JUNE: 6, JULY: 7, AUGUST: 8, SEPTEMBER: 9, OCTOBER: 10, NOVEMBER: 11, DECEMBER: 12,
+  JAN: 1,
+  FEB: 2,
+  MAR: 3,
+  APR: 4,
+  MAY: 5,
+  JUN: 6,
+  JUL: 7,
+  AUG: 8,
+  SEP: 9,
+  SEPT: 9,
+  OCT: 10,
+  NOV: 11,
+  DEC: 12,
+  JANUARY: 1,
+  FEBRUARY: 2,
+  MARCH: 3,
+  APRIL: 4,
+  JUNE: 6,
+  JULY: 7,
+  AUGUST: 8,
+  SEPTEMBER: 9,
+  OCTOBER: 10,
+  NOVEMBER: 11,
+  DECEMBER: 12,
 };
 
 function iso(y: number, m: number, d: number): string | null {
@@ -85,21 +120,28 @@ export function findDates(text: string): string[] {
   // OCR splits the descending J of serif fonts off its word: "J ANUARY", "J UNE"
   const t = text.toUpperCase().replace(/\bJ\s+(ANUARY|UNE|ULY|AN|UN|UL)\b/g, 'J$1');
   // numeric: 03/15/2024, 03-15-2024, 3/15/24, 2024-03-15 (OCR digits repaired first)
-  const numeric = /(?<![0-9A-Z])([0-9ODQILSBZG|]{1,4})\s?[/.-]\s?([0-9ODQILSBZG|]{1,2})\s?[/.-]\s?([0-9ODQILSBZG|]{2,4})(?![0-9])/g;
+  const numeric =
+    /(?<![0-9A-Z])([0-9ODQILSBZG|]{1,4})\s?[/.-]\s?([0-9ODQILSBZG|]{1,2})\s?[/.-]\s?([0-9ODQILSBZG|]{2,4})(?![0-9])/g;
   for (const m of t.matchAll(numeric)) {
     const [a, b, c] = [m[1]!, m[2]!, m[3]!].map((x) => Number(digitish(x)));
     if ([a, b, c].some((n) => Number.isNaN(n))) continue;
-    const v = m[1]!.length === 4 ? iso(a!, b!, c!) : (m[3]!.length === 4 || m[3]!.length === 2) ? iso(c!, a!, b!) : null;
+    const v = m[1]!.length === 4 ? iso(a!, b!, c!) : m[3]!.length === 4 || m[3]!.length === 2 ? iso(c!, a!, b!) : null;
     if (v) out.push({ at: m.index!, v });
   }
   // compact MMDDYYYY (8 digits) only when nothing else matched
   // words: MAR 15 2024, MARCH 15, 2024, 15 MAR 2024, 15-MAR-2024
-  const mon = Object.keys(MONTHS).sort((x, y) => y.length - x.length).join('|');
-  for (const m of t.matchAll(new RegExp(`\\b(${mon})\\.?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{1,2}),?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'))) {
+  const mon = Object.keys(MONTHS)
+    .sort((x, y) => y.length - x.length)
+    .join('|');
+  for (const m of t.matchAll(
+    new RegExp(`\\b(${mon})\\.?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{1,2}),?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'),
+  )) {
     const v = iso(Number(digitish(m[3]!)), MONTHS[m[1]!]!, Number(digitish(m[2]!)));
     if (v) out.push({ at: m.index!, v });
   }
-  for (const m of t.matchAll(new RegExp(`\\b([0-9OIL]{1,2})(?:\\s+|\\s?[-/]\\s?)(${mon})\\.?,?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(
+    new RegExp(`\\b([0-9OIL]{1,2})(?:\\s+|\\s?[-/]\\s?)(${mon})\\.?,?(?:\\s+|\\s?[-/]\\s?)([0-9OIL]{4})\\b`, 'g'),
+  )) {
     const v = iso(Number(digitish(m[3]!)), MONTHS[m[2]!]!, Number(digitish(m[1]!)));
     if (v) out.push({ at: m.index!, v });
   }
@@ -111,7 +153,8 @@ export const parseDate = (text: string): string | null => findDates(text)[0] ?? 
 /** Money amounts in a text, as plain decimals ("12345.67"). Needs a $ sign or cents. */
 export function findMoney(text: string): string[] {
   const out: string[] = [];
-  const re = /(?:\$|\bS(?=\d))\s?([0-9OIlSB][0-9OIlSB,. ]*[0-9OIlSB])|(?<![\d.,])(\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})(?![\d])/g;
+  const re =
+    /(?:\$|\bS(?=\d))\s?([0-9OIlSB][0-9OIlSB,. ]*[0-9OIlSB])|(?<![\d.,])(\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})(?![\d])/g;
   for (const m of text.matchAll(re)) {
     let s = digitish((m[1] ?? m[2]!).replace(/\s/g, ''));
     // the last separator followed by exactly two digits is the decimal point, any other is a thousands separator
@@ -133,21 +176,71 @@ export function parseYear(text: string): string | null {
 }
 
 export const STATES: Record<string, string> = {
-  ALABAMA: 'AL', ALASKA: 'AK', ARIZONA: 'AZ', ARKANSAS: 'AR', CALIFORNIA: 'CA', COLORADO: 'CO', CONNECTICUT: 'CT', DELAWARE: 'DE',
-  'DISTRICT OF COLUMBIA': 'DC', FLORIDA: 'FL', GEORGIA: 'GA', HAWAII: 'HI', IDAHO: 'ID', ILLINOIS: 'IL', INDIANA: 'IN', IOWA: 'IA',
-  KANSAS: 'KS', KENTUCKY: 'KY', LOUISIANA: 'LA', MAINE: 'ME', MARYLAND: 'MD', MASSACHUSETTS: 'MA', MICHIGAN: 'MI', MINNESOTA: 'MN',
-  MISSISSIPPI: 'MS', MISSOURI: 'MO', MONTANA: 'MT', NEBRASKA: 'NE', NEVADA: 'NV', 'NEW HAMPSHIRE': 'NH', 'NEW JERSEY': 'NJ',
-  'NEW MEXICO': 'NM', 'NEW YORK': 'NY', 'NORTH CAROLINA': 'NC', 'NORTH DAKOTA': 'ND', OHIO: 'OH', OKLAHOMA: 'OK', OREGON: 'OR',
-  PENNSYLVANIA: 'PA', 'RHODE ISLAND': 'RI', 'SOUTH CAROLINA': 'SC', 'SOUTH DAKOTA': 'SD', TENNESSEE: 'TN', TEXAS: 'TX', UTAH: 'UT',
-  VERMONT: 'VT', VIRGINIA: 'VA', WASHINGTON: 'WA', 'WEST VIRGINIA': 'WV', WISCONSIN: 'WI', WYOMING: 'WY',
+  ALABAMA: 'AL',
+  ALASKA: 'AK',
+  ARIZONA: 'AZ',
+  ARKANSAS: 'AR',
+  CALIFORNIA: 'CA',
+  COLORADO: 'CO',
+  CONNECTICUT: 'CT',
+  DELAWARE: 'DE',
+  'DISTRICT OF COLUMBIA': 'DC',
+  FLORIDA: 'FL',
+  GEORGIA: 'GA',
+  HAWAII: 'HI',
+  IDAHO: 'ID',
+  ILLINOIS: 'IL',
+  INDIANA: 'IN',
+  IOWA: 'IA',
+  KANSAS: 'KS',
+  KENTUCKY: 'KY',
+  LOUISIANA: 'LA',
+  MAINE: 'ME',
+  MARYLAND: 'MD',
+  MASSACHUSETTS: 'MA',
+  MICHIGAN: 'MI',
+  MINNESOTA: 'MN',
+  MISSISSIPPI: 'MS',
+  MISSOURI: 'MO',
+  MONTANA: 'MT',
+  NEBRASKA: 'NE',
+  NEVADA: 'NV',
+  'NEW HAMPSHIRE': 'NH',
+  'NEW JERSEY': 'NJ',
+  'NEW MEXICO': 'NM',
+  'NEW YORK': 'NY',
+  'NORTH CAROLINA': 'NC',
+  'NORTH DAKOTA': 'ND',
+  OHIO: 'OH',
+  OKLAHOMA: 'OK',
+  OREGON: 'OR',
+  PENNSYLVANIA: 'PA',
+  'RHODE ISLAND': 'RI',
+  'SOUTH CAROLINA': 'SC',
+  'SOUTH DAKOTA': 'SD',
+  TENNESSEE: 'TN',
+  TEXAS: 'TX',
+  UTAH: 'UT',
+  VERMONT: 'VT',
+  VIRGINIA: 'VA',
+  WASHINGTON: 'WA',
+  'WEST VIRGINIA': 'WV',
+  WISCONSIN: 'WI',
+  WYOMING: 'WY',
 };
 export const STATE_CODES = new Set(Object.values(STATES));
 
-interface CityLine { city: string; state: string; zip: string }
+interface CityLine {
+  city: string;
+  state: string;
+  zip: string;
+}
 
 /** "SACRAMENTO, CA 95814" / "Sacramento CA 95814-1234" (OCR digit confusions in the ZIP repaired). */
 export function parseCityLine(line: string): CityLine | null {
-  const m = /^(.*?[A-Z.'])[\s,.]+([A-Z]{2})[\s,.]+([0-9OISBZ]{5})(?:\s?-\s?[0-9OISBZ]{4})?\s*$/.exec(collapse(line.toUpperCase()));
+  const m = /^(.*?[A-Z.'])[\s,.]+([A-Z]{2})[\s,.]+([0-9OISBZ]{5})(?:\s?-\s?[0-9OISBZ]{4})?\s*$/.exec(
+    collapse(line.toUpperCase()),
+  );
   if (!m || !STATE_CODES.has(m[2]!)) return null;
   const zip = digitish(m[3]!);
   if (!/^\d{5}$/.test(zip)) return null;
@@ -155,11 +248,18 @@ export function parseCityLine(line: string): CityLine | null {
 }
 
 /** A street line: starts with a house number or is a PO box. */
-export const isStreetLine = (line: string) => /^\s*(\d+[A-Z]?\s+\S+|P\.?\s?O\.?\s+BOX\s+\S+|[0-9OIL]{2,}\s+[A-Z]{2,})/i.test(line);
+export const isStreetLine = (line: string) =>
+  /^\s*(\d+[A-Z]?\s+\S+|P\.?\s?O\.?\s+BOX\s+\S+|[0-9OIL]{2,}\s+[A-Z]{2,})/i.test(line);
 
 export const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V']);
 
-export interface NameParts { name: string; first: string; middle: string; last: string; suffix: string }
+export interface NameParts {
+  name: string;
+  first: string;
+  middle: string;
+  last: string;
+  suffix: string;
+}
 
 /** "DOE, JOHN Q" (last name first when a comma says so) or "JOHN Q DOE JR". */
 export function parseName(raw: string): NameParts | null {

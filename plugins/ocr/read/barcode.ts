@@ -31,9 +31,19 @@ async function decode(g: Gray): Promise<string[]> {
     rgba[j + 2] = v;
     rgba[j + 3] = 255;
   }
-  const results = await readBarcodes({ data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], {
-    formats: ['PDF417'], tryHarder: true, tryRotate: true, tryInvert: false, maxNumberOfSymbols: 4, textMode: 'Plain',
-  });
+  const results = await readBarcodes(
+    { data: rgba, width: g.width, height: g.height, colorSpace: 'srgb' } as unknown as Parameters<
+      typeof readBarcodes
+    >[0],
+    {
+      formats: ['PDF417'],
+      tryHarder: true,
+      tryRotate: true,
+      tryInvert: false,
+      maxNumberOfSymbols: 4,
+      textMode: 'Plain',
+    },
+  );
   return results.filter((r) => r.isValid).map((r) => Buffer.from(r.bytes).toString('latin1'));
 }
 
@@ -51,7 +61,10 @@ export async function readPdf417(g: Gray): Promise<string[]> {
   await init();
   if (g.width * g.height > HALF_FIRST) {
     const { data, info } = await sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } })
-      .resize(Math.round(g.width / 2), Math.round(g.height / 2), { kernel: 'linear' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      .resize(Math.round(g.width / 2), Math.round(g.height / 2), { kernel: 'linear' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const half = await decode({ data, width: info.width, height: info.height });
     if (half.length) return half;
   }

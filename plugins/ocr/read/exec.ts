@@ -6,7 +6,10 @@
 import { spawn } from 'node:child_process';
 
 export class ToolError extends Error {
-  constructor(message: string, readonly code: 'TOOL_MISSING' | 'TOOL_FAILED' | 'TOOL_TIMEOUT' | 'TOOL_OUTPUT_TOO_LARGE') {
+  constructor(
+    message: string,
+    readonly code: 'TOOL_MISSING' | 'TOOL_FAILED' | 'TOOL_TIMEOUT' | 'TOOL_OUTPUT_TOO_LARGE',
+  ) {
     super(message);
     this.name = 'ToolError';
   }
@@ -37,22 +40,35 @@ export function runTool(cmd: string, args: readonly string[], o: RunOptions): Pr
         reject(e);
       } else resolve(v!);
     };
-    const timer = setTimeout(() => finish(new ToolError(`${cmd} took longer than ${o.timeoutMs} ms`, 'TOOL_TIMEOUT')), o.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new ToolError(`${cmd} took longer than ${o.timeoutMs} ms`, 'TOOL_TIMEOUT')),
+      o.timeoutMs,
+    );
     child.stdout.on('data', (c: Buffer) => {
       outBytes += c.length;
-      if (outBytes > o.maxOutputBytes) return finish(new ToolError(`${cmd} produced more than ${o.maxOutputBytes} bytes`, 'TOOL_OUTPUT_TOO_LARGE'));
+      if (outBytes > o.maxOutputBytes)
+        return finish(new ToolError(`${cmd} produced more than ${o.maxOutputBytes} bytes`, 'TOOL_OUTPUT_TOO_LARGE'));
       out.push(c);
     });
     child.stderr.on('data', (c: Buffer) => {
       if (err.length < 2000) err += c.toString('utf8');
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') finish(new ToolError(`${cmd} is not installed (bin/setup installs poppler-utils and tesseract-ocr)`, 'TOOL_MISSING'));
+      if (e.code === 'ENOENT')
+        finish(
+          new ToolError(`${cmd} is not installed (bin/setup installs poppler-utils and tesseract-ocr)`, 'TOOL_MISSING'),
+        );
       else finish(e);
     });
     child.on('close', (code) => {
       if (code === 0) finish(null, Buffer.concat(out));
-      else finish(new ToolError(`${cmd} exited with ${code}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`, 'TOOL_FAILED'));
+      else
+        finish(
+          new ToolError(
+            `${cmd} exited with ${code}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
+            'TOOL_FAILED',
+          ),
+        );
     });
     // a tool that exits before reading all of stdin (a damaged PDF) makes the write fail with EPIPE: its exit code tells
     child.stdin.on('error', () => undefined);

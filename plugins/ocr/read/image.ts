@@ -15,7 +15,13 @@ sharp.cache(false);
 export async function decodeImage(bytes: Buffer, maxPixels: number): Promise<{ gray: Gray; density?: number }> {
   const img = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' });
   const meta = await img.metadata();
-  const { data, info } = await img.rotate().flatten({ background: '#ffffff' }).grayscale().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await img
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .grayscale()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { gray: toOneChannel(data, info.width, info.height, info.channels), density: meta.density };
 }
 
@@ -48,7 +54,12 @@ export function ocrScale(g: Gray, density?: number): number | undefined {
   return undefined;
 }
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /**
  * What the ink on `small` (a downscaled copy, `factor` of the full size)
@@ -58,7 +69,11 @@ interface Box { x: number; y: number; width: number; height: number }
  * printed (null when the page is blank). Specks, and large shapes touching
  * the image's edge (a scanner's dark border, a shadow), are left out.
  */
-function surveyInk(small: Gray, factor: number, threshold: number): { glyph: number | null; content: Box | null; heights: number[] } {
+function surveyInk(
+  small: Gray,
+  factor: number,
+  threshold: number,
+): { glyph: number | null; content: Box | null; heights: number[] } {
   const { data, width, height } = small;
   const label = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
@@ -86,10 +101,12 @@ function surveyInk(small: Gray, factor: number, threshold: number): { glyph: num
       if (y > y1) y1 = y;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
-      if (x > 0 && !label[i - 1] && data[i - 1]! < threshold) (label[i - 1] = 1), (stack[top++] = i - 1);
-      if (x < width - 1 && !label[i + 1] && data[i + 1]! < threshold) (label[i + 1] = 1), (stack[top++] = i + 1);
-      if (y > 0 && !label[i - width] && data[i - width]! < threshold) (label[i - width] = 1), (stack[top++] = i - width);
-      if (y < height - 1 && !label[i + width] && data[i + width]! < threshold) (label[i + width] = 1), (stack[top++] = i + width);
+      if (x > 0 && !label[i - 1] && data[i - 1]! < threshold) ((label[i - 1] = 1), (stack[top++] = i - 1));
+      if (x < width - 1 && !label[i + 1] && data[i + 1]! < threshold) ((label[i + 1] = 1), (stack[top++] = i + 1));
+      if (y > 0 && !label[i - width] && data[i - width]! < threshold)
+        ((label[i - width] = 1), (stack[top++] = i - width));
+      if (y < height - 1 && !label[i + width] && data[i + width]! < threshold)
+        ((label[i + width] = 1), (stack[top++] = i + width));
     }
     const h = y1 - y0 + 1;
     const w = x1 - x0 + 1;
@@ -105,7 +122,10 @@ function surveyInk(small: Gray, factor: number, threshold: number): { glyph: num
   }
   heights.sort((a, b) => a - b);
   const glyph = heights.length >= 20 ? heights[Math.floor(heights.length / 2)]! / factor : null;
-  const content = bx1 < 0 ? null : { x: bx0 / factor, y: by0 / factor, width: (bx1 - bx0 + 1) / factor, height: (by1 - by0 + 1) / factor };
+  const content =
+    bx1 < 0
+      ? null
+      : { x: bx0 / factor, y: by0 / factor, width: (bx1 - bx0 + 1) / factor, height: (by1 - by0 + 1) / factor };
   return { glyph, content, heights: heights.map((h) => h / factor) };
 }
 
@@ -197,7 +217,11 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
   if (c && c.width * c.height < CROP_BELOW * g.width * g.height) {
     const margin = Math.max(40, 0.03 * Math.max(g.width, g.height));
     at = { x: Math.max(0, Math.floor(c.x - margin)), y: Math.max(0, Math.floor(c.y - margin)) };
-    src = cropGray(g, { ...at, width: Math.min(g.width - at.x, c.width + 2 * margin), height: Math.min(g.height - at.y, c.height + 2 * margin) });
+    src = cropGray(g, {
+      ...at,
+      width: Math.min(g.width - at.x, c.width + 2 * margin),
+      height: Math.min(g.height - at.y, c.height + 2 * margin),
+    });
   }
   scale = smallPrintScale(ink.heights, scale, src.width * src.height);
   const origin = { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
@@ -212,8 +236,12 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
   const stretch = paper - lo >= 24 && paper - lo < 150;
   const rotate = Math.abs(skew) >= 0.3;
   const report = {
-    origin, page: { width: Math.round(g.width * scale), height: Math.round(g.height * scale) }, scale, skew,
-    noise: Math.round(noise * 10) / 10, ...(ink.glyph !== null ? { glyph_px: Math.round(ink.glyph) } : {}),
+    origin,
+    page: { width: Math.round(g.width * scale), height: Math.round(g.height * scale) },
+    scale,
+    skew,
+    noise: Math.round(noise * 10) / 10,
+    ...(ink.glyph !== null ? { glyph_px: Math.round(ink.glyph) } : {}),
   };
   if (!resize && !median && !stretch && !rotate) return { gray: src, ...report };
   let img = raw(src);

@@ -23,7 +23,10 @@ import sharp, { type Sharp } from 'sharp';
 import type { PDFDocument, PDFRawStream } from 'pdf-lib';
 import type { Gray } from './types.js';
 
-interface PdfImagePage { gray: Gray; dpi: number }
+interface PdfImagePage {
+  gray: Gray;
+  dpi: number;
+}
 
 type PdfLib = typeof import('pdf-lib');
 let lib: Promise<PdfLib> | undefined;
@@ -33,7 +36,11 @@ const pdfLib = () => (lib ??= import('pdf-lib'));
 export async function openPdf(bytes: Buffer): Promise<PDFDocument | null> {
   const { PDFDocument, ParseSpeeds } = await pdfLib();
   try {
-    return await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest, throwOnInvalidObject: true });
+    return await PDFDocument.load(bytes, {
+      updateMetadata: false,
+      parseSpeed: ParseSpeeds.Fastest,
+      throwOnInvalidObject: true,
+    });
   } catch {
     return null;
   }
@@ -43,9 +50,12 @@ type Matrix = [number, number, number, number, number, number];
 
 /** m1 then m2 (PDF's `cm`: the new matrix is m2 x m1 in row-vector form). */
 const multiply = (m2: Matrix, m1: Matrix): Matrix => [
-  m2[0] * m1[0] + m2[1] * m1[2], m2[0] * m1[1] + m2[1] * m1[3],
-  m2[2] * m1[0] + m2[3] * m1[2], m2[2] * m1[1] + m2[3] * m1[3],
-  m2[4] * m1[0] + m2[5] * m1[2] + m1[4], m2[4] * m1[1] + m2[5] * m1[3] + m1[5],
+  m2[0] * m1[0] + m2[1] * m1[2],
+  m2[0] * m1[1] + m2[1] * m1[3],
+  m2[2] * m1[0] + m2[3] * m1[2],
+  m2[2] * m1[1] + m2[3] * m1[3],
+  m2[4] * m1[0] + m2[5] * m1[2] + m1[4],
+  m2[4] * m1[1] + m2[5] * m1[3] + m1[5],
 ];
 
 /**
@@ -66,8 +76,10 @@ export function singlePlacement(content: string): { name: string; matrix: Matrix
     }
     if (tok === 'q' && !operands.length) stack.push(ctm);
     else if (tok === 'Q' && !operands.length) ctm = stack.pop() ?? ctm;
-    else if (tok === 'cm' && operands.length === 6 && operands.every((x) => x[0] !== '/')) ctm = multiply(operands.map(Number) as Matrix, ctm);
-    else if (tok === 'Do' && operands.length === 1 && operands[0]![0] === '/' && !found) found = { name: operands[0]!.slice(1), matrix: ctm };
+    else if (tok === 'cm' && operands.length === 6 && operands.every((x) => x[0] !== '/'))
+      ctm = multiply(operands.map(Number) as Matrix, ctm);
+    else if (tok === 'Do' && operands.length === 1 && operands[0]![0] === '/' && !found)
+      found = { name: operands[0]!.slice(1), matrix: ctm };
     else return null;
     operands = [];
   }
@@ -91,7 +103,12 @@ function asPng(idat: Uint8Array, width: number, height: number, channels: 1 | 3)
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = channels === 1 ? 0 : 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from(idat.buffer, idat.byteOffset, idat.byteLength)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.from(idat.buffer, idat.byteOffset, idat.byteLength)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 type Lib = PdfLib;
@@ -107,12 +124,18 @@ function soleFilter(t: Lib, img: PDFRawStream): string | undefined {
 function colorChannels(t: Lib, doc: PDFDocument, img: PDFRawStream): number {
   const cs = img.dict.lookup(t.PDFName.of('ColorSpace'));
   const resolved = cs instanceof t.PDFRef ? doc.context.lookup(cs) : cs;
-  if (resolved instanceof t.PDFName) return ({ '/DeviceGray': 1, '/CalGray': 1, '/DeviceRGB': 3, '/CalRGB': 3, '/DeviceCMYK': 4 } as Record<string, number>)[resolved.asString()] ?? 0;
+  if (resolved instanceof t.PDFName)
+    return (
+      ({ '/DeviceGray': 1, '/CalGray': 1, '/DeviceRGB': 3, '/CalRGB': 3, '/DeviceCMYK': 4 } as Record<string, number>)[
+        resolved.asString()
+      ] ?? 0
+    );
   if (resolved instanceof t.PDFArray) {
     const kind = resolved.lookupMaybe(0, t.PDFName)?.asString();
     if (kind === '/CalGray') return 1;
     if (kind === '/CalRGB') return 3;
-    if (kind === '/ICCBased') return resolved.lookupMaybe(1, t.PDFRawStream)?.dict.lookupMaybe(t.PDFName.of('N'), t.PDFNumber)?.asNumber() ?? 0;
+    if (kind === '/ICCBased')
+      return resolved.lookupMaybe(1, t.PDFRawStream)?.dict.lookupMaybe(t.PDFName.of('N'), t.PDFNumber)?.asNumber() ?? 0;
   }
   return 0;
 }
@@ -128,14 +151,21 @@ function imageDecoder(t: Lib, doc: PDFDocument, img: PDFRawStream, maxPixels: nu
   const height = num('Height');
   if (!width || !height || width * height > maxPixels) return null;
   const filter = soleFilter(t, img);
-  if (filter === '/DCTDecode') return sharp(Buffer.from(img.contents), { limitInputPixels: maxPixels, failOn: 'error' });
+  if (filter === '/DCTDecode')
+    return sharp(Buffer.from(img.contents), { limitInputPixels: maxPixels, failOn: 'error' });
   const channels = colorChannels(t, doc, img);
   if (filter !== '/FlateDecode' || num('BitsPerComponent') !== 8 || (channels !== 1 && channels !== 3)) return null;
   const parms = img.dict.lookup(t.PDFName.of('DecodeParms'));
-  const p = parms instanceof t.PDFArray ? parms.lookupMaybe(0, t.PDFDict) : parms instanceof t.PDFDict ? parms : undefined;
+  const p =
+    parms instanceof t.PDFArray ? parms.lookupMaybe(0, t.PDFDict) : parms instanceof t.PDFDict ? parms : undefined;
   const predictor = p ? (num('Predictor', p) ?? 1) : 1;
   if (predictor >= 10) {
-    if ((num('Colors', p) ?? 1) !== channels || (num('BitsPerComponent', p) ?? 8) !== 8 || (num('Columns', p) ?? 1) !== width) return null;
+    if (
+      (num('Colors', p) ?? 1) !== channels ||
+      (num('BitsPerComponent', p) ?? 8) !== 8 ||
+      (num('Columns', p) ?? 1) !== width
+    )
+      return null;
     return sharp(asPng(img.contents, width, height, channels), { limitInputPixels: maxPixels, failOn: 'error' });
   }
   if (predictor !== 1) return null;
@@ -145,7 +175,12 @@ function imageDecoder(t: Lib, doc: PDFDocument, img: PDFRawStream, maxPixels: nu
 }
 
 async function toGray(s: Sharp): Promise<Gray | null> {
-  const { data, info } = await s.flatten({ background: '#ffffff' }).grayscale().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await s
+    .flatten({ background: '#ffffff' })
+    .grayscale()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return info.channels === 1 ? { data, width: info.width, height: info.height } : null;
 }
 
@@ -176,12 +211,29 @@ export async function pageScanImage(doc: PDFDocument, index: number, maxPixels: 
     const [a, b, c, d, e, f] = placed.matrix;
     if (b !== 0 || c !== 0 || a <= 0 || d <= 0) return null;
     const tol = (n: number) => Math.max(2, n * 0.02);
-    if (Math.abs(e - crop.x) > tol(crop.width) || Math.abs(f - crop.y) > tol(crop.height) || Math.abs(a - crop.width) > tol(crop.width) || Math.abs(d - crop.height) > tol(crop.height)) return null;
+    if (
+      Math.abs(e - crop.x) > tol(crop.width) ||
+      Math.abs(f - crop.y) > tol(crop.height) ||
+      Math.abs(a - crop.width) > tol(crop.width) ||
+      Math.abs(d - crop.height) > tol(crop.height)
+    )
+      return null;
 
     // the image: no mask, no decode array, square pixels
-    const img = page.node.Resources()?.lookupMaybe(t.PDFName.of('XObject'), t.PDFDict)?.lookup(t.PDFName.of(placed.name));
-    if (!(img instanceof t.PDFRawStream) || img.dict.lookupMaybe(t.PDFName.of('Subtype'), t.PDFName)?.asString() !== '/Image') return null;
-    if (['SMask', 'Mask', 'Decode'].some((k) => img.dict.has(t.PDFName.of(k))) || img.dict.lookupMaybe(t.PDFName.of('ImageMask'), t.PDFBool)?.asBoolean()) return null;
+    const img = page.node
+      .Resources()
+      ?.lookupMaybe(t.PDFName.of('XObject'), t.PDFDict)
+      ?.lookup(t.PDFName.of(placed.name));
+    if (
+      !(img instanceof t.PDFRawStream) ||
+      img.dict.lookupMaybe(t.PDFName.of('Subtype'), t.PDFName)?.asString() !== '/Image'
+    )
+      return null;
+    if (
+      ['SMask', 'Mask', 'Decode'].some((k) => img.dict.has(t.PDFName.of(k))) ||
+      img.dict.lookupMaybe(t.PDFName.of('ImageMask'), t.PDFBool)?.asBoolean()
+    )
+      return null;
     const width = img.dict.lookupMaybe(t.PDFName.of('Width'), t.PDFNumber)?.asNumber() ?? 0;
     const height = img.dict.lookupMaybe(t.PDFName.of('Height'), t.PDFNumber)?.asNumber() ?? 0;
     const dpiX = width / (a / 72);
@@ -206,7 +258,11 @@ export async function pageImages(doc: PDFDocument, index: number, maxPixels: num
     for (const [, ref] of xobjects?.entries() ?? []) {
       if (out.length >= limit) break;
       const s = doc.context.lookup(ref);
-      if (!(s instanceof t.PDFRawStream) || s.dict.lookupMaybe(t.PDFName.of('Subtype'), t.PDFName)?.asString() !== '/Image') continue;
+      if (
+        !(s instanceof t.PDFRawStream) ||
+        s.dict.lookupMaybe(t.PDFName.of('Subtype'), t.PDFName)?.asString() !== '/Image'
+      )
+        continue;
       const decoder = imageDecoder(t, doc, s, maxPixels);
       const g = decoder ? await toGray(decoder).catch(() => null) : null;
       if (g) out.push(g);

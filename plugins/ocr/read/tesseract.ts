@@ -121,15 +121,32 @@ async function recognize(g: Gray, config: Record<string, unknown>): Promise<stri
 
 /** Words of a 300-dpi grayscale page. */
 export async function ocrWords(g: Gray, o: OcrOptions): Promise<Word[]> {
-  const tsv = await ocrQueue(o.concurrency).add(() => {
-    o.signal?.throwIfAborted();
-    return withTimeout(recognize(g, { lang: 'eng', oem: 1, psm: o.psm ?? 11, dpi: 300, presets: ['tsv', ...CONFIG], binary: BINARY }), o.timeoutMs, 'tesseract', o.signal);
-  }, { signal: o.signal });
+  const tsv = await ocrQueue(o.concurrency).add(
+    () => {
+      o.signal?.throwIfAborted();
+      return withTimeout(
+        recognize(g, { lang: 'eng', oem: 1, psm: o.psm ?? 11, dpi: 300, presets: ['tsv', ...CONFIG], binary: BINARY }),
+        o.timeoutMs,
+        'tesseract',
+        o.signal,
+      );
+    },
+    { signal: o.signal },
+  );
   return parseTsv(tsv);
 }
 
 /** One line of VIN characters (a crop around a VIN): tesseract limited to the VIN alphabet, single-line (7) or single-word (8) mode. */
 export async function ocrVinLine(g: Gray, o: OcrOptions & { line?: 7 | 8 }): Promise<string> {
-  const out = await ocrQueue(o.concurrency).add(() => withTimeout(recognize(g, { lang: 'eng', oem: 1, psm: o.line ?? 7, dpi: 300, presets: VIN_CONFIG, binary: BINARY }), o.timeoutMs, 'tesseract', o.signal), { signal: o.signal });
+  const out = await ocrQueue(o.concurrency).add(
+    () =>
+      withTimeout(
+        recognize(g, { lang: 'eng', oem: 1, psm: o.line ?? 7, dpi: 300, presets: VIN_CONFIG, binary: BINARY }),
+        o.timeoutMs,
+        'tesseract',
+        o.signal,
+      ),
+    { signal: o.signal },
+  );
   return out.trim();
 }

@@ -26,11 +26,26 @@ type WorkerAnswer<T> =
   | { id: number; needsOcr: TextLayerPage[] }
   | { id: number; error: { name: string; message: string; code?: string } };
 
-export interface WorkerTask { bytes: Uint8Array; options: Record<string, unknown> }
+export interface WorkerTask {
+  bytes: Uint8Array;
+  options: Record<string, unknown>;
+}
 
-interface Slot { worker: Worker; busy: number }
-interface Job<T> { task: WorkerTask; signal?: AbortSignal; resolve: (v: WorkerAnswer<T>) => void; reject: (e: Error) => void; retried?: boolean }
-interface Pending<T> { job: Job<T>; slot: Slot }
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+interface Job<T> {
+  task: WorkerTask;
+  signal?: AbortSignal;
+  resolve: (v: WorkerAnswer<T>) => void;
+  reject: (e: Error) => void;
+  retried?: boolean;
+}
+interface Pending<T> {
+  job: Job<T>;
+  slot: Slot;
+}
 
 const PER_WORKER = 2;
 
@@ -42,7 +57,10 @@ class ReadingPool<T> {
   /** Documents the workers answered: read whole, or handed back for OCR. */
   readonly stats = { read: 0, handedBack: 0, failed: 0 };
 
-  constructor(private readonly size: number, private readonly script: URL) {}
+  constructor(
+    private readonly size: number,
+    private readonly script: URL,
+  ) {}
 
   /** Runs a task on a worker; resolves with the worker's answer (errors come back as answers, for the caller to rebuild). */
   run(task: WorkerTask, signal?: AbortSignal): Promise<WorkerAnswer<T>> {
@@ -106,7 +124,8 @@ class ReadingPool<T> {
   private pump(): void {
     while (this.queue.length) {
       let slot = this.slots.filter((s) => s.busy < PER_WORKER).sort((a, b) => a.busy - b.busy)[0];
-      if (!slot || (slot.busy > 0 && this.slots.length < this.size)) slot = this.slots.length < this.size ? this.spawn() : slot;
+      if (!slot || (slot.busy > 0 && this.slots.length < this.size))
+        slot = this.slots.length < this.size ? this.spawn() : slot;
       if (!slot) return;
       const job = this.queue.shift()!;
       if (job.signal?.aborted) {
@@ -119,9 +138,13 @@ class ReadingPool<T> {
       s.worker.ref();
       this.pending.set(id, { job, slot: s });
       // an aborted document stops its worker (a thread cannot be interrupted otherwise)
-      job.signal?.addEventListener('abort', () => {
-        if (this.pending.has(id)) void s.worker.terminate();
-      }, { once: true });
+      job.signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.pending.has(id)) void s.worker.terminate();
+        },
+        { once: true },
+      );
       s.worker.postMessage({ id, ...job.task });
     }
   }

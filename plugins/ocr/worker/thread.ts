@@ -9,11 +9,17 @@ import type { WorkerTask } from './pool.js';
 
 parentPort!.on('message', async (m: WorkerTask & { id: number }) => {
   try {
-    const ok = await analyzeInThisThread(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), { ...m.options, textLayerOnly: true });
+    const ok = await analyzeInThisThread(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), {
+      ...m.options,
+      textLayerOnly: true,
+    });
     parentPort!.postMessage({ id: m.id, ok });
   } catch (e) {
     if (e instanceof NeedsOcr) return parentPort!.postMessage({ id: m.id, needsOcr: e.layer });
     const err = e as Error & { code?: string };
-    parentPort!.postMessage({ id: m.id, error: { name: err.name, message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) } });
+    parentPort!.postMessage({
+      id: m.id,
+      error: { name: err.name, message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) },
+    });
   }
 });

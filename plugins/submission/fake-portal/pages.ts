@@ -95,7 +95,8 @@ ${a.feedback ? `<p id="feedback">${esc(a.feedback)}</p>` : ''}
 export function searchPage(found: { no: string }[]): string {
   return layout(
     'Find an application',
-    `<ul id="results">${found.map((a) => `<li><a class="app" href="/application/${esc(a.no)}">${esc(a.no)}</a></li>`)
+    `<ul id="results">${found
+      .map((a) => `<li><a class="app" href="/application/${esc(a.no)}">${esc(a.no)}</a></li>`)
       .join('')}</ul>`,
   );
 }

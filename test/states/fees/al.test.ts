@@ -7,7 +7,7 @@ testStateFees('AL', {
   goldens: [
     {
       // duplicate $15 (sourced); agent and commission fees unsourced -> unknown; title total $15
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 15 },
@@ -21,8 +21,12 @@ testStateFees('AL', {
       // tax: 2% x $20,000 = $400; local tax: county not modelled -> unknown
       // title: transfer $15; agent/commission unknown; registration $23 unsourced -> unknown
       // total: $400 + $15 = $415
-      name: "used AL car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'AL' }, sale: { price: 20_000 } },
+      name: 'used AL car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'AL' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 400 },
         registration: { total: 0 },
@@ -30,14 +34,19 @@ testStateFees('AL', {
         total: 415,
         items: [{ section: 'tax', feeType: 'StateTax', value: 400 }],
         complete: false,
-        unknown: [/^title: Designated agent fee/, /^title: County commission fee/, /^registration: Registration fee \(\$/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: Designated agent fee/,
+          /^title: County commission fee/,
+          /^registration: Registration fee \(\$/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
     {
       // tax: 2% x $10,000 = $200; the trade-in credit is not confirmed by an official page -> shown as unknown, not subtracted,
       // so the taxable amount stays $10,000
       // title: transfer $15 + lien $15 = $30; total $230
-      name: "purchase with a lien, $10,000 and a $2,000 trade-in (the credit is unsourced)",
+      name: 'purchase with a lien, $10,000 and a $2,000 trade-in (the credit is unsourced)',
       input: { transaction: 'new_lien', vehicle: { title_state: 'AL' }, sale: { price: 10_000, trade_in: 2_000 } },
       expect: {
         tax: { taxable_amount: 10000, total: 200 },
@@ -46,7 +55,13 @@ testStateFees('AL', {
         total: 230,
         items: [{ section: 'tax', feeType: 'TradeInCredit', value: null }],
         complete: false,
-        unknown: [/^title: Designated agent fee/, /^title: County commission fee/, /^registration: Registration fee \(\$/, /^tax: Trade-in credit/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: Designated agent fee/,
+          /^title: County commission fee/,
+          /^registration: Registration fee \(\$/,
+          /^tax: Trade-in credit/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
   ],

@@ -5,7 +5,7 @@ testStateFees('AR', {
   goldens: [
     {
       // duplicate $10 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,30 @@ testStateFees('AR', {
     {
       // title $10, registration by weight (3,500 lbs: $25), decal $2.50, 6.5% tax: all unsourced -> unknown;
       // local tax: county not modelled. Totals $0.
-      name: "used AR car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'AR' }, sale: { price: 20_000 } },
+      name: 'used AR car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'AR' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/, /^registration: Validation decal fee/, /^tax: State motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^registration: Registration fee \(by weight\)/,
+          /^registration: Validation decal fee/,
+          /^tax: State motor vehicle sales tax/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
     {
       // title $10 and lien $0.50 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

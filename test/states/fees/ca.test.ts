@@ -19,7 +19,13 @@ testStateFees('CA', {
       //   title: original and lien fees unsourced (unknown) -> $0
       //   total $3,150 + $107 = $3,257.00 (a lower bound: complete is false)
       name: 'Los Angeles County, Alhambra: new $30,000 car with a new lien',
-      input: { county: 'Los Angeles', city: 'Alhambra', transaction: 'new_lien', vehicle: { year: 2024, new: true, value: 30_000 }, sale: { price: 30_000 } },
+      input: {
+        county: 'Los Angeles',
+        city: 'Alhambra',
+        transaction: 'new_lien',
+        vehicle: { year: 2024, new: true, value: 30_000 },
+        sale: { price: 30_000 },
+      },
       expect: {
         tax: { taxable_amount: 30_000, total: 3_150 },
         registration: { total: 107 },
@@ -42,7 +48,13 @@ testStateFees('CA', {
       //   state 7.25% x $12,345 = $895.01 (895.0125); local 7.750% - 7.25% = 0.5% x $12,345 = $61.73 (61.725); tax $956.74
       //   registration $74 + $32 = $106; title transfer fee $15 (Vehicle Code 9255); total $1,077.74
       name: 'Orange County, Anaheim: $12,345 transfer, the trade-in credit is not confirmed',
-      input: { county: 'Orange', city: 'Anaheim', transaction: 'transfer', vehicle: { year: 2020, title_state: 'CA' }, sale: { price: 12_345, trade_in: 2_000 } },
+      input: {
+        county: 'Orange',
+        city: 'Anaheim',
+        transaction: 'transfer',
+        vehicle: { year: 2020, title_state: 'CA' },
+        sale: { price: 12_345, trade_in: 2_000 },
+      },
       expect: {
         tax: { taxable_amount: 12_345, total: 956.74 },
         registration: { total: 106 },
@@ -59,7 +71,13 @@ testStateFees('CA', {
       // San Diego County is not in the CDTFA rows shipped: the local tax is unknown (null), never 0
       //   state 7.25% x $10,000 = $725.00; registration $106; transfer fee $15 (Vehicle Code 9255); total $846.00
       name: 'San Diego County: local rate not modelled, so the local tax is unknown',
-      input: { county: 'San Diego', city: 'San Diego', transaction: 'transfer', vehicle: { title_state: 'CA' }, sale: { price: 10_000 } },
+      input: {
+        county: 'San Diego',
+        city: 'San Diego',
+        transaction: 'transfer',
+        vehicle: { title_state: 'CA' },
+        sale: { price: 10_000 },
+      },
       expect: {
         tax: { total: 725 },
         registration: { total: 106 },
@@ -71,8 +89,16 @@ testStateFees('CA', {
     {
       // Los Angeles County without a city: the rate depends on the city (CDTFA lists cities), so it is unknown
       name: 'Los Angeles County without a city: the local rate depends on the city',
-      input: { county: 'Los Angeles', transaction: 'transfer', vehicle: { title_state: 'CA' }, sale: { price: 10_000 } },
-      expect: { tax: { total: 725 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Los Angeles' }] },
+      input: {
+        county: 'Los Angeles',
+        transaction: 'transfer',
+        vehicle: { title_state: 'CA' },
+        sale: { price: 10_000 },
+      },
+      expect: {
+        tax: { total: 725 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Los Angeles' }],
+      },
     },
   ],
 });

@@ -6,7 +6,7 @@ testStateFees('CT', {
   goldens: [
     {
       // duplicate $25 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -18,8 +18,12 @@ testStateFees('CT', {
     {
       // tax 6.35% x $20,000 = $1,270; title $25 and registration $120 (3 years) unsourced -> unknown; no local tax
       // total $1,270
-      name: "used CT car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'CT' }, sale: { price: 20_000 } },
+      name: 'used CT car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'CT' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 1270 },
         registration: { total: 0 },
@@ -32,7 +36,7 @@ testStateFees('CT', {
     },
     {
       // title $25 and lien $10 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

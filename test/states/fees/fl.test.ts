@@ -23,7 +23,12 @@ testStateFees('FL', {
       //   that is not counted does not lower the taxable amount either: it stays $25,000 (the calculator's rule)
       //   title: Florida title transferred $75.75 + lien recording $2.00 = $77.75; total $127.75
       name: 'Broward: $25,000 purchase, surtax 1% on the first $5,000',
-      input: { county: 'Broward', transaction: 'new_lien', vehicle: { title_state: 'FL', weight_lbs: 3_200 }, sale: { price: 25_000, trade_in: 5_000 } },
+      input: {
+        county: 'Broward',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'FL', weight_lbs: 3_200 },
+        sale: { price: 25_000, trade_in: 5_000 },
+      },
       expect: {
         tax: { taxable_amount: 25_000, total: 50 },
         title: { total: 77.75 },
@@ -59,7 +64,11 @@ testStateFees('FL', {
       // ZIP 33128 (Miami-Dade Tax Collector's office) finds Miami-Dade: surtax 1% x first $5,000 = $50.00
       name: 'ZIP 33128 finds Miami-Dade: surtax 1% on the first $5,000',
       input: { zip: '33128', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 10_000 } },
-      expect: { tax: { total: 50 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }], complete: false },
+      expect: {
+        tax: { total: 50 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 50, county: 'Miami-Dade' }],
+        complete: false,
+      },
     },
     {
       // ZIP 33176 (no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 33176 in Miami-Dade
@@ -84,7 +93,11 @@ testStateFees('FL', {
       // ZIP 33401 (Palm Beach Tax Collector) finds Palm Beach; its current surtax is not confirmed: unknown
       name: 'ZIP 33401 finds Palm Beach, whose surtax is not modelled',
       input: { zip: '33401', transaction: 'transfer', vehicle: { title_state: 'FL' }, sale: { price: 10_000 } },
-      expect: { tax: { total: 0 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Palm Beach' }], complete: false },
+      expect: {
+        tax: { total: 0 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: null, county: 'Palm Beach' }],
+        complete: false,
+      },
     },
     {
       // duplicate title: $75.75 (Hillsborough County Tax Collector's fee table)

@@ -15,7 +15,12 @@ testStateFees('GA', {
       // Fulton County dealer sale $25,000, $5,000 trade-in: TAVT 7% x $25,000 = $1,750.00, credit 7% x $5,000 = $350.00
       //   tax $1,400.00 on $20,000; local sales tax $0 (TAVT replaces it); title $18; tag fee $20; total $1,438.00
       name: 'Fulton County dealer sale: $25,000 with a $5,000 trade-in and a new lien',
-      input: { county: 'Fulton', transaction: 'new_lien', vehicle: { year: 2025, title_state: 'GA', value: 25_000 }, sale: { price: 25_000, trade_in: 5_000 } },
+      input: {
+        county: 'Fulton',
+        transaction: 'new_lien',
+        vehicle: { year: 2025, title_state: 'GA', value: 25_000 },
+        sale: { price: 25_000, trade_in: 5_000 },
+      },
       expect: {
         tax: { taxable_amount: 20_000, total: 1_400 },
         title: { total: 18 },
@@ -33,14 +38,29 @@ testStateFees('GA', {
       // Gwinnett private sale: TAVT on the $18,000 fair market value, not the $15,000 price: 7% x $18,000 = $1,260.00
       //   title $18; tag $20; total $1,298.00
       name: 'Gwinnett private sale: TAVT on the $18,000 fair market value',
-      input: { county: 'Gwinnett', transaction: 'transfer', vehicle: { year: 2019, value: 18_000, title_state: 'GA' }, sale: { price: 15_000 } },
-      expect: { tax: { taxable_amount: 18_000, total: 1_260 }, title: { total: 18 }, registration: { total: 20 }, total: 1_298 },
+      input: {
+        county: 'Gwinnett',
+        transaction: 'transfer',
+        vehicle: { year: 2019, value: 18_000, title_state: 'GA' },
+        sale: { price: 15_000 },
+      },
+      expect: {
+        tax: { taxable_amount: 18_000, total: 1_260 },
+        title: { total: 18 },
+        registration: { total: 20 },
+        total: 1_298,
+      },
     },
     {
       // Cobb, $9,999.99 dealer sale: 7% x $9,999.99 = $699.9993 -> $700.00 (cents rounded half up); title $18; tag $20;
       //   total $738.00
       name: 'Cobb: $9,999.99 sale rounds the TAVT to the cent',
-      input: { county: 'Cobb', transaction: 'transfer', vehicle: { title_state: 'GA', value: 9_999.99 }, sale: { price: 9_999.99 } },
+      input: {
+        county: 'Cobb',
+        transaction: 'transfer',
+        vehicle: { title_state: 'GA', value: 9_999.99 },
+        sale: { price: 9_999.99 },
+      },
       expect: { tax: { total: 700 }, title: { total: 18 }, total: 738 },
     },
     {

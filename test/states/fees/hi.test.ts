@@ -7,7 +7,7 @@ testStateFees('HI', {
   goldens: [
     {
       // duplicate $5; nothing unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 5 },
@@ -21,8 +21,13 @@ testStateFees('HI', {
       // registration: 3,500 lbs x 1.75 cents = $61.25 + $45 + $1 + $0.50 + $12 = $119.75 (county weight tax and county fee are optional: not included)
       // tax: 4% unsourced -> unknown; local: county not modelled
       // total $5 + $119.75 = $124.75
-      name: "used HI car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', county: 'Hawaii', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'HI' }, sale: { price: 20_000 } },
+      name: 'used HI car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        county: 'Hawaii',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'HI' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 119.75 },
@@ -35,7 +40,7 @@ testStateFees('HI', {
     },
     {
       // no county: statewide transfer $10 and lien fee unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

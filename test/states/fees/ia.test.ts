@@ -6,7 +6,7 @@ testStateFees('IA', {
   goldens: [
     {
       // duplicate: $25 on the county FAQ, $35 after HF 674 -> unsourced, unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,28 @@ testStateFees('IA', {
     },
     {
       // title $25, registration (by list price: no MSRP given), 5% one-time registration fee: unsourced/unknown. Totals $0.
-      name: "used IA car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'IA' }, sale: { price: 20_000 } },
+      name: 'used IA car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'IA' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by value\)/, /^tax: State motor vehicle sales tax/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^registration: Registration fee \(by value\)/,
+          /^tax: State motor vehicle sales tax/,
+        ],
       },
     },
     {
       // title $25 and lien $25 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

@@ -14,7 +14,13 @@ testStateFees('IL', {
       // Cook County / Chicago, $30,000 dealer purchase: state 6.25% x $30,000 = $1,875.00; local rate not modelled
       //   (unknown); title $165; registration unsourced; total $2,040.00, incomplete
       name: 'Chicago: $30,000 purchase, state 6.25%, local tax unknown, title $165',
-      input: { county: 'Cook', city: 'Chicago', transaction: 'new_lien', vehicle: { title_state: 'IL', year: 2022 }, sale: { price: 30_000 } },
+      input: {
+        county: 'Cook',
+        city: 'Chicago',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'IL', year: 2022 },
+        sale: { price: 30_000 },
+      },
       expect: {
         tax: { total: 1_875 },
         title: { total: 165 },
@@ -32,7 +38,13 @@ testStateFees('IL', {
       // Antioch (Lake County), $20,000 dealer purchase: state 6.25% = $1,250.00; local part 7.00% - 6.25% = 0.75% (RTA)
       //   x $20,000 = $150.00; tax $1,400.00; title $165; total $1,565.00
       name: 'Antioch, Lake County: $20,000 purchase at the 7.00% vehicle rate',
-      input: { county: 'Lake', city: 'Antioch', transaction: 'purchase', vehicle: { title_state: 'IL' }, sale: { price: 20_000 } },
+      input: {
+        county: 'Lake',
+        city: 'Antioch',
+        transaction: 'purchase',
+        vehicle: { title_state: 'IL' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 1_400 },
         title: { total: 165 },

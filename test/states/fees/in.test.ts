@@ -6,7 +6,7 @@ testStateFees('IN', {
   goldens: [
     {
       // duplicate $15 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -18,8 +18,12 @@ testStateFees('IN', {
     {
       // title $15 (IC 9-17-2-14.5(c): "fifteen dollars ($15)"); registration $21.35 and 7% tax unsourced -> unknown.
       // Total $15.
-      name: "used IN car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'IN' }, sale: { price: 20_000 } },
+      name: 'used IN car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'IN' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
@@ -32,7 +36,7 @@ testStateFees('IN', {
     },
     {
       // title $15 (IC 9-17-2-14.5(c)); lien $10 unsourced -> unknown. Total $15.
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

@@ -7,7 +7,7 @@ testStateFees('LA', {
     {
       // duplicate $15 (R.S. 32:728(2): "certified copy of a certificate of title--fifteen dollars"); OMV handling fee $8
       // unsourced -> unknown. Total $15.
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 15 },
@@ -20,8 +20,12 @@ testStateFees('LA', {
     {
       // title $68.50 (R.S. 32:728(1)); handling fee $8, registration by value, 4.45% tax: unsourced -> unknown; local:
       // county (parish) not modelled. Total $68.50.
-      name: "used LA car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'LA' }, sale: { price: 20_000 } },
+      name: 'used LA car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'LA' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
@@ -29,12 +33,17 @@ testStateFees('LA', {
         total: 68.5,
         items: [{ section: 'title', feeType: 'TitleFee', value: 68.5 }],
         complete: false,
-        unknown: [/^title: OMV handling fee/, /^registration: Registration fee \(by value\)/, /^tax: State motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: OMV handling fee/,
+          /^registration: Registration fee \(by value\)/,
+          /^tax: State motor vehicle sales tax/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
     {
       // title $68.50 (R.S. 32:728(1)); lien $15 and handling fee $8 unsourced -> unknown. Total $68.50.
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

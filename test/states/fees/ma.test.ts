@@ -5,7 +5,7 @@ testStateFees('MA', {
   goldens: [
     {
       // duplicate: no amount, unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,8 +17,12 @@ testStateFees('MA', {
     {
       // tax 6.25% x $20,000 = $1,250 (no book value given: the price is used); title $75 and registration $60 unsourced -> unknown
       // total $1,250
-      name: "used MA car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MA' }, sale: { price: 20_000 } },
+      name: 'used MA car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MA' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 1250 },
         registration: { total: 0 },
@@ -31,7 +35,7 @@ testStateFees('MA', {
     },
     {
       // title $75 unsourced, lien no amount -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

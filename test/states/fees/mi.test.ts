@@ -29,7 +29,12 @@ testStateFees('MI', {
       //   local tax a sourced $0 (no local sales or use tax in Michigan); title $10 + $3 + $1.50 = $14.50;
       //   registration and lien fee unsourced -> unknown; total $2,294.50
       name: 'Wayne County: $38,000 purchase, 6% tax and the title fees',
-      input: { county: 'Wayne', transaction: 'new_lien', vehicle: { title_state: 'MI', msrp: 40_000, year: 2024 }, sale: { price: 38_000 } },
+      input: {
+        county: 'Wayne',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'MI', msrp: 40_000, year: 2024 },
+        sale: { price: 38_000 },
+      },
       expect: {
         tax: { total: 2_280 },
         title: { total: 14.5 },
@@ -53,7 +58,12 @@ testStateFees('MI', {
       // Oakland County, $12,345.67 transfer: 6% = $740.7402 -> $740.74; local $0; title $14.50; total $755.24
       name: 'Oakland County: $12,345.67 transfer, 6% rounded to the cent',
       input: { county: 'Oakland', transaction: 'transfer', vehicle: { title_state: 'MI' }, sale: { price: 12_345.67 } },
-      expect: { tax: { total: 740.74 }, title: { total: 14.5 }, total: 755.24, items: [{ section: 'tax', feeType: 'LocalTax', value: 0 }] },
+      expect: {
+        tax: { total: 740.74 },
+        title: { total: 14.5 },
+        total: 755.24,
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 0 }],
+      },
     },
   ],
 });

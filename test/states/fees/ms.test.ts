@@ -7,7 +7,7 @@ testStateFees('MS', {
   goldens: [
     {
       // replacement title $9.00 (63-21-63(c)). Total $9.
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 9 },
@@ -20,14 +20,21 @@ testStateFees('MS', {
     {
       // tax 5% x $20,000 = $1,000; title $9.00 (63-21-63(b)); registration and privilege license unsourced
       // -> unknown; total $1,009
-      name: "used MS car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MS' }, sale: { price: 20_000 } },
+      name: 'used MS car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MS' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 1000 },
         registration: { total: 0 },
         title: { total: 9 },
         total: 1009,
-        items: [{ section: 'tax', feeType: 'StateTax', value: 1000 }, { section: 'title', feeType: 'TitleFee', value: 9 }],
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 1000 },
+          { section: 'title', feeType: 'TitleFee', value: 9 },
+        ],
         complete: false,
         unknown: [/^registration: Registration fee \(\$/, /^registration: Privilege license/],
       },
@@ -35,8 +42,12 @@ testStateFees('MS', {
     {
       // tax 5% x $12,000 = $600; the trade-in credit is not confirmed -> unknown, not subtracted; taxable amount $12,000
       // title $9.00 (63-21-63(b)); total $609
-      name: "used MS car, $12,000 with a $2,000 trade-in (the credit is unsourced)",
-      input: { transaction: 'transfer', vehicle: { year: 2018, title_state: 'MS' }, sale: { price: 12_000, trade_in: 2_000 } },
+      name: 'used MS car, $12,000 with a $2,000 trade-in (the credit is unsourced)',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2018, title_state: 'MS' },
+        sale: { price: 12_000, trade_in: 2_000 },
+      },
       expect: {
         tax: { taxable_amount: 12000, total: 600 },
         registration: { total: 0 },

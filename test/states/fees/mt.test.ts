@@ -6,7 +6,7 @@ testStateFees('MT', {
   goldens: [
     {
       // duplicate $10.30 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,29 @@ testStateFees('MT', {
     },
     {
       // title $12.36, registration by age, highway patrol fee $10, "no sales tax" (0): unsourced -> unknown. Totals $0.
-      name: "used MT car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MT' }, sale: { price: 20_000 } },
+      name: 'used MT car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'MT' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by age\)/, /^registration: Montana Highway Patrol/, /^tax: Motor vehicle sales tax/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^registration: Registration fee \(by age\)/,
+          /^registration: Montana Highway Patrol/,
+          /^tax: Motor vehicle sales tax/,
+        ],
       },
     },
     {
       // title $12.36 and lien $8.24 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

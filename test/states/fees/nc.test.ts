@@ -14,7 +14,12 @@ testStateFees('NC', {
       // Wake County, $30,000 purchase, $5,000 trade-in, new lien: HUT 3% x $30,000 = $900.00, credit $150.00 -> $750.00
       //   local $0; title $56; lien unsourced; registration unsourced; total $806.00
       name: 'Wake County: $30,000 purchase with a $5,000 trade-in and a new lien',
-      input: { county: 'Wake', transaction: 'new_lien', vehicle: { title_state: 'NC' }, sale: { price: 30_000, trade_in: 5_000 } },
+      input: {
+        county: 'Wake',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'NC' },
+        sale: { price: 30_000, trade_in: 5_000 },
+      },
       expect: {
         tax: { taxable_amount: 25_000, total: 750 },
         title: { total: 56 },
@@ -31,7 +36,12 @@ testStateFees('NC', {
       // Mecklenburg, electric car, $10,000 transfer filed 40 days after the sale (2026-10-11 -> 2026-11-20):
       //   HUT 3% = $300.00; EV fee $130; title $56 + $20 late penalty = $76; total $506.00
       name: 'Mecklenburg: electric car, $10,000 transfer filed 40 days after the sale',
-      input: { county: 'Mecklenburg', transaction: 'transfer', vehicle: { title_state: 'NC', fuel: 'electric' }, sale: { price: 10_000, date: '2026-10-11' } },
+      input: {
+        county: 'Mecklenburg',
+        transaction: 'transfer',
+        vehicle: { title_state: 'NC', fuel: 'electric' },
+        sale: { price: 10_000, date: '2026-10-11' },
+      },
       expect: {
         tax: { total: 300 },
         registration: { total: 130 },

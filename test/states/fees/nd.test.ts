@@ -6,7 +6,7 @@ testStateFees('ND', {
   goldens: [
     {
       // duplicate: no amount, unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,28 @@ testStateFees('ND', {
     },
     {
       // title $5, registration by gross weight (none given), 5% excise: unsourced/unknown. Totals $0.
-      name: "used ND car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'ND' }, sale: { price: 20_000 } },
+      name: 'used ND car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'ND' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/, /^tax: State motor vehicle sales tax/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^registration: Registration fee \(by weight\)/,
+          /^tax: State motor vehicle sales tax/,
+        ],
       },
     },
     {
       // title $5 unsourced, lien no amount -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

@@ -17,7 +17,13 @@ testStateFees('OH', {
       //   state 5.75% x $20,000 = $1,150.00; local 2.25% x $20,000 = $450.00; trade-in rule unsourced: not credited
       //   tax $1,600.00; title $15 (lien notation unsourced -> unknown); registration unsourced -> $0; total $1,615.00
       name: 'Franklin County (ZIP 43207): $20,000 purchase with a new lien',
-      input: { zip: '43207', city: 'Columbus', transaction: 'new_lien', vehicle: { title_state: 'OH' }, sale: { price: 20_000, trade_in: 4_000 } },
+      input: {
+        zip: '43207',
+        city: 'Columbus',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'OH' },
+        sale: { price: 20_000, trade_in: 4_000 },
+      },
       expect: {
         tax: { total: 1_600 },
         title: { total: 15 },
@@ -36,7 +42,12 @@ testStateFees('OH', {
       //   state 5.75% x $8,000 = $460.00; Cuyahoga's rate not read from an official page: unknown
       //   title $15 + $5 late fee (more than 30 days) = $20; total $480.00
       name: 'Cuyahoga: $8,000 transfer 45 days after the sale',
-      input: { county: 'Cuyahoga', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 8_000, date: '2026-10-06' } },
+      input: {
+        county: 'Cuyahoga',
+        transaction: 'transfer',
+        vehicle: { title_state: 'OH' },
+        sale: { price: 8_000, date: '2026-10-06' },
+      },
       expect: {
         tax: { total: 460 },
         title: { total: 20 },
@@ -51,7 +62,13 @@ testStateFees('OH', {
       // Hamilton County, $10,000 transfer: state 5.75% = $575.00; local 7.80% - 5.75% = 2.05% x $10,000 = $205.00;
       //   tax $780.00; title $15; total $795.00
       name: 'Hamilton: $10,000 transfer, total rate 7.80%',
-      input: { county: 'Hamilton', city: 'Cincinnati', transaction: 'transfer', vehicle: { title_state: 'OH' }, sale: { price: 10_000 } },
+      input: {
+        county: 'Hamilton',
+        city: 'Cincinnati',
+        transaction: 'transfer',
+        vehicle: { title_state: 'OH' },
+        sale: { price: 10_000 },
+      },
       expect: {
         tax: { total: 780 },
         title: { total: 15 },

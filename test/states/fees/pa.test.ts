@@ -13,7 +13,12 @@ testStateFees('PA', {
       //   state 6% x $25,000 = $1,500.00; local 2% x $25,000 = $500.00; tax $2,000.00;
       //   title, lien and registration fees unsourced -> $0 counted; total $2,000.00, incomplete
       name: 'Philadelphia: $25,000 purchase, state 6% + local 2%',
-      input: { county: 'Philadelphia', transaction: 'new_lien', vehicle: { title_state: 'PA' }, sale: { price: 25_000, trade_in: 5_000 } },
+      input: {
+        county: 'Philadelphia',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'PA' },
+        sale: { price: 25_000, trade_in: 5_000 },
+      },
       expect: {
         tax: { total: 2_000 },
         registration: { total: 0 },
@@ -56,7 +61,10 @@ testStateFees('PA', {
       //   (states/pa/local.json zip_table): state 6% x $20,000 = $1,200.00; local 2% = $400.00; tax $1,600.00
       name: 'ZIP 19104 finds Philadelphia (Census ZCTA file): $20,000 transfer',
       input: { zip: '19104', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 20_000 } },
-      expect: { tax: { total: 1_600 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 400, county: 'Philadelphia' }] },
+      expect: {
+        tax: { total: 1_600 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 400, county: 'Philadelphia' }],
+      },
     },
     {
       // ZIP 15213 (Oakland, Pittsburgh; no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 15213's
@@ -64,14 +72,20 @@ testStateFees('PA', {
       //   Allegheny local 1% = $200.00; tax $1,400.00
       name: 'ZIP 15213 finds Allegheny (Census ZCTA file): $20,000 transfer',
       input: { zip: '15213', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 20_000 } },
-      expect: { tax: { total: 1_400 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 200, county: 'Allegheny' }] },
+      expect: {
+        tax: { total: 1_400 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 200, county: 'Allegheny' }],
+      },
     },
     {
       // ZIP 19401 (Norristown; no county given): the Census 2010 ZCTA-to-county file puts 100% of ZCTA 19401's
       //   population in Montgomery County (42091): state 6% x $18,000 = $1,080.00; no local sales tax there: a sourced $0
       name: 'ZIP 19401 finds Montgomery (Census ZCTA file): $18,000 transfer, no local tax',
       input: { zip: '19401', transaction: 'transfer', vehicle: { title_state: 'PA' }, sale: { price: 18_000 } },
-      expect: { tax: { total: 1_080 }, items: [{ section: 'tax', feeType: 'LocalTax', value: 0, county: 'Montgomery' }] },
+      expect: {
+        tax: { total: 1_080 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: 0, county: 'Montgomery' }],
+      },
     },
     {
       // Lancaster County is not in the rows shipped: its local tax is an unknown amount (not modelled)
@@ -82,7 +96,11 @@ testStateFees('PA', {
     {
       name: 'duplicate title: the fee is not confirmed',
       input: { transaction: 'duplicate' },
-      expect: { total: 0, items: [{ section: 'title', feeType: 'DuplicateTitleFee', value: null }], unknown: [/^title: Duplicate title/] },
+      expect: {
+        total: 0,
+        items: [{ section: 'title', feeType: 'DuplicateTitleFee', value: null }],
+        unknown: [/^title: Duplicate title/],
+      },
     },
   ],
 });

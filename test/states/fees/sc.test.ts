@@ -7,7 +7,7 @@ testStateFees('SC', {
   goldens: [
     {
       // duplicate certificate of title $15 (56-19-420(A)(3)). Total $15.
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 15 },
@@ -19,21 +19,28 @@ testStateFees('SC', {
     {
       // IMF: 5% x $20,000 = $1,000, capped at $500 (a $500 subtract adjustment); title transfer $15 (56-19-420(A)(2));
       // registration $40 unsourced -> unknown; total $515
-      name: "used SC car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'SC' }, sale: { price: 20_000 } },
+      name: 'used SC car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'SC' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 500 },
         registration: { total: 0 },
         title: { total: 15 },
         total: 515,
-        items: [{ section: 'tax', feeType: 'StateTax', value: 1000 }, { section: 'tax', feeType: 'TaxAdjustment', value: 500 }],
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 1000 },
+          { section: 'tax', feeType: 'TaxAdjustment', value: 500 },
+        ],
         complete: false,
         unknown: [/^registration: Registration fee \(\$/],
       },
     },
     {
       // IMF: 5% x $8,000 = $400 (under $500: no adjustment); title $15; registration unknown; total $415
-      name: "used SC car, $8,000: under the cap",
+      name: 'used SC car, $8,000: under the cap',
       input: { transaction: 'transfer', vehicle: { year: 2015, title_state: 'SC' }, sale: { price: 8_000 } },
       expect: {
         tax: { total: 400 },
@@ -47,7 +54,7 @@ testStateFees('SC', {
     },
     {
       // title $15 (56-19-420(A)(2)); lien no amount -> unknown. Total $15.
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

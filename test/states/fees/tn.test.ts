@@ -6,7 +6,7 @@ testStateFees('TN', {
   goldens: [
     {
       // duplicate $11 and county clerk fee $5.50 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,32 @@ testStateFees('TN', {
     },
     {
       // title $11, clerk fee $5.50, registration $26.50 and county fee, 7% state tax, single article tax: unsourced -> unknown; local: county not modelled. Totals $0.
-      name: "used TN car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'TN' }, sale: { price: 20_000 } },
+      name: 'used TN car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'TN' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: County clerk fee/, /^registration: Registration fee \(\$/, /^registration: County registration fee/, /^tax: State motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/, /^tax: State single article tax/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^title: County clerk fee/,
+          /^registration: Registration fee \(\$/,
+          /^registration: County registration fee/,
+          /^tax: State motor vehicle sales tax/,
+          /^tax: Local sales tax \(county not modelled/,
+          /^tax: State single article tax/,
+        ],
       },
     },
     {
       // title $11, lien $11, clerk fee $5.50 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },
@@ -38,7 +50,11 @@ testStateFees('TN', {
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/, /^title: County clerk fee/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^title: Lien recording fee/,
+          /^title: County clerk fee/,
+        ],
       },
     },
   ],

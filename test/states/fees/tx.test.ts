@@ -18,7 +18,12 @@ testStateFees('TX', {
       //   6.25% x $25,000 = $1,562.50; credit 6.25% x $5,000 = $312.50; tax $1,250.00; local tax $0 (state-only tax)
       //   title $33 + lien $0; registration: every figure unsourced -> $0 (unknown); total $1,283.00
       name: 'Travis County: $25,000 purchase with a new lien and a $5,000 trade-in',
-      input: { county: 'Travis', transaction: 'new_lien', vehicle: { year: 2022, title_state: 'TX' }, sale: { price: 25_000, trade_in: 5_000, date: '2026-11-01' } },
+      input: {
+        county: 'Travis',
+        transaction: 'new_lien',
+        vehicle: { year: 2022, title_state: 'TX' },
+        sale: { price: 25_000, trade_in: 5_000, date: '2026-11-01' },
+      },
       expect: {
         tax: { taxable_amount: 20_000, total: 1_250 },
         registration: { total: 0 },
@@ -40,13 +45,23 @@ testStateFees('TX', {
       //   $10,000 transfer: 6.25% = $625.00; title $33; total $658.00
       name: 'ZIP 78714 finds Travis County: $10,000 transfer',
       input: { zip: '78714', transaction: 'transfer', vehicle: { title_state: 'TX' }, sale: { price: 10_000 } },
-      expect: { tax: { total: 625 }, title: { total: 33 }, total: 658, items: [{ section: 'registration', feeType: 'RegistrationLocalFee', value: null, county: 'Travis' }] },
+      expect: {
+        tax: { total: 625 },
+        title: { total: 33 },
+        total: 658,
+        items: [{ section: 'registration', feeType: 'RegistrationLocalFee', value: null, county: 'Travis' }],
+      },
     },
     {
       // Harris County private sale below 80% of SPV: 80% x $15,000 = $12,000 > $8,000 price; 6.25% x $12,000 = $750.00
       //   local $0; title $33; total $783.00
       name: 'Harris County: $8,000 price, $15,000 SPV -> taxed on $12,000',
-      input: { county: 'Harris', transaction: 'transfer', vehicle: { title_state: 'TX', value: 15_000 }, sale: { price: 8_000 } },
+      input: {
+        county: 'Harris',
+        transaction: 'transfer',
+        vehicle: { title_state: 'TX', value: 15_000 },
+        sale: { price: 8_000 },
+      },
       expect: { tax: { taxable_amount: 12_000, total: 750 }, title: { total: 33 }, total: 783 },
     },
     {
@@ -54,7 +69,12 @@ testStateFees('TX', {
       //   title: $25 on day 31 + $25 per further 30 days, 50 days late -> 2 periods = $50; title $33 + $0 lien + $50 = $83
       //   tax: 10% after 60 days: 6.25% x $25,000 = $1,562.50, penalty $156.25, tax $1,718.75; total $1,801.75
       name: 'Dallas County: 80 days after the sale adds the title and tax penalties',
-      input: { county: 'Dallas', transaction: 'new_lien', vehicle: { title_state: 'TX' }, sale: { price: 25_000, date: '2026-09-01' } },
+      input: {
+        county: 'Dallas',
+        transaction: 'new_lien',
+        vehicle: { title_state: 'TX' },
+        sale: { price: 25_000, date: '2026-09-01' },
+      },
       expect: {
         tax: { total: 1_718.75 },
         title: { total: 83 },

@@ -6,7 +6,7 @@ testStateFees('WA', {
   goldens: [
     {
       // duplicate (no amount), title service fee $18 and filing fee $6.50 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -19,8 +19,12 @@ testStateFees('WA', {
       // registration service $11 + filing $6 = $17; motor vehicle sales/use tax 0.5% x $20,000 = $100 (WA DOR, from 2026-01-01);
       // title $18 and its fees, registration $30, electrification fee $75, 6.5% retail sales tax: unsourced -> unknown; local: county not modelled
       // total $117
-      name: "used WA car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'WA' }, sale: { price: 20_000 } },
+      name: 'used WA car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'WA' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 100 },
         registration: { total: 17 },
@@ -28,12 +32,20 @@ testStateFees('WA', {
         total: 117,
         items: [{ section: 'tax', feeType: 'TaxFee', value: 100 }],
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Title service fee/, /^title: Title filing fee/, /^registration: Registration fee \(\$/, /^registration: Transportation electrification fee/, /^tax: State motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^title: Title service fee/,
+          /^title: Title filing fee/,
+          /^registration: Registration fee \(\$/,
+          /^registration: Transportation electrification fee/,
+          /^tax: State motor vehicle sales tax/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
     {
       // title $18 and its fees unsourced, lien no amount -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },
@@ -41,7 +53,12 @@ testStateFees('WA', {
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^title: Lien recording fee/, /^title: Title service fee/, /^title: Title filing fee/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^title: Lien recording fee/,
+          /^title: Title service fee/,
+          /^title: Title filing fee/,
+        ],
       },
     },
   ],

@@ -6,7 +6,7 @@ testStateFees('WI', {
   goldens: [
     {
       // duplicate $20 unsourced -> unknown
-      name: "duplicate title",
+      name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
         title: { total: 0 },
@@ -17,20 +17,29 @@ testStateFees('WI', {
     },
     {
       // title $214.50, registration by weight, 5% tax: unsourced -> unknown; local (county) tax: county not modelled. Totals $0.
-      name: "used WI car, $20,000, transfer without a lien",
-      input: { transaction: 'transfer', vehicle: { year: 2020, weight_lbs: 3500, title_state: 'WI' }, sale: { price: 20_000 } },
+      name: 'used WI car, $20,000, transfer without a lien',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'WI' },
+        sale: { price: 20_000 },
+      },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
         title: { total: 0 },
         total: 0,
         complete: false,
-        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/, /^tax: State motor vehicle sales tax/, /^tax: Local sales tax \(county not modelled/],
+        unknown: [
+          /^title: Certificate of title \(transfer\)/,
+          /^registration: Registration fee \(by weight\)/,
+          /^tax: State motor vehicle sales tax/,
+          /^tax: Local sales tax \(county not modelled/,
+        ],
       },
     },
     {
       // title $214.50 and lien $10 unsourced -> unknown
-      name: "refinance: title and lien fee only",
+      name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },

@@ -4,10 +4,10 @@ export class AccountSources1795614201470 implements MigrationInterface {
   name = 'AccountSources1795614201470';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"entries\" ADD \"sources\" text");
+    await queryRunner.query('ALTER TABLE "entries" ADD "sources" text');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"entries\" DROP COLUMN \"sources\"");
+    await queryRunner.query('ALTER TABLE "entries" DROP COLUMN "sources"');
   }
 }

@@ -6,14 +6,23 @@
  * the source (NMVTIS: maintenance windows).
  */
 import { SandboxOptionsSchema, type SandboxOptions } from '../options.js';
-import type { CallContext, EnrichmentOutcome, EnrichmentProvider, EnrichmentRequest, EnrichmentSource } from '../provider.js';
+import type {
+  CallContext,
+  EnrichmentOutcome,
+  EnrichmentProvider,
+  EnrichmentRequest,
+  EnrichmentSource,
+} from '../provider.js';
 import { sandboxCoverage, sandboxFate, sandboxRecord, sandboxTxnId } from './records.js';
 
 export class SandboxEnrichmentProvider implements EnrichmentProvider {
   readonly kind = 'sandbox';
   readonly options: SandboxOptions;
 
-  constructor(readonly source: EnrichmentSource, options: unknown = { provider: 'sandbox' }) {
+  constructor(
+    readonly source: EnrichmentSource,
+    options: unknown = { provider: 'sandbox' },
+  ) {
     this.options = SandboxOptionsSchema.parse(options);
   }
 
@@ -28,7 +37,12 @@ export class SandboxEnrichmentProvider implements EnrichmentProvider {
     const txn_id = sandboxTxnId(this.source, req.vin, ctx.now);
     switch (sandboxFate(req.vin)) {
       case 'not_found':
-        return { outcome: 'not_found', txn_id, message: 'sandbox: no record for this VIN (last character 0)', raw: { provider: 'sandbox', vin: req.vin, hits: 0 } };
+        return {
+          outcome: 'not_found',
+          txn_id,
+          message: 'sandbox: no record for this VIN (last character 0)',
+          raw: { provider: 'sandbox', vin: req.vin, hits: 0 },
+        };
       case 'error':
         return { outcome: 'error', message: 'sandbox: simulated service failure (VIN ends in 8)' };
       case 'unavailable':
@@ -39,8 +53,19 @@ export class SandboxEnrichmentProvider implements EnrichmentProvider {
     if (this.source === 'insurance') {
       const coverage = sandboxCoverage(req, ctx.now);
       return {
-        outcome: 'found', txn_id, coverage,
-        record: { vehicle: { vin: req.vin, insurance: { provider_name: coverage.provider_name, provider_naic: coverage.provider_naic, policy_number: coverage.policy_number } } },
+        outcome: 'found',
+        txn_id,
+        coverage,
+        record: {
+          vehicle: {
+            vin: req.vin,
+            insurance: {
+              provider_name: coverage.provider_name,
+              provider_naic: coverage.provider_naic,
+              policy_number: coverage.policy_number,
+            },
+          },
+        },
         raw: { provider: 'sandbox', txn_id, vin: req.vin, searched_policy: req.policy ?? null, hits: 1, coverage },
       };
     }

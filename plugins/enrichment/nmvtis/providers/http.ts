@@ -13,7 +13,8 @@ export class NmvtisHttpProvider extends HttpEnrichmentProvider implements Nmvtis
 
   override async fetch(req: EnrichmentRequest, ctx: CallContext): Promise<EnrichmentOutcome> {
     const out = await super.fetch(req, ctx);
-    if (out.outcome === 'error' && inNmvtisMaintenance(ctx.now)) return { outcome: 'unavailable', message: `${MAINTENANCE_MESSAGE}; the gateway said: ${out.message}` };
+    if (out.outcome === 'error' && inNmvtisMaintenance(ctx.now))
+      return { outcome: 'unavailable', message: `${MAINTENANCE_MESSAGE}; the gateway said: ${out.message}` };
     return out;
   }
 }

@@ -7,7 +7,8 @@ export function inNmvtisMaintenance(now: Date): boolean {
   return now.getUTCDay() === 0 ? h >= 6 && h < 10 : h === 6;
 }
 
-export const MAINTENANCE_MESSAGE = 'NMVTIS is in scheduled maintenance (daily 06:00-07:00 UTC, Sundays 06:00-10:00 UTC)';
+export const MAINTENANCE_MESSAGE =
+  'NMVTIS is in scheduled maintenance (daily 06:00-07:00 UTC, Sundays 06:00-10:00 UTC)';
 
 /** Whether maintenance windows apply: config `maintenance` (default true), and not TITLED_SANDBOX_MAINTENANCE=off. */
 function maintenanceEnabled(option: boolean, env: NodeJS.ProcessEnv = process.env): boolean {

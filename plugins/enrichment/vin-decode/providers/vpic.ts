@@ -14,22 +14,27 @@ import PQueue from 'p-queue';
 import { z } from 'zod';
 import { EngineConfigError, UrlGuard } from '../../../../core/plugin-api.js';
 
-export const VpicOptionsSchema = z.object({
-  /** `none` (default): the offline decoder only; `http`: ask vPIC too. */
-  provider: z.enum(['none', 'http']).default('none'),
-  url: z.string().url().default('https://vpic.nhtsa.dot.gov'),
-  timeoutMs: z.number().int().min(1).default(8_000),
-  retries: z.number().int().min(0).max(10).default(2),
-  retryBaseMs: z.number().int().min(0).default(500),
-  concurrency: z.number().int().min(1).max(64).default(4),
-  /** vPIC asks callers to be gentle; requests started per second at most (0 = no limit). */
-  ratePerSecond: z.number().min(0).default(5),
-}).strict();
+export const VpicOptionsSchema = z
+  .object({
+    /** `none` (default): the offline decoder only; `http`: ask vPIC too. */
+    provider: z.enum(['none', 'http']).default('none'),
+    url: z.string().url().default('https://vpic.nhtsa.dot.gov'),
+    timeoutMs: z.number().int().min(1).default(8_000),
+    retries: z.number().int().min(0).max(10).default(2),
+    retryBaseMs: z.number().int().min(0).default(500),
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /** vPIC asks callers to be gentle; requests started per second at most (0 = no limit). */
+    ratePerSecond: z.number().min(0).default(5),
+  })
+  .strict();
 type VpicOptions = z.infer<typeof VpicOptionsSchema>;
 
 export function parseVpicOptions(raw: unknown): VpicOptions {
   const r = VpicOptionsSchema.safeParse(raw ?? {});
-  if (!r.success) throw new EngineConfigError(`invalid provider options: ${r.error.issues.map((i) => `providers.vpic.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new EngineConfigError(
+      `invalid provider options: ${r.error.issues.map((i) => `providers.vpic.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return r.data;
 }
 
@@ -40,8 +45,14 @@ const ResponseSchema = z.looseObject({
 
 /** What titled takes from a vPIC decode (AccountData.vehicle members). */
 interface VpicVehicle {
-  year?: number; make?: string; model?: string; body?: string; fuel_type?: string; weight_rating?: string;
-  number_of_cylinders?: string; type?: 'AUTO' | 'MOTORCYCLE' | 'TRAILER' | 'LOW_SPEED' | 'ORV';
+  year?: number;
+  make?: string;
+  model?: string;
+  body?: string;
+  fuel_type?: string;
+  weight_rating?: string;
+  number_of_cylinders?: string;
+  type?: 'AUTO' | 'MOTORCYCLE' | 'TRAILER' | 'LOW_SPEED' | 'ORV';
 }
 type VpicResult =
   | { outcome: 'found'; vehicle: VpicVehicle; error_code: string; error_text: string }
@@ -49,7 +60,10 @@ type VpicResult =
   | { outcome: 'error'; message: string };
 
 const TYPES: [RegExp, VpicVehicle['type']][] = [
-  [/^MOTORCYCLE/, 'MOTORCYCLE'], [/^TRAILER/, 'TRAILER'], [/^LOW SPEED/, 'LOW_SPEED'], [/^OFF ROAD/, 'ORV'],
+  [/^MOTORCYCLE/, 'MOTORCYCLE'],
+  [/^TRAILER/, 'TRAILER'],
+  [/^LOW SPEED/, 'LOW_SPEED'],
+  [/^OFF ROAD/, 'ORV'],
   [/^(PASSENGER CAR|MULTIPURPOSE PASSENGER VEHICLE|TRUCK)/, 'AUTO'],
 ];
 
@@ -76,23 +90,40 @@ export class VpicProvider {
   private readonly queue: PQueue;
   private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-  constructor(readonly options: VpicOptions, allowHosts: readonly string[]) {
+  constructor(
+    readonly options: VpicOptions,
+    allowHosts: readonly string[],
+  ) {
     this.guard = new UrlGuard(allowHosts);
     this.base = this.guard.assertUrl(options.url);
     this.client = got.extend({
-      agent: this.agents, dnsLookup: this.guard.lookup as never, followRedirect: false, responseType: 'text',
+      agent: this.agents,
+      dnsLookup: this.guard.lookup as never,
+      followRedirect: false,
+      responseType: 'text',
       timeout: { request: options.timeoutMs },
       retry: {
         limit: options.retries,
-        calculateDelay: ({ attemptCount, computedValue }) => (computedValue === 0 ? 0 : Math.round(options.retryBaseMs * 2 ** (attemptCount - 1) * (0.5 + Math.random() / 2))),
+        calculateDelay: ({ attemptCount, computedValue }) =>
+          computedValue === 0
+            ? 0
+            : Math.round(options.retryBaseMs * 2 ** (attemptCount - 1) * (0.5 + Math.random() / 2)),
       },
     });
-    this.queue = new PQueue({ concurrency: options.concurrency, ...(options.ratePerSecond > 0 ? { intervalCap: Math.max(1, Math.round(options.ratePerSecond)), interval: 1000 } : {}) });
+    this.queue = new PQueue({
+      concurrency: options.concurrency,
+      ...(options.ratePerSecond > 0
+        ? { intervalCap: Math.max(1, Math.round(options.ratePerSecond)), interval: 1000 }
+        : {}),
+    });
   }
 
   /** The real endpoint shape: `/api/vehicles/DecodeVinValues/<VIN>?format=json` (plus `&modelyear=` when known). */
   urlFor(vin: string, modelYear?: number): URL {
-    const u = new URL(`${this.base.pathname.replace(/\/$/, '')}/api/vehicles/DecodeVinValues/${encodeURIComponent(vin)}`, this.base);
+    const u = new URL(
+      `${this.base.pathname.replace(/\/$/, '')}/api/vehicles/DecodeVinValues/${encodeURIComponent(vin)}`,
+      this.base,
+    );
     u.searchParams.set('format', 'json');
     if (modelYear) u.searchParams.set('modelyear', String(modelYear));
     return u;
@@ -111,7 +142,8 @@ export class VpicProvider {
     } catch (e) {
       if (o.signal?.aborted) throw e;
       if (e instanceof HTTPError) return { outcome: 'error', message: `vPIC answered HTTP ${e.response.statusCode}` };
-      if (e instanceof TimeoutError) return { outcome: 'error', message: `vPIC timed out after ${this.options.timeoutMs} ms` };
+      if (e instanceof TimeoutError)
+        return { outcome: 'error', message: `vPIC timed out after ${this.options.timeoutMs} ms` };
       return { outcome: 'error', message: `vPIC request failed: ${(e as Error).message}` };
     }
     let parsed: z.infer<typeof ResponseSchema>;
