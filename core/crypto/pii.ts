@@ -19,7 +19,14 @@ const TOKEN_RE = /"enc:pii:(\d{1,9}):([A-Za-z0-9_-]+)"(?!\s*:)/g;
 const BLOB_MAGIC = 'titled-sealed-v1:';
 const aadOf = (orgId: string) => `titled:pii:${orgId}`;
 
+const OPENED_MAX = 20_000;
+
 export class PiiCodec {
+  /**
+   * Sealed values this codec opened (organization + sealed token -> the JSON string), oldest dropped first. The
+   * plaintext is what a read hands out anyway; the cache spares the key look-up and decipher on every read.
+   */
+  private readonly opened = new Map<string, string>();
   /** @param enabled whether writes seal (reads always open what is sealed) */
   constructor(
     readonly keys: DataKeys,
@@ -66,8 +73,10 @@ export class PiiCodec {
   /** The JSON text with every sealed value opened (the text as before sealing); `m`: the caller's transaction. */
   async open(orgId: string, text: string, m?: EntityManager): Promise<string> {
     if (!text.includes(PII_PREFIX)) return text;
+    // a value opened before is taken from the cache: reads (GET /title/{id}) then cost no key look-up or decipher
+    const cacheKey = (all: string) => `${orgId}\u0000${all}`;
     const versions = new Set<number>();
-    for (const m of text.matchAll(TOKEN_RE)) versions.add(Number(m[1]));
+    for (const t of text.matchAll(TOKEN_RE)) if (!this.opened.has(cacheKey(t[0]))) versions.add(Number(t[1]));
     const keys = new Map<number, Buffer>();
     for (const v of versions) {
       try {
@@ -78,12 +87,15 @@ export class PiiCodec {
       }
     }
     const aad = aadOf(orgId);
-    const opened = new Map<string, string>();
     return text.replace(TOKEN_RE, (all, v: string, sealed: string) => {
-      let plain = opened.get(all);
+      const k = cacheKey(all);
+      let plain = this.opened.get(k);
       if (plain === undefined) {
-        plain = this.openOne(keys.get(Number(v)), sealed, aad) ?? all;
-        opened.set(all, plain);
+        const opened = this.openOne(keys.get(Number(v)), sealed, aad);
+        if (opened === undefined) return all;
+        plain = opened;
+        if (this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
+        this.opened.set(k, plain);
       }
       return plain;
     });
