@@ -83,12 +83,23 @@ export class DocumentFetcher {
     } catch (e) {
       throw new FetchRejected('BLOCKED', `the URL is not allowed: ${(e as Error).message}`);
     }
-    // one budget for the whole fetch: a retry never doubles the time a slow or dripping server holds a worker
+    // one budget for the whole fetch: a retry never doubles the time a slow or dripping server holds a worker.
+    // A controller with a timer cleared at the end, not AbortSignal.timeout/any: those keep their listeners (and the
+    // download they reach) alive until the timer fires, so overlapping large fetches held hundreds of MB (issue 13).
     const totalMs = this.limits.totalMs ?? this.limits.timeoutMs;
-    const budget = AbortSignal.timeout(totalMs);
-    const both = signal ? AbortSignal.any([signal, budget]) : budget;
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort(new DOMException(`no complete document within ${totalMs} ms`, 'TimeoutError'));
+    }, totalMs);
+    timer.unref();
+    const forward = () => ctl.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    const both = ctl.signal;
     const overBudget = (e: unknown) => {
-      if (budget.aborted && !signal?.aborted)
+      if (timedOut && !signal?.aborted)
         return new FetchRejected('TIMEOUT', `no complete document within the ${totalMs} ms budget of this fetch`);
       return e;
     };
@@ -99,6 +110,9 @@ export class DocumentFetcher {
       await new Promise((r) => setTimeout(r, 500));
       if (both.aborted) throw overBudget(e);
       return await this.once(url, both).catch((e2: unknown) => Promise.reject(overBudget(e2)));
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
     }
   }
 
