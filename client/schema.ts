@@ -393,6 +393,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/entries/{id}/plugin/{plugin}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                plugin: string;
+                action: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A plugin's operator action on the entry (EnginePlugin.consoleActions: remind signers, log a received title, ...) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    plugin: string;
+                    action: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/x-www-form-urlencoded": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description redirect to the page, with a message */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                403: components["responses"]["Error403"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/import": {
         parameters: {
             query?: never;

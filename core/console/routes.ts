@@ -798,6 +798,12 @@ export function consoleOpenApi(): OpenApiContribution {
         ...post('Change account_status through its state machine'),
       },
       '/console/entries/{id}/forms': { ...id('id'), ...post('Regenerate forms') },
+      '/console/entries/{id}/plugin/{plugin}/{action}': {
+        parameters: [...id('id').parameters, ...id('plugin').parameters, ...id('action').parameters],
+        ...post(
+          "A plugin's operator action on the entry (EnginePlugin.consoleActions: remind signers, log a received title, ...)",
+        ),
+      },
       '/console/entries/{id}/physical-status': {
         ...id('id'),
         ...post('Change physical_title_status (log a received title)'),
