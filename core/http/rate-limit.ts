@@ -86,6 +86,7 @@ function limits(d: RateLimitDeps): Limit[] {
 export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Promise<void>) | null {
   const all = limits(d);
   if (!d.config.enabled || !all.length) return null;
+  const policy = all.map((l) => `${l.points};w=${d.config.windowSeconds};comment="${l.name}"`).join(', ');
   return async (ctx, next) => {
     if (!d.hasCredentials(ctx)) return next();
     let principal: Principal;
@@ -94,24 +95,31 @@ export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Prom
     } catch {
       return next(); // the route answers the bad credentials
     }
-    // the tightest limit is the one the headers describe
+    // both counters at once; the tightest limit is the one the headers describe
+    const results = await Promise.all(
+      all.map((l) =>
+        l.limiter.consume(l.keyOf(principal)).then(
+          (res) => ({ res, over: false }),
+          (e: unknown) => ({ e, over: true }),
+        ),
+      ),
+    );
     let shown: { points: number; res: RateLimiterRes } | undefined;
     let over: { name: string; res: RateLimiterRes } | undefined;
-    for (const l of all) {
+    for (const [i, r] of results.entries()) {
+      const l = all[i]!;
       let res: RateLimiterRes;
-      try {
-        res = await l.limiter.consume(l.keyOf(principal));
-      } catch (e) {
-        if (!(e instanceof RateLimiterRes)) {
-          d.log(e); // a store that fails lets requests through rather than refusing every one
-          continue;
-        }
-        res = e;
+      if ('res' in r) res = r.res;
+      else if (r.e instanceof RateLimiterRes) {
+        res = r.e;
         over ??= { name: l.name, res };
+      } else {
+        d.log(r.e); // a store that fails lets requests through rather than refusing every one
+        continue;
       }
       if (!shown || res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res };
     }
-    if (shown) setHeaders(ctx, shown.points, shown.res, d.config.windowSeconds, all);
+    if (shown) setHeaders(ctx, shown.points, shown.res, policy);
     if (over) {
       const seconds = Math.max(1, Math.ceil(over.res.msBeforeNext / 1000));
       ctx.set('Retry-After', String(seconds));
@@ -121,9 +129,9 @@ export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Prom
   };
 }
 
-function setHeaders(ctx: Context, points: number, res: RateLimiterRes, window: number, all: Limit[]): void {
+function setHeaders(ctx: Context, points: number, res: RateLimiterRes, policy: string): void {
   ctx.set('RateLimit-Limit', String(points));
   ctx.set('RateLimit-Remaining', String(Math.max(0, res.remainingPoints)));
   ctx.set('RateLimit-Reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
-  ctx.set('RateLimit-Policy', all.map((l) => `${l.points};w=${window};comment="${l.name}"`).join(', '));
+  ctx.set('RateLimit-Policy', policy);
 }
