@@ -25,7 +25,6 @@ import { EntryStore } from './store/entry-store.js';
 import { Outbox } from './store/outbox.js';
 import { Pruner } from './store/pruner.js';
 import { LocalObjectStore, ObjectStore, type SignedObjectStore } from './storage/object-store.js';
-import { S3ObjectStore } from './storage/s3-object-store.js';
 import { createPii, ensureDataKeys, objectSealer, PiiCodec } from './crypto/index.js';
 import { keyRotation, resealColumn, type KeyRotation } from './crypto/rotation.js';
 import { TOKENS } from './tokens.js';
@@ -36,7 +35,6 @@ import { buildOpenApi, type OpenApiContribution } from './http/openapi.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleOpenApi, consoleRoutes } from './console/routes.js';
 import type { ImportRunner } from './console/import-page.js';
-import { importCsv } from './import/csv-import.js';
 import { Entries } from './service/entries.js';
 import { guardPlugin } from './pipeline/hooks.js';
 import { checkPluginConfig, type PluginManifest } from './pipeline/options.js';
@@ -251,7 +249,10 @@ export async function createEngine(
   const catalog = await loadPlugins(config, options);
   const db = await openDatabase(config, catalog, options.migrate !== false);
   db.notifications.setLogger(log);
-  const parts = buildCore(config, log, db);
+  const secret = loadSecret(config);
+  const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
+  const objects = await openObjectStore(config, secret, publicUrl);
+  const parts = buildCore(config, log, db, { secret, objects });
   try {
     // not before the migrations ran (`titled migrate` opens the engine without running them)
     if (options.migrate !== false) await ensureDataKeys(parts.pii, db);
@@ -280,20 +281,30 @@ async function openDatabase(
   return db;
 }
 
-/** The object store the config's `storage` names (docs/storage.md). */
-function openObjectStore(config: Readonly<TitledConfig>, secret: string, publicUrl: string): SignedObjectStore {
+/**
+ * The object store the config's `storage` names (docs/storage.md). The AWS SDK is loaded only for an S3 store:
+ * it is about 20 MB of the daemon's resident memory, which a daemon on local files does not need.
+ */
+async function openObjectStore(
+  config: Readonly<TitledConfig>,
+  secret: string,
+  publicUrl: string,
+): Promise<SignedObjectStore> {
   const s = config.storage;
   if (s.kind === 'local') return new LocalObjectStore(join(resolve(config.dataDir), 'objects'), secret, publicUrl);
+  const { S3ObjectStore } = await import('./storage/s3-object-store.js');
   return new S3ObjectStore({ ...s, bucket: s.bucket! }, secret, publicUrl);
 }
 
 type CoreParts = ReturnType<typeof buildCore>;
 
 /** The core services, and the container plugins are built from (each service registered by type). */
-function buildCore(config: Readonly<TitledConfig>, log: Logger, db: Database) {
-  const secret = loadSecret(config);
-  const publicUrl = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, '');
-  const objects = openObjectStore(config, secret, publicUrl);
+function buildCore(
+  config: Readonly<TitledConfig>,
+  log: Logger,
+  db: Database,
+  { secret, objects }: { secret: string; objects: SignedObjectStore },
+) {
   const pii = createPii(config, db);
   objects.setSealer(objectSealer(pii));
   const outbox = new Outbox(db);
@@ -352,7 +363,9 @@ function assemble(parts: CoreParts): Engine {
   /** Routes and documentation the engine itself adds after the core routes (the console). */
   const extraLate: ((r: Router) => void)[] = [];
   const extraDocs: OpenApiContribution[] = [consoleOpenApi()];
-  const importer: ImportRunner = (p, input) => importCsv({ service, db, metrics }, p, input);
+  // loaded on the first import (csv-parse is not needed until then)
+  const importer: ImportRunner = async (p, input) =>
+    (await import('./import/csv-import.js')).importCsv({ service, db, metrics }, p, input);
   extraLate.push((r) =>
     consoleRoutes(r, {
       config,

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/authenticator.js';
 import { TitledError } from '../errors.js';
-import { ImportError, type ImportSummary } from '../import/csv-import.js';
+import type { ImportSummary } from '../import/csv-import.js';
 import { html, type Html } from './html.js';
 
 export type ImportRunner = (p: Principal, input: Readable) => Promise<ImportSummary>;
@@ -89,7 +89,8 @@ export async function importUpload(run: ImportRunner, p: Principal, file: Buffer
   try {
     return await run(p, Readable.from([file]));
   } catch (e) {
-    if (e instanceof ImportError) throw new TitledError('INVALID_INPUT', e.message);
+    // by name: the importer (and csv-parse) is loaded on the first import, not with the console
+    if (e instanceof Error && e.name === 'ImportError') throw new TitledError('INVALID_INPUT', e.message);
     throw e;
   }
 }

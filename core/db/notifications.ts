@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import type pg from 'pg';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../logger.js';
 
@@ -111,7 +111,9 @@ export class Notifications {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    // pg is loaded only when a PostgreSQL daemon listens (a SQLite daemon never needs it)
+    const { default: pgModule } = await import('pg');
+    const client = new pgModule.Client({ connectionString: this.url });
     client.on('notification', (n) => {
       const topic = [...this.listeners.keys()].find((t) => this.channel(t) === n.channel);
       if (!topic) return;

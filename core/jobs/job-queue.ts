@@ -77,9 +77,10 @@ export class JobQueue {
 
   async enqueue(
     m: EntityManager,
-    j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus },
+    j: { entryId: string; orgId: string; input: JobInput; initialStatus: JobStatus; newEntry?: boolean },
   ): Promise<string> {
-    const merged = await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
+    // an entry inserted in this transaction has no job yet: no queued one to look for
+    const merged = j.newEntry ? null : await this.mergeIntoQueued(m, j.entryId, j.input, j.initialStatus);
     if (merged) return merged;
     const id = randomUUID();
     const now = Date.now();

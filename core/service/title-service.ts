@@ -203,7 +203,13 @@ export class TitleService {
           if (input.sync_private) entry.private_enrichment_pending = true;
           await this.store.insert(m, p.org.id, entry);
           if (await this.markRequested(m, p.org.id, entry, input)) await this.store.save(m, p.org.id, entry);
-          await this.queue.enqueue(m, { entryId: entry.entryId, orgId: p.org.id, input, initialStatus: 'pending' });
+          await this.queue.enqueue(m, {
+            entryId: entry.entryId,
+            orgId: p.org.id,
+            input,
+            initialStatus: 'pending',
+            newEntry: true,
+          });
           return { entryId: entry.entryId, job_status: 'pending' as JobStatus };
         });
         this.queue.wake();
