@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, QueryFailedError, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
 import type { TitledConfig } from '../config.js';
 import { CORE_ENTITIES } from './entities.js';
 import { Notifications } from './notifications.js';
@@ -29,6 +29,11 @@ interface WriteQueue {
 /** The SQLite transaction the current async context runs in (work it spawns may outlive it: `open` says whether it still runs). */
 const inTransaction = new AsyncLocalStorage<{ queue: WriteQueue; open: boolean }>();
 const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
+
+/** What the direct read path uses of better-sqlite3's Database. */
+interface SqliteConnection {
+  prepare(sql: string): { all(...p: unknown[]): unknown[] };
+}
 
 /**
  * The database: a TypeORM DataSource on SQLite (better-sqlite3, WAL) or
@@ -160,12 +165,40 @@ export class Database {
     params: unknown[],
     manager?: EntityManager,
   ): Promise<{ rows: T[]; affected: number }> {
+    if (!manager && this.dialect === 'sqlite' && isRead(sql))
+      return { rows: this.readSqlite<T>(sql, params), affected: 0 };
     const runner = manager?.queryRunner ?? this.dataSource.createQueryRunner();
     try {
       const r = await runner.query(this.dialect === 'postgres' ? toPg(sql) : sql, params, true);
       return { rows: (r.records ?? []) as T[], affected: r.affected ?? 0 };
     } finally {
       if (!manager?.queryRunner) await runner.release();
+    }
+  }
+
+  /** Prepared SELECTs of the direct SQLite read path, by SQL text (the texts are the code's own: a bounded set). */
+  private readonly sqliteReads = new Map<string, { all(...p: unknown[]): unknown[] }>();
+
+  /**
+   * A SELECT outside a transaction on SQLite, straight on better-sqlite3's
+   * connection (the one TypeORM's runners use) with a statement prepared once:
+   * a TypeORM query runner per read (an EntityManager, a broadcaster, five
+   * awaits) cost more than the read itself on the hot paths (GET /title/{id},
+   * authentication, job claims). Errors are thrown as TypeORM's would be
+   * (`driverError` carries SQLite's code).
+   */
+  private readSqlite<T>(sql: string, params: unknown[]): T[] {
+    let stmt = this.sqliteReads.get(sql);
+    try {
+      if (!stmt) {
+        const conn = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+        stmt = conn.prepare(sql);
+        if (this.sqliteReads.size >= 500) this.sqliteReads.clear();
+        this.sqliteReads.set(sql, stmt);
+      }
+      return stmt.all(...params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p))) as T[];
+    } catch (e) {
+      throw new QueryFailedError(sql, params, e as Error);
     }
   }
 
