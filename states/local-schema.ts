@@ -162,9 +162,27 @@ export function lookupPlace<T>(
   name: string,
 ): { key: string; value: T } | undefined {
   if (!record || !name.trim()) return undefined;
-  const want = placeKey(name);
-  for (const [key, value] of Object.entries(record)) if (placeKey(key) === want) return { key, value };
-  return undefined;
+  const key = placeIndex(record).get(placeKey(name));
+  return key === undefined ? undefined : { key, value: record[key]! };
+}
+
+/**
+ * Each record's keys by their normal form, built on the first look-up (the data is
+ * read-only once loaded): a look-up is one Map get, not a regex pass over every key.
+ * The first key of a normal form wins, as the scan in key order did.
+ */
+const placeIndexes = new WeakMap<object, Map<string, string>>();
+function placeIndex(record: Record<string, unknown>): Map<string, string> {
+  let index = placeIndexes.get(record);
+  if (!index) {
+    index = new Map();
+    for (const key of Object.keys(record)) {
+      const k = placeKey(key);
+      if (!index.has(k)) index.set(k, key);
+    }
+    placeIndexes.set(record, index);
+  }
+  return index;
 }
 
 /** ZIPs the state's ZIP data puts in two counties (zip_table, or zip_table against zip_counties). */
@@ -187,8 +205,21 @@ export function zipTableClashes(data: StateLocalData): string[] {
 export function countyOfZip(local: StateLocalData | null, zip: string): string | undefined {
   const hit = local?.zip_counties?.[zip];
   if (hit) return hit.county;
-  for (const [county, zips] of Object.entries(local?.zip_table?.counties ?? {})) if (zips.includes(zip)) return county;
-  return undefined;
+  const table = local?.zip_table?.counties;
+  return table ? zipIndex(table).get(zip) : undefined;
+}
+
+/** A ZIP table's ZIP -> county map, built once per (read-only) table; the first county listing a ZIP wins. */
+const zipIndexes = new WeakMap<object, Map<string, string>>();
+function zipIndex(counties: Record<string, readonly string[]>): Map<string, string> {
+  let index = zipIndexes.get(counties);
+  if (!index) {
+    index = new Map();
+    for (const [county, zips] of Object.entries(counties))
+      for (const z of zips) if (!index.has(z)) index.set(z, county);
+    zipIndexes.set(counties, index);
+  }
+  return index;
 }
 
 /** Read and validate `states/<code>/local.json`; null when the state has none. Throws naming the state and the issue path. */

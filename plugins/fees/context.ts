@@ -134,9 +134,20 @@ export function countyOverride<T>(
 ): { key: string; value: T } | undefined {
   const place = ctx.county || ctx.city;
   if (!overrides || !place) return undefined;
-  const want = norm(place);
-  for (const [key, value] of Object.entries(overrides)) if (keyNames(key).includes(want)) return { key, value };
-  return undefined;
+  const key = overrideIndex(overrides).get(norm(place));
+  return key === undefined ? undefined : { key, value: overrides[key]! };
+}
+
+/** Each overrides record's names (see {@link keyNames}) to its key, built once per (read-only) record; first key wins. */
+const overrideIndexes = new WeakMap<object, Map<string, string>>();
+function overrideIndex(overrides: Record<string, unknown>): Map<string, string> {
+  let index = overrideIndexes.get(overrides);
+  if (!index) {
+    index = new Map();
+    for (const key of Object.keys(overrides)) for (const n of keyNames(key)) if (!index.has(n)) index.set(n, key);
+    overrideIndexes.set(overrides, index);
+  }
+  return index;
 }
 
 // ---------------------------------------------------------------------------

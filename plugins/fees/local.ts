@@ -32,6 +32,23 @@ export function resolveCounty(input: FeeInput, local: StateLocalData | null): Co
   return { county: '', source: null, why: `ZIP ${zip} is not in ${input.state.toUpperCase()}'s ZIP-to-county table` };
 }
 
+type SalesTaxCounties = Extract<NonNullable<StateLocalData['sales_tax']>, { counties: unknown }>['counties'];
+
+/** The highest county or city rate of a rate table, computed once per (read-only) table. */
+const highestRates = new WeakMap<object, number>();
+function highestRate(counties: SalesTaxCounties): number {
+  let top = highestRates.get(counties);
+  if (top === undefined) {
+    top = 0;
+    for (const c of Object.values(counties)) {
+      top = Math.max(top, c.rate ?? 0);
+      for (const x of Object.values(c.cities ?? {})) top = Math.max(top, x.rate);
+    }
+    highestRates.set(counties, top);
+  }
+  return top;
+}
+
 interface LocalTaxResult {
   item: FeeItemOut;
   grossCents: number;
@@ -65,11 +82,7 @@ export function localSalesTax(
     return { item, grossCents: 0, netCents: 0 };
   }
   const unknown = (reason: string, county = ctx.county): LocalTaxResult => {
-    const rates = Object.values(lt.counties).flatMap((c) => [
-      c.rate ?? 0,
-      ...Object.values(c.cities ?? {}).map((x) => x.rate),
-    ]);
-    const top = micro(Math.max(...rates) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
+    const top = micro(highestRate(lt.counties) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
     const item = makeItem(ctx, {
       ...common,
       name: 'Local sales tax',
