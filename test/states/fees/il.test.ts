@@ -5,9 +5,12 @@ import { testStateFees } from '../../support/tester-fees.js';
 //     Certificate of Title $165; Duplicate Certificate of Title $50;
 //   Village of Antioch, Village Taxes (https://antioch.il.gov/departments/finance/village-taxes/): vehicle rate
 //     (ST-556) 7.000% = State Rate 6.250% + Regional Transportation Authority 0.750%;
+//   City of Naperville, Retail and Home Rule Sales Taxes
+//     (https://www.naperville.il.us/government/city-finances/taxes-and-financial-forms/retail-sales-tax/, read 2026-11-26):
+//     Vehicles: State of Illinois 7.00% (including the RTA's part), Naperville HRST 0.00%, total 7.00%;
 //   tax.illinois.gov answer 33: local retailers' occupation taxes apply to dealer sales (by the dealer's location).
 // Unsourced (shown, never counted): the RUT-50 private-sale table, the $151 registration fee, the lien fee.
-// Cook (Chicago) and DuPage local rates are not modelled.
+// The Cook County (Chicago) local rate is not modelled.
 testStateFees('IL', {
   goldens: [
     {
@@ -50,6 +53,46 @@ testStateFees('IL', {
         title: { total: 165 },
         total: 1_565,
         items: [{ section: 'tax', feeType: 'LocalTax', name: /Antioch, Lake County/, value: 150, county: 'Lake' }],
+      },
+    },
+    {
+      // Naperville (DuPage County), $20,000 dealer purchase: state 6.25% = $1,250.00; local part 7.00% - 6.25% = 0.75%
+      //   x $20,000 = $150.00; tax $1,400.00; title $165; total $1,565.00
+      name: 'Naperville, DuPage County: $20,000 purchase at the 7.00% vehicle rate',
+      input: {
+        county: 'DuPage',
+        city: 'Naperville',
+        transaction: 'purchase',
+        vehicle: { title_state: 'IL' },
+        sale: { price: 20_000 },
+      },
+      expect: {
+        tax: { total: 1_400 },
+        title: { total: 165 },
+        total: 1_565,
+        items: [
+          { section: 'tax', feeType: 'LocalTax', name: /Naperville, DuPage County/, value: 150, county: 'DuPage' },
+        ],
+      },
+    },
+    {
+      // ZIP 60540 (Naperville) -> DuPage County by the Census 2010 ZCTA-to-county file (100% of the ZCTA's population);
+      //   with the city, the 7.00% Naperville rate: local 0.75% x $10,000 = $75.00
+      name: 'ZIP 60540 finds DuPage County; Naperville rate',
+      input: { zip: '60540', city: 'Naperville', transaction: 'purchase', sale: { price: 10_000 } },
+      expect: {
+        tax: { total: 700 },
+        items: [{ section: 'tax', feeType: 'LocalTax', name: /Naperville/, value: 75, county: 'DuPage' }],
+      },
+    },
+    {
+      // DuPage County without a city: only Naperville's dealer rate is shipped, so the local tax is unknown (never 0)
+      name: 'DuPage County, city not given: local tax unknown',
+      input: { county: 'DuPage', transaction: 'purchase', vehicle: { title_state: 'IL' }, sale: { price: 20_000 } },
+      expect: {
+        tax: { total: 1_250 },
+        items: [{ section: 'tax', feeType: 'LocalTax', value: null }],
+        complete: false,
       },
     },
     {
