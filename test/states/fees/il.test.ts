@@ -10,13 +10,18 @@ import { testStateFees } from '../../support/tester-fees.js';
 //     Vehicles: State of Illinois 7.00% (including the RTA's part), Naperville HRST 0.00%, total 7.00%;
 //   tax.illinois.gov answer 33: local retailers' occupation taxes apply to dealer sales (by the dealer's location).
 // Unsourced (shown, never counted): the RUT-50 private-sale table, the $151 registration fee, the lien fee.
-// The Cook County (Chicago) local rate is not modelled.
+//   86 Ill. Adm. Code 320.101(a) (https://witnessslips.ilga.gov/Commission/jcar/admincode/JCARTitlePart.asp?Part=0320&Title=086):
+//     RTA retailers' occupation tax 1% of other taxable sales within Cook County; with the Chicago home rule 1.25% (the
+//     Antioch page) the Chicago vehicle rate is 6.25% + 1.00% + 1.25% = 8.50%;
+// Cook County's own use tax on titled vehicles (1%) is unsourced: shown, never counted.
 testStateFees('IL', {
   goldens: [
     {
-      // Cook County / Chicago, $30,000 dealer purchase: state 6.25% x $30,000 = $1,875.00; local rate not modelled
-      //   (unknown); title $165; registration unsourced; total $2,040.00, incomplete
-      name: 'Chicago: $30,000 purchase, state 6.25%, local tax unknown, title $165',
+      // Cook County / Chicago, $30,000 dealer purchase: state 6.25% x $30,000 = $1,875.00; local part of the 8.50%
+      //   Chicago vehicle rate (6.25% + RTA 1.00% + Chicago home rule 1.25%) = 2.25% x $30,000 = $675.00;
+      //   tax $2,550.00; Cook County's own 1% use tax is unsourced ($300 shown, not counted); title $165;
+      //   registration unsourced; total $2,715.00, incomplete
+      name: 'Chicago: $30,000 purchase at the 8.50% vehicle rate, Cook County use tax shown, not counted',
       input: {
         county: 'Cook',
         city: 'Chicago',
@@ -25,17 +30,30 @@ testStateFees('IL', {
         sale: { price: 30_000 },
       },
       expect: {
-        tax: { total: 1_875 },
+        tax: { total: 2_550 },
         title: { total: 165 },
-        total: 2_040,
+        total: 2_715,
         items: [
           { section: 'tax', feeType: 'StateTax', value: 1_875 },
-          { section: 'tax', feeType: 'LocalTax', value: null },
+          { section: 'tax', feeType: 'LocalTax', name: /Chicago, Cook County/, value: 675, county: 'Cook' },
+          { section: 'tax', feeType: 'TaxFee', name: /Cook County home rule use tax/, value: null },
           { section: 'title', feeType: 'TitleFee', value: 165 },
           { section: 'registration', feeType: 'RegistrationFee', value: null },
         ],
         complete: false,
       },
+    },
+    {
+      // Cook County outside Chicago (Evanston): no rate shipped for its dealers, so the local tax is unknown (never 0)
+      name: 'Cook County, Evanston: local tax unknown',
+      input: {
+        county: 'Cook',
+        city: 'Evanston',
+        transaction: 'purchase',
+        vehicle: { title_state: 'IL' },
+        sale: { price: 10_000 },
+      },
+      expect: { tax: { total: 625 }, items: [{ section: 'tax', feeType: 'LocalTax', value: null }], complete: false },
     },
     {
       // Antioch (Lake County), $20,000 dealer purchase: state 6.25% = $1,250.00; local part 7.00% - 6.25% = 0.75% (RTA)
