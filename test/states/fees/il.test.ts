@@ -44,6 +44,16 @@ testStateFees('IL', {
       },
     },
     {
+      // ZIP 60614 -> Cook County by the Census 2010 ZCTA-to-county file (100% of the ZCTA's population); with the city,
+      //   Chicago's 8.50%: local 2.25% x $10,000 = $225.00; state 6.25% = $625.00; tax $850.00
+      name: 'ZIP 60614 finds Cook County; Chicago rate',
+      input: { zip: '60614', city: 'Chicago', transaction: 'purchase', sale: { price: 10_000 } },
+      expect: {
+        tax: { total: 850 },
+        items: [{ section: 'tax', feeType: 'LocalTax', name: /Chicago/, value: 225, county: 'Cook' }],
+      },
+    },
+    {
       // Cook County outside Chicago (Evanston): no rate shipped for its dealers, so the local tax is unknown (never 0)
       name: 'Cook County, Evanston: local tax unknown',
       input: {
