@@ -26,8 +26,9 @@ describe('fees: figure audit (titled fees --audit)', () => {
     // Kings County: 8.875% total less the state's 4% = 4.875% of $10,000
     expect(ny.counties![0]).to.deep.equal({ county: 'Kings', city: 'Brooklyn', local_tax: 487.5 });
     const il = rows.find((r) => r.state === 'IL')!;
-    // Cook and DuPage have no rate in the data; Antioch (Lake County): 7.00% - 6.25% = 0.75% of $10,000
-    for (const k of il.counties!.slice(0, 2)) expect([k.local_tax, typeof k.why]).to.deep.equal([null, 'string']);
+    // Chicago (Cook): 8.50% - 6.25% = 2.25% of $10,000; Naperville (DuPage) and Antioch (Lake): 7.00% - 6.25% = 0.75%
+    expect(il.counties![0]).to.deep.equal({ county: 'Cook', city: 'Chicago', local_tax: 225 });
+    expect(il.counties![1]).to.deep.equal({ county: 'DuPage', city: 'Naperville', local_tax: 75 });
     expect(il.counties![2]).to.deep.equal({ county: 'Lake', city: 'Antioch', local_tax: 75 });
     const pa = rows.find((r) => r.state === 'PA')!;
     expect(pa.counties!.map((k) => k.local_tax)).to.deep.equal([200, 100, 0]);

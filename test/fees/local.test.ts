@@ -124,7 +124,11 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
       /ZIP 99999 is not in FL's ZIP-to-county table/,
     );
     expect(resolveCounty({ state: 'FL', zip: 'abc', as_of: AS_OF }, fl).why).to.match(/not a ZIP code/);
-    expect(resolveCounty({ state: 'IL', zip: '60601', as_of: AS_OF }, localSchedule('IL')).county).to.equal('');
+    expect(resolveCounty({ state: 'GA', zip: '30303', as_of: AS_OF }, localSchedule('GA')).county).to.equal('');
+    expect(resolveCounty({ state: 'IL', zip: '60601', as_of: AS_OF }, localSchedule('IL'))).to.deep.equal({
+      county: 'Cook',
+      source: 'zip',
+    });
   });
 
   it('the Census ZIP table (zip_table): a listed ZIP finds its county, a ZIP split between counties is not listed', () => {
