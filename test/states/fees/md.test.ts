@@ -1,7 +1,9 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Maryland golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Maryland's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Maryland golden cases. Sourced (Transportation § 13-809): the trade-in allowance comes off the total purchase price,
+// and no political subdivision taxes the titling. The excise rate, the fees and the $640 minimum's tax are unsourced
+// (README): shown, left out of the totals, listed as unknown, so every amount is unknown and every total is $0 (a
+// lower bound); a trade-in credit on the unsourced tax is not counted either. The estimate says it is incomplete.
 testStateFees('MD', {
   goldens: [
     {

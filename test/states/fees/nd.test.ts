@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// North Dakota golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of North Dakota's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// North Dakota golden cases. Sourced: the trade-in comes off the purchase price (N.D.C.C. 57-40.3-01(5)); as the 5%
+// rate is unsourced, no credit is counted either. Every other figure is unsourced (README): shown, left out of the
+// totals, listed as unknown, so every amount is unknown and every total is $0 (a lower bound); the estimate is incomplete.
 testStateFees('ND', {
   goldens: [
     {

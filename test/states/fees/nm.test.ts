@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// New Mexico golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of New Mexico's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// New Mexico golden cases. Sourced: the 4% motor vehicle excise tax on the price paid (NMSA 1978, 7-14-4) and the
+// deduction of a trade-in (7-14-4; MVD manual, 3.11.4.13 NMAC). Every other figure is unsourced (README): shown, left
+// out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('NM', {
   goldens: [
     {
@@ -16,7 +17,8 @@ testStateFees('NM', {
       },
     },
     {
-      // title $5, registration by weight, 4% MVET: unsourced -> unknown. Totals $0.
+      // MVET 4% x $20,000 = $800 (7-14-4; no value given, so the price stands in for the 80% presumptive value, itself
+      // unsourced); title $5 and registration by weight unsourced -> unknown. Total $800.
       name: 'used NM car, $20,000, transfer without a lien',
       input: {
         transaction: 'transfer',
@@ -24,16 +26,35 @@ testStateFees('NM', {
         sale: { price: 20_000 },
       },
       expect: {
-        tax: { total: 0 },
+        tax: { total: 800 },
         registration: { total: 0 },
         title: { total: 0 },
-        total: 0,
+        total: 800,
+        items: [{ section: 'tax', feeType: 'StateTax', value: 800 }],
         complete: false,
-        unknown: [
-          /^title: Certificate of title \(transfer\)/,
-          /^registration: Registration fee \(by weight\)/,
-          /^tax: State motor vehicle sales tax/,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/],
+      },
+    },
+    {
+      // a $5,000 trade-in is deducted (7-14-4): 4% x $20,000 = $800 less 4% x $5,000 = $200 credit -> $600 on $15,000.
+      // Title and registration unsourced -> unknown. Total $600.
+      name: 'used NM car, $20,000 with a $5,000 trade-in',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2020, weight_lbs: 3500, title_state: 'NM' },
+        sale: { price: 20_000, trade_in: 5_000 },
+      },
+      expect: {
+        tax: { total: 600 },
+        registration: { total: 0 },
+        title: { total: 0 },
+        total: 600,
+        items: [
+          { section: 'tax', feeType: 'StateTax', value: 800 },
+          { section: 'tax', feeType: 'TradeInCredit', value: 200 },
         ],
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^registration: Registration fee \(by weight\)/],
       },
     },
     {

@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Oregon golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Oregon's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Oregon golden cases. Sourced: the 0.5% vehicle privilege tax (ORS 320.405), an optional fee (a new vehicle sold by an
+// Oregon dealer) that is never in a total. Every other figure is unsourced (README): shown, left out of the totals,
+// listed as unknown, so every amount is unknown and every total is $0 (a lower bound); the estimate is incomplete.
 testStateFees('OR', {
   goldens: [
     {

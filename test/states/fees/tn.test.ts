@@ -1,22 +1,24 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Tennessee golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Tennessee's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Tennessee golden cases. Sourced (TN Department of Revenue, Lien Notation page): the $5.50 state title fee (also for a
+// duplicate), the $8.50 county clerk fee and the $11 lien notation fee. Every other figure is unsourced (README): shown,
+// left out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('TN', {
   goldens: [
     {
-      // duplicate $11 and county clerk fee $5.50 unsourced -> unknown
+      // duplicate: state title fee $5.50 + county clerk fee $8.50 = $14.00. Total $14.
       name: 'duplicate title',
       input: { transaction: 'duplicate' },
       expect: {
-        title: { total: 0 },
-        total: 0,
-        complete: false,
-        unknown: [/^title: Duplicate title/, /^title: County clerk fee/],
+        title: { total: 14 },
+        total: 14,
+        complete: true,
+        unknown: [],
       },
     },
     {
-      // title $11, clerk fee $5.50, registration $26.50 and county fee, 7% state tax, single article tax: unsourced -> unknown; local: county not modelled. Totals $0.
+      // title $5.50 + county clerk fee $8.50 = $14; registration $26.50 and county fee, 7% state tax, single article tax:
+      // unsourced -> unknown; local: county not modelled. Total $14.
       name: 'used TN car, $20,000, transfer without a lien',
       input: {
         transaction: 'transfer',
@@ -26,12 +28,10 @@ testStateFees('TN', {
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
-        title: { total: 0 },
-        total: 0,
+        title: { total: 14 },
+        total: 14,
         complete: false,
         unknown: [
-          /^title: Certificate of title \(transfer\)/,
-          /^title: County clerk fee/,
           /^registration: Registration fee \(\$/,
           /^registration: County registration fee/,
           /^tax: State motor vehicle sales tax/,
@@ -41,20 +41,16 @@ testStateFees('TN', {
       },
     },
     {
-      // title $11, lien $11, clerk fee $5.50 unsourced -> unknown
+      // title $5.50 + lien notation $11 + county clerk fee $8.50 = $25.00. Total $25.
       name: 'refinance: title and lien fee only',
       input: { transaction: 'refinance' },
       expect: {
         tax: { total: 0 },
         registration: { total: 0 },
-        title: { total: 0 },
-        total: 0,
-        complete: false,
-        unknown: [
-          /^title: Certificate of title \(transfer\)/,
-          /^title: Lien recording fee/,
-          /^title: County clerk fee/,
-        ],
+        title: { total: 25 },
+        total: 25,
+        complete: true,
+        unknown: [],
       },
     },
   ],

@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// Virginia golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of Virginia's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// Virginia golden cases. Sourced: the statutory base registration of a private passenger car, $23 up to 4,000 lbs and
+// $28 above (Va. Code § 46.2-694 A 1 a, 2 a), and no local sales tax on vehicles (Va. Code § 58.1-2418). Every other
+// figure is unsourced (README): shown, left out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('VA', {
   goldens: [
     {
@@ -16,7 +17,8 @@ testStateFees('VA', {
       },
     },
     {
-      // title $15, registration by weight, 4.15% tax: unsourced -> unknown. Totals $0.
+      // registration: 3,500 lbs, not over 4,000 -> $23 (§ 46.2-694 A 1 a); title $15 and the 4.15% tax unsourced ->
+      // unknown. Total $23.
       name: 'used VA car, $20,000, transfer without a lien',
       input: {
         transaction: 'transfer',
@@ -25,15 +27,29 @@ testStateFees('VA', {
       },
       expect: {
         tax: { total: 0 },
-        registration: { total: 0 },
+        registration: { total: 23 },
         title: { total: 0 },
-        total: 0,
+        total: 23,
         complete: false,
-        unknown: [
-          /^title: Certificate of title \(transfer\)/,
-          /^registration: Registration fee \(by weight\)/,
-          /^tax: State motor vehicle sales tax/,
-        ],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^tax: State motor vehicle sales tax/],
+      },
+    },
+    {
+      // registration: 4,500 lbs, more than 4,000 -> $28 (§ 46.2-694 A 2 a); title and tax unsourced -> unknown.
+      // Total $28.
+      name: 'used VA car over 4,000 lbs: the higher registration',
+      input: {
+        transaction: 'transfer',
+        vehicle: { year: 2019, weight_lbs: 4500, title_state: 'VA' },
+        sale: { price: 30_000 },
+      },
+      expect: {
+        tax: { total: 0 },
+        registration: { total: 28 },
+        title: { total: 0 },
+        total: 28,
+        complete: false,
+        unknown: [/^title: Certificate of title \(transfer\)/, /^tax: State motor vehicle sales tax/],
       },
     },
     {

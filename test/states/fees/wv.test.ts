@@ -1,7 +1,8 @@
 import { testStateFees } from '../../support/tester-fees.js';
 
-// West Virginia golden cases. Every figure of this state except the ones named below is unsourced (README): shown, left out of the totals, listed as unknown; none of West Virginia's figures could be confirmed, so every amount is unknown
-// and every total is $0 (a lower bound); the estimate says it is incomplete.
+// West Virginia golden cases. Sourced (W. Va. Code): the $50 Class A registration (17A-10-3(a)(1)), the optional hybrid
+// $100 and electric $200 fees (17A-10-3c) and the $10 registration transfer (17A-10-10). Every other figure is
+// unsourced (README): shown, left out of the totals, listed as unknown; the estimate says it is incomplete.
 testStateFees('WV', {
   goldens: [
     {
@@ -16,7 +17,8 @@ testStateFees('WV', {
       },
     },
     {
-      // title $15, registration $51.50, 6% privilege tax: unsourced -> unknown. Totals $0.
+      // registration: Class A, $50 a year (17A-10-3(a)(1)); title $15 and the 6% privilege tax unsourced -> unknown.
+      // Total $50.
       name: 'used WV car, $20,000, transfer without a lien',
       input: {
         transaction: 'transfer',
@@ -25,15 +27,11 @@ testStateFees('WV', {
       },
       expect: {
         tax: { total: 0 },
-        registration: { total: 0 },
+        registration: { total: 50 },
         title: { total: 0 },
-        total: 0,
+        total: 50,
         complete: false,
-        unknown: [
-          /^title: Certificate of title \(transfer\)/,
-          /^registration: Registration fee \(\$/,
-          /^tax: State motor vehicle sales tax/,
-        ],
+        unknown: [/^title: Certificate of title \(transfer\)/, /^tax: State motor vehicle sales tax/],
       },
     },
     {
