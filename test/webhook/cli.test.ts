@@ -18,6 +18,8 @@ import {
 const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 
 describe('titled webhooks / titled entries (CLI)', function () {
+  // each test spawns up to ten CLI processes (1-3 s each on a busy 2-core machine)
+  this.timeout(180_000);
   let dataDir: string;
   let t: WebhookTestEngine;
   let r: Receiver;
