@@ -140,8 +140,8 @@ export class SubmissionPlugin implements EnginePlugin {
       const url = await this.fakePortal.start(this.options.fakePortal.port);
       this.log.info({ code: 'SUBMISSION_WORKER_STARTED', fakePortal: url }, 'fake state portal started');
     }
-    this.worker.start();
     this.startShipmentPoll();
+    this.worker.start();
   }
 
   /** MAIL packet tracking: every `mailCarrier.pollIntervalMs`, due shipments are polled under a lease. */
