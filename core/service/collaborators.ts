@@ -9,6 +9,7 @@
  *   titleCollection   plugins/title-collection   (issue 15)
  *   submission        plugins/submission         (issue 16)
  *   extraction        plugins/ocr                (document reading, used by signing for license photos)
+ *   carrierEvents     plugins/submission         (MAIL packet shipments; title-collection's webhook forwards to it)
  */
 import type { Principal } from '../auth/authenticator.js';
 
