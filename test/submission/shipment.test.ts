@@ -8,6 +8,11 @@
  * webhook. Without mailCarrier nothing changes.
  */
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { receiver, type Receiver } from '../webhook/support.js';
 import { FakeCarrier, SECRET, code128OfPdf, textOfPdf } from '../title-collection/support.js';
@@ -317,5 +322,53 @@ describe('submission: MAIL without a carrier, and mailCarrier validation (sqlite
     expect((await failure({ submission: { mailCarrier: {} } }))?.message).to.include(
       'needs the title-collection plugin',
     );
+  });
+});
+
+describe('submission: titled submissions simulate / poll-shipments (CLI, sqlite)', function () {
+  this.timeout(180_000);
+
+  it('the CLI plays delivered on the sandbox label: SUBMITTED, seen through the HTTP API', async () => {
+    const plugins = {
+      'title-collection': { pollIntervalMs: 0 },
+      submission: { operatorOrgs: ['ops-team'], mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
+    };
+    const t = await startSubmissionEngine({
+      titleCollection: plugins['title-collection'],
+      submission: { mailCarrier: plugins.submission.mailCarrier },
+    });
+    try {
+      const config = join(t.dataDir, 'cli-config.json');
+      writeFileSync(
+        config,
+        JSON.stringify({ stages: ['intake', 'fees', 'forms', 'title-collection', 'submission'], plugins }),
+      );
+      const env = { ...process.env };
+      for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
+      const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
+      const run = (args: string[]) =>
+        promisify(execFile)(process.execPath, [cli, 'submissions', ...args], {
+          env: { ...env, TITLED_DATA_DIR: t.dataDir, TITLED_CONFIG: config },
+        });
+      const e = await readyEntry(t, 'TX');
+      const { sid } = await submitMail(t, e.entryId);
+      const polled = JSON.parse((await run(['poll-shipments'])).stdout.trim().split('\n').at(-1)!);
+      expect(polled).to.deep.equal({ polled: 1, applied: 1 }); // the sandbox's label-created event
+      const out = JSON.parse((await run(['simulate', sid, 'delivered'])).stdout.trim().split('\n').at(-1)!);
+      expect(out.applied).to.equal(true);
+      expect(out.submission).to.include({ submissionId: sid, status: 'SUBMITTED' });
+      const s = (await t.request('GET', `/title/${e.entryId}/submit/${sid}`)).body;
+      expect(s.status).to.equal('SUBMITTED');
+      expect(s.shipment.events.map((x: any) => x.status)).to.deep.equal(['pre_transit', 'delivered']);
+      expect(await accountEvents(t, e.entryId)).to.deep.equal(['filing_en_route']);
+      const bad = await run(['simulate', sid, 'teleported']).then(
+        () => ({ code: 0, stderr: '' }),
+        (x: { code: number; stderr: string }) => x,
+      );
+      expect(bad.code).to.not.equal(0);
+      expect(bad.stderr).to.include('event must be one of');
+    } finally {
+      await t.stop();
+    }
   });
 });
