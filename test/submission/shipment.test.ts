@@ -266,6 +266,21 @@ for (const dialect of DIALECTS) {
       expect(carrier.authorization.length).to.equal(asked);
     });
 
+    it('two pollers at once (two daemons): each due shipment is asked for once (the lease)', async () => {
+      const e = await readyEntry(t, 'TX');
+      const { s } = await submitMail(t, e.entryId);
+      const code = s.shipment.trackingNumber as string;
+      const asked = () => carrier.requests.filter((r) => r === `GET /trackers/${code}`).length;
+      const [a, b] = await Promise.all([
+        t.plugin.shipping!.pollOnce('daemon-a'),
+        t.plugin.shipping!.pollOnce('daemon-b'),
+      ]);
+      expect(a.polled + b.polled).to.equal(1);
+      expect(asked()).to.equal(1);
+      await t.plugin.shipping!.pollOnce('daemon-a');
+      expect(asked(), 'not due again before pollIntervalMs').to.equal(1);
+    });
+
     it('a carrier failure answers 502 and creates no submission (last: the carrier is stopped)', async () => {
       const e = await readyEntry(t, 'TX');
       await carrier.close();
@@ -369,6 +384,36 @@ describe('submission: titled submissions simulate / poll-shipments (CLI, sqlite)
       expect(bad.stderr).to.include('event must be one of');
     } finally {
       await t.stop();
+    }
+  });
+});
+
+describe('submission: the MAIL tracking poll runs in the daemon (sqlite)', function () {
+  this.timeout(120_000);
+
+  it('with mailCarrier.pollIntervalMs, a delivery the carrier reports moves the submission without a call', async () => {
+    const carrier = await new FakeCarrier().listen();
+    const t = await startSubmissionEngine({
+      titleCollection: { provider: 'http', http: { endpoint: carrier.url }, pollIntervalMs: 0 },
+      submission: { mailCarrier: { pollIntervalMs: 50 } },
+    });
+    try {
+      const e = await readyEntry(t, 'TX');
+      const { sid, s } = await submitMail(t, e.entryId);
+      carrier.events.set(s.shipment.trackingNumber, [
+        { id: 'd1', status: 'delivered', occurred_at: '2026-11-21T10:00:00Z' },
+      ]);
+      const after = await eventually(
+        async () => {
+          const x = (await t.request('GET', `/title/${e.entryId}/submit/${sid}`)).body;
+          return x.status === 'SUBMITTED' ? x : null;
+        },
+        { what: 'SUBMITTED by the poll', tries: 400, everyMs: 50 },
+      );
+      expect(after.shipment.events[0]).to.include({ id: 'd1', source: 'poll' });
+    } finally {
+      await t.stop();
+      await carrier.close();
     }
   });
 });
