@@ -1428,9 +1428,39 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            submissions?: {
+                            submissions?: ({
+                                /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                                shipment?: {
+                                    /** @enum {unknown} */
+                                    provider?: "sandbox" | "http";
+                                    /** @enum {unknown} */
+                                    mode?: "STUB" | "LIVE";
+                                    carrier?: string;
+                                    service?: string;
+                                    shipmentId?: string;
+                                    trackingNumber?: string;
+                                    trackingUrl?: string;
+                                    /** @description presigned URL of the label PDF */
+                                    labelUrl?: string;
+                                    /** @description the filing office, one line */
+                                    to?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    events?: {
+                                        id?: string;
+                                        /** @enum {unknown} */
+                                        status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                        /** @enum {unknown} */
+                                        source?: "webhook" | "poll" | "simulate";
+                                        /** Format: date-time */
+                                        occurredAt?: string;
+                                        description?: string;
+                                        location?: string;
+                                    }[];
+                                };
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
                         };
                     };
                 };
@@ -1477,6 +1507,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1534,6 +1594,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1589,6 +1679,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1645,6 +1765,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1701,6 +1851,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1763,6 +1943,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2827,6 +3037,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2888,6 +3128,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2945,6 +3215,36 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                            shipment?: {
+                                /** @enum {unknown} */
+                                provider?: "sandbox" | "http";
+                                /** @enum {unknown} */
+                                mode?: "STUB" | "LIVE";
+                                carrier?: string;
+                                service?: string;
+                                shipmentId?: string;
+                                trackingNumber?: string;
+                                trackingUrl?: string;
+                                /** @description presigned URL of the label PDF */
+                                labelUrl?: string;
+                                /** @description the filing office, one line */
+                                to?: string;
+                                /** @enum {unknown} */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                events?: {
+                                    id?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /** @enum {unknown} */
+                                    source?: "webhook" | "poll" | "simulate";
+                                    /** Format: date-time */
+                                    occurredAt?: string;
+                                    description?: string;
+                                    location?: string;
+                                }[];
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2954,6 +3254,105 @@ export interface paths {
                 404: components["responses"]["Error404"];
                 409: components["responses"]["Error409"];
                 500: components["responses"]["Error500"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/title/{id}/submit/{sid}/shipment/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                id: string;
+                /** @description the submissionId */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox carrier: play a tracking event on the MAIL packet's label (delivered: SUBMITTED) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the entryId (a duplicate pointer resolves to its canonical entry) */
+                    id: string;
+                    /** @description the submissionId */
+                    sid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        event: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            applied?: boolean;
+                            /** @description the simulated tracking event */
+                            event?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, feedbackMessage, followUpRounds (roundId, uploadedAt, feedbackMessage, sentAt, attachments); beyond the spec: packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), entryId, history */
+                            submission?: {
+                                /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
+                                shipment?: {
+                                    /** @enum {unknown} */
+                                    provider?: "sandbox" | "http";
+                                    /** @enum {unknown} */
+                                    mode?: "STUB" | "LIVE";
+                                    carrier?: string;
+                                    service?: string;
+                                    shipmentId?: string;
+                                    trackingNumber?: string;
+                                    trackingUrl?: string;
+                                    /** @description presigned URL of the label PDF */
+                                    labelUrl?: string;
+                                    /** @description the filing office, one line */
+                                    to?: string;
+                                    /** @enum {unknown} */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    events?: {
+                                        id?: string;
+                                        /** @enum {unknown} */
+                                        status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                        /** @enum {unknown} */
+                                        source?: "webhook" | "poll" | "simulate";
+                                        /** Format: date-time */
+                                        occurredAt?: string;
+                                        description?: string;
+                                        location?: string;
+                                    }[];
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["Error400"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409"];
+                500: components["responses"]["Error500"];
+                501: components["responses"]["Error501"];
             };
         };
         delete?: never;

@@ -99,6 +99,11 @@ export const LOG_CODES = {
   SUBMISSION_STEP_FAILED: 'a portal step of a submission failed (retried, or ERROR after the last try)',
   SUBMISSION_ACCOUNT_STATUS_SKIPPED:
     'a submission move could not move account_status (the account status machine refuses it)',
+  SUBMISSION_LABEL_CREATED: 'an outbound carrier label was bought for a MAIL filing packet (mailCarrier)',
+  SUBMISSION_SHIPMENT_EVENT:
+    "a carrier tracking event was applied to a MAIL packet's shipment (delivered: the submission moves to SUBMITTED)",
+  SUBMISSION_SHIPMENT_POLL_FAILED:
+    "polling the carrier for a MAIL packet's tracking failed (the next poll tries again)",
   DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
   SIGNING_STARTED: 'the signing plugin started (reminders and expiry loop)',
   SIGNING_SENT: 'a signature request was sent to its signers',

@@ -142,4 +142,9 @@ export {
   type SubmissionService,
   type DocumentExtractionService,
   type ExtractedDocument,
+  type Shipper,
+  type ShipperAddress,
+  type ShipperLabel,
+  type ShipperTrackingEvent,
+  type CarrierEventSink,
 } from './service/collaborators.js';

@@ -171,6 +171,25 @@ export const submissions: CommandGroup = {
       },
     ),
     action(
+      'simulate',
+      "play a sandbox carrier event on a MAIL packet's shipment (delivered moves PENDING to SUBMITTED)",
+      'submissions simulate ID pre_transit|in_transit|out_for_delivery|delivered|return_to_sender|failure',
+      {},
+      [],
+      (p, id, _v, rest) => p.simulate(id, rest[0]!),
+      [2, 2],
+    ),
+    {
+      name: 'poll-shipments',
+      summary: "ask the carrier for new tracking events of MAIL packets' shipments now (one round)",
+      usage: 'submissions poll-shipments',
+      options: { ...ENGINE_OPTIONS },
+      optionHelp: [...ENGINE_OPTION_HELP],
+      async run({ values }: { values: Values }) {
+        await withEngine(values, async (engine) => show(await plugin(engine).pollShipments()));
+      },
+    },
+    action(
       'cancel',
       'cancel a submission before a final status',
       'submissions cancel ID [--reason TEXT]',

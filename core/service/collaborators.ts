@@ -9,6 +9,7 @@
  *   titleCollection   plugins/title-collection   (issue 15)
  *   submission        plugins/submission         (issue 16)
  *   extraction        plugins/ocr                (document reading, used by signing for license photos)
+ *   carrierEvents     plugins/submission         (MAIL packet shipments; title-collection's webhook forwards to it)
  */
 import type { Principal } from '../auth/authenticator.js';
 
@@ -17,7 +18,70 @@ export const COLLABORATORS = {
   titleCollection: Symbol.for('titled.TitleCollectionService'),
   submission: Symbol.for('titled.SubmissionService'),
   extraction: Symbol.for('titled.DocumentExtractionService'),
+  /**
+   * Zero or more CarrierEventSink (registered with `container.register`, read with `resolveAll`): the
+   * title-collection carrier webhook hands them the events of tracking numbers that are not its own.
+   */
+  carrierEvents: Symbol.for('titled.CarrierEventSink'),
 } as const;
+
+/** A postal address as carriers take it. */
+export interface ShipperAddress {
+  name: string;
+  company?: string;
+  street1: string;
+  street2?: string;
+  city: string;
+  state: string;
+  zip: string;
+  country?: string;
+}
+
+/** An outbound shipment bought through the configured carrier (Shipper.ship). */
+export interface ShipperLabel {
+  provider: 'sandbox' | 'http';
+  mode: 'STUB' | 'LIVE';
+  shipment_id: string;
+  carrier: string;
+  service: string;
+  tracking_number: string;
+  tracking_url: string;
+  /** The label, PDF bytes. */
+  label_pdf: Buffer;
+}
+
+/** A carrier tracking event (title-collection's carrier provider statuses). */
+export interface ShipperTrackingEvent {
+  event_id: string;
+  tracking_number: string;
+  status: 'pre_transit' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'return_to_sender' | 'failure';
+  /** ISO date-time. */
+  occurred_at: string;
+  description?: string;
+  location?: string;
+}
+
+/** The title-collection plugin's configured carrier, for another plugin's own shipments. */
+export interface Shipper {
+  readonly provider: 'sandbox' | 'http';
+  readonly mode: 'STUB' | 'LIVE';
+  /** Buys a label; retries with the same `reference` (the idempotency key) return the same shipment. */
+  ship(req: {
+    from: ShipperAddress;
+    to: ShipperAddress;
+    reference: string;
+    service: string;
+    parcel: { length_in: number; width_in: number; height_in: number; weight_oz: number; predefined_package?: string };
+  }): Promise<ShipperLabel>;
+  /** Every tracking event the carrier has for the number, oldest first. */
+  track(trackingNumber: string): Promise<ShipperTrackingEvent[]>;
+}
+
+/** A plugin that owns shipments: takes the carrier webhook's events of its tracking numbers. */
+export interface CarrierEventSink {
+  /** `{applied}` (false: seen before) for one of its tracking numbers; undefined for a number it does not know. */
+  carrierEvent(e: ShipperTrackingEvent, source: 'webhook'): Promise<{ applied: boolean } | undefined>;
+}
 
 /** What the document extraction read from one file (plugins/ocr's analysis, reduced). */
 export interface ExtractedDocument {
@@ -68,6 +132,8 @@ export interface TitleCollectionService {
     entryId: string,
     signatureRequestId: string,
   ): Promise<Record<string, unknown> | undefined>;
+  /** The configured carrier (sandbox or http), for shipments of other plugins (MAIL filing packets). */
+  shipper?(): Shipper;
 }
 
 /** A signed document, as the submission plugin encloses it in a filing packet. */

@@ -41,10 +41,12 @@ import { DRIVERS } from './portal/fake-driver.js';
 import { PortalWorker } from './portal/worker.js';
 import { pluginSchema } from './schema.js';
 import { Submissions, type RecordInput } from './service.js';
+import { MailShipping, TRACKING_STATUSES, type TrackingStatus } from './shipping.js';
 
 export { FakePortal } from './fake-portal/server.js';
 export type { PortalDriver, FilingData, PortalReport } from './portal/driver.js';
 export type { Submissions, RecordInput } from './service.js';
+export type { MailShipping, TrackingStatus } from './shipping.js';
 
 @injectable()
 export class SubmissionPlugin implements EnginePlugin {
@@ -57,6 +59,11 @@ export class SubmissionPlugin implements EnginePlugin {
   /** The fake state portal, when `fakePortal.start` runs it in this process. */
   fakePortal?: FakePortal;
   private readonly worker: PortalWorker;
+  /** Outbound labels of MAIL packets and their tracking (`mailCarrier`); undefined when not configured. */
+  readonly shipping?: MailShipping;
+  private readonly owner: string;
+  private shipTimer: NodeJS.Timeout | null = null;
+  private shipPolling: Promise<unknown> | null = null;
   private readonly drivers = new Map<string, PortalDriver>();
   private readonly log: Logger;
 
@@ -84,6 +91,11 @@ export class SubmissionPlugin implements EnginePlugin {
       throw new EngineConfigError((e as Error).message);
     }
     const life = new Lifecycle(db, entries, this.log);
+    const mc = this.options.mailCarrier;
+    if (mc) {
+      this.shipping = new MailShipping(db, objects, life, container, mc, this.options.leaseMs, this.log);
+      container.register(COLLABORATORS.carrierEvents, { useValue: this.shipping });
+    }
     this.browsers = new BrowserPool(this.options.chromiumPath, this.options.actionTimeoutMs);
     this.service = new Submissions(
       db,
@@ -96,8 +108,10 @@ export class SubmissionPlugin implements EnginePlugin {
       (st) => this.driver(st),
       config.presignTtlSeconds,
       this.log,
+      this.shipping,
     );
     const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.owner = owner;
     this.worker = new PortalWorker(db, life, this.options, this.browsers, this.service, this.log, owner);
     this.service.onWork(() => this.worker.wake());
     container.registerInstance(COLLABORATORS.submission, this.service);
@@ -126,10 +140,54 @@ export class SubmissionPlugin implements EnginePlugin {
       const url = await this.fakePortal.start(this.options.fakePortal.port);
       this.log.info({ code: 'SUBMISSION_WORKER_STARTED', fakePortal: url }, 'fake state portal started');
     }
+    this.startShipmentPoll();
     this.worker.start();
   }
 
+  /** MAIL packet tracking: every `mailCarrier.pollIntervalMs`, due shipments are polled under a lease. */
+  private startShipmentPoll(): void {
+    const every = this.options.mailCarrier?.pollIntervalMs ?? 0;
+    if (!this.shipping || every <= 0 || this.shipTimer) return;
+    try {
+      this.shipping.shipper(); // a mailCarrier without the title-collection plugin fails at start, not at a packet
+    } catch (e) {
+      throw new EngineConfigError((e as Error).message);
+    }
+    this.shipTimer = setInterval(() => {
+      if (this.shipPolling) return;
+      this.shipPolling = this.pollShipments()
+        .catch((e: Error) => {
+          this.log.warn(
+            { code: 'SUBMISSION_SHIPMENT_POLL_FAILED', err: e.message },
+            'MAIL packet tracking poll failed',
+          );
+        })
+        .finally(() => {
+          this.shipPolling = null;
+        });
+    }, every);
+    this.shipTimer.unref();
+  }
+
+  /** One tracking round of MAIL packet shipments (tests, CLI `titled submissions poll-shipments`). */
+  pollShipments(): Promise<{ polled: number; applied: number }> {
+    if (!this.shipping)
+      throw new TitledError('NOT_IMPLEMENTED', 'no carrier for MAIL packets: set plugins.submission.mailCarrier');
+    return this.shipping.pollOnce(this.owner);
+  }
+
+  /** Plays a sandbox carrier event on a MAIL packet's shipment (`delivered` moves it to SUBMITTED). */
+  async simulate(submissionId: string, event: string): Promise<Record<string, unknown>> {
+    if (!this.shipping)
+      throw new TitledError('NOT_IMPLEMENTED', 'no carrier for MAIL packets: set plugins.submission.mailCarrier');
+    const r = await this.shipping.simulate(submissionId, event as TrackingStatus);
+    return { ...r, submission: await this.service.view(await this.service.byId(submissionId)) };
+  }
+
   async stop(): Promise<void> {
+    if (this.shipTimer) clearInterval(this.shipTimer);
+    this.shipTimer = null;
+    await this.shipPolling;
     await this.worker.stop();
     await this.fakePortal?.stop();
     this.fakePortal = undefined;
@@ -230,6 +288,14 @@ export class SubmissionPlugin implements EnginePlugin {
       const p = await auth(ctx);
       ctx.body = await s.addDocuments(p, ctx.params.id!, ctx.params.sid!, await h.readJson(ctx));
     });
+    router.post('/title/:id/submit/:sid/shipment/simulate', async (ctx) => {
+      const p = await auth(ctx);
+      const b = (await readOptionalJson(ctx, h)) as { event?: unknown };
+      if (typeof b.event !== 'string' || !TRACKING_STATUSES.includes(b.event as TrackingStatus))
+        throw new TitledError('INVALID_INPUT', `event must be one of ${TRACKING_STATUSES.join(', ')}`);
+      await s.get(p, ctx.params.id!, ctx.params.sid!); // the caller's submission, else 404
+      ctx.body = await this.simulate(ctx.params.sid!, b.event);
+    });
     router.post('/title/:id/submit/:sid/cancel', async (ctx) => {
       const p = await auth(ctx);
       const b = (await readOptionalJson(ctx, h)) as { reason?: unknown };
@@ -260,7 +326,7 @@ export class SubmissionPlugin implements EnginePlugin {
     });
     router.get('/submissions/:sid', async (ctx) => {
       await op(ctx);
-      ctx.body = s.view(await s.byId(ctx.params.sid!));
+      ctx.body = await s.view(await s.byId(ctx.params.sid!));
     });
     router.post('/submissions/:sid/method', async (ctx) => {
       const by = await op(ctx);

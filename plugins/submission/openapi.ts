@@ -8,6 +8,7 @@ import {
   type OpenApiContribution,
 } from '../../core/plugin-api.js';
 import { DocumentsBody, SubmitBody } from './service.js';
+import { TRACKING_STATUSES as TRACKING } from './shipping.js';
 
 const sid = openApiPathParam('sid', 'the submissionId');
 const t = ['submission'];
@@ -15,10 +16,45 @@ const ops = ['submission operators'];
 const obj = (description: string) => ({ type: 'object', description, additionalProperties: true });
 const ERR = [400, 403, 404, 409, 500];
 
-const SUBMISSION = obj(
-  'Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, ' +
-    'feedbackMessage, followUps (rounds: uploadedAt, feedbackMessage, attachments)',
-);
+const SHIPMENT = {
+  type: 'object',
+  description:
+    "The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md)",
+  properties: {
+    provider: { enum: ['sandbox', 'http'] },
+    mode: { enum: ['STUB', 'LIVE'] },
+    carrier: { type: 'string' },
+    service: { type: 'string' },
+    shipmentId: { type: 'string' },
+    trackingNumber: { type: 'string' },
+    trackingUrl: { type: 'string' },
+    labelUrl: { type: 'string', description: 'presigned URL of the label PDF' },
+    to: { type: 'string', description: 'the filing office, one line' },
+    status: { enum: [...TRACKING] },
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          status: { enum: [...TRACKING] },
+          source: { enum: ['webhook', 'poll', 'simulate'] },
+          occurredAt: { type: 'string', format: 'date-time' },
+          description: { type: 'string' },
+          location: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+const SUBMISSION = {
+  ...obj(
+    'Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, ' +
+      'feedbackMessage, followUpRounds (roundId, uploadedAt, feedbackMessage, sentAt, attachments); beyond the spec: ' +
+      'packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), entryId, history',
+  ),
+  properties: { shipment: SHIPMENT },
+};
 const RECORD = {
   type: 'object',
   required: ['status'],
@@ -64,6 +100,28 @@ export function submissionOpenApi(): OpenApiContribution {
           body: ref('SubmitDocumentsBody'),
           ok: json(SUBMISSION),
           errors: ERR,
+        }),
+      },
+      '/title/{id}/submit/{sid}/shipment/simulate': {
+        parameters: [idParam, sid],
+        post: op({
+          summary: "Sandbox carrier: play a tracking event on the MAIL packet's label (delivered: SUBMITTED)",
+          tags: t,
+          body: {
+            type: 'object',
+            required: ['event'],
+            properties: { event: { enum: [...TRACKING] } },
+            additionalProperties: false,
+          },
+          ok: json({
+            type: 'object',
+            properties: {
+              applied: { type: 'boolean' },
+              event: obj('the simulated tracking event'),
+              submission: SUBMISSION,
+            },
+          }),
+          errors: [...ERR, 501],
         }),
       },
       '/title/{id}/submit/{sid}/cancel': {

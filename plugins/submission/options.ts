@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineConfigError } from '../../core/plugin-api.js';
+import { CompleteAddressSchema, EngineConfigError } from '../../core/plugin-api.js';
 
 const PortalSchema = z
   .object({
@@ -9,6 +9,44 @@ const PortalSchema = z
     url: z.string().url(),
     username: z.string().default('titled'),
     password: z.string().default('titled'),
+  })
+  .strict();
+
+/**
+ * An outbound label for every MAIL packet, bought through the title-collection plugin's carrier
+ * (COLLABORATORS.titleCollection.shipper); unset: no label, an operator records SUBMITTED.
+ */
+export const MailCarrierSchema = z
+  .object({
+    /** The carrier service asked for. */
+    service: z.string().min(1).max(100).default('priority'),
+    /** The parcel: a flat envelope holding the packet (inches, ounces). */
+    parcel: z
+      .object({
+        length_in: z.number().positive(),
+        width_in: z.number().positive(),
+        height_in: z.number().positive(),
+        weight_oz: z.number().positive(),
+        predefined_package: z.string().optional(),
+      })
+      .strict()
+      .default({
+        length_in: 12.5,
+        width_in: 9.5,
+        height_in: 0.5,
+        weight_oz: 8,
+        predefined_package: 'FlatRateEnvelope',
+      }),
+    /** The sender on every label (the mail room); unset: the entry's new lienholder's address. */
+    fromAddress: CompleteAddressSchema.optional(),
+    /** How often open shipments are polled for tracking events (0: never; the webhook or simulate only). */
+    pollIntervalMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(15 * 60_000),
+    /** Shipments polled per round. */
+    pollBatch: z.number().int().min(1).max(1000).default(50),
   })
   .strict();
 
@@ -57,10 +95,13 @@ export const SubmissionOptionsSchema = z
       .int()
       .min(1)
       .default(20 * 1024 * 1024),
+    /** Outbound carrier labels for MAIL packets (docs/submission.md, "MAIL: the carrier label"). */
+    mailCarrier: MailCarrierSchema.optional(),
   })
   .strict();
 
 export type SubmissionOptions = z.infer<typeof SubmissionOptionsSchema>;
+export type MailCarrierOptions = z.infer<typeof MailCarrierSchema>;
 
 export function parseSubmissionOptions(raw: unknown): SubmissionOptions {
   const r = SubmissionOptionsSchema.safeParse(raw ?? {});

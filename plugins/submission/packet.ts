@@ -29,6 +29,8 @@ export interface PacketInput {
   enclosures: Enclosure[];
   collection?: TitleCollectionView;
   submissionId: string;
+  /** The outbound label bought for the packet (`mailCarrier`). */
+  shipment?: { carrier: string; service: string; trackingNumber: string };
   now?: Date;
 }
 
@@ -160,6 +162,11 @@ function coverLetter(w: Writer, i: PacketInput): void {
   w.line(`Amount: ${fees.total === null ? 'not estimated' : money(fees.total)} (from the entry's fee estimate)`);
   for (const l of fees.lines) w.line(l, { size: 10 });
   w.line('', { gap: 6 });
+  const sh = i.shipment;
+  if (sh) {
+    w.line('Shipping', { bold: true });
+    w.line(`Sent by ${sh.carrier} (${sh.service}), tracking number ${sh.trackingNumber}.`, { gap: 6 });
+  }
 }
 
 function checklist(w: Writer, i: PacketInput): void {
@@ -168,6 +175,8 @@ function checklist(w: Writer, i: PacketInput): void {
   for (const e of i.enclosures)
     w.line(`[ ] ${e.name}${e.signed ? ' (signed)' : ' - NOT SIGNED: SIGNATURE REQUIRED before mailing'}`);
   if (!i.enclosures.length) w.line("[ ] No generated forms on the entry: add the state's application before mailing");
+  if (i.shipment)
+    w.line(`[ ] Outbound label attached to the envelope: ${i.shipment.carrier}, tracking ${i.shipment.trackingNumber}`);
   const c = i.collection;
   const received = i.entry.physical_title_status === 'received';
   if (c || i.entry.physical_title_status) {

@@ -29,6 +29,7 @@ import type { Lifecycle } from './lifecycle.js';
 import { METHODS, type FollowUpRound, type Submission, type SubmissionMethod } from './model.js';
 import type { SubmissionOptions } from './options.js';
 import { buildPacket, filingOffice, generatedForms, signedForms, type Enclosure } from './packet.js';
+import type { MailShipping, ShipmentRow } from './shipping.js';
 import type { FilingData, PortalDocument, PortalDriver } from './portal/driver.js';
 import type { WorkerHost } from './portal/worker.js';
 
@@ -85,6 +86,8 @@ export class Submissions implements SubmissionService, WorkerHost {
     private readonly portalFor: PortalResolver,
     private readonly ttl: number,
     private readonly log: Logger,
+    /** Outbound carrier labels of MAIL packets, when `mailCarrier` is set. */
+    private readonly shipping?: MailShipping,
   ) {}
 
   onWork(wake: () => void): void {
@@ -158,7 +161,9 @@ export class Submissions implements SubmissionService, WorkerHost {
       createdAt: now,
       updatedAt: now,
     };
-    if (method === 'MAIL') s.packetKey = await this.makePacket(s, entry);
+    if (method === 'MAIL' && this.shipping) await this.noOpenSubmission(p.org.id, entry.entryId, entryId);
+    const made = method === 'MAIL' ? await this.makePacket(s, entry) : undefined;
+    s.packetKey = made?.packetKey ?? null;
     await this.db.tx(async (m) => {
       const found = await this.entries.load(p.org.id, entry.entryId, m);
       if (!found) throw new TitledError('ENTRY_NOT_FOUND', `entry ${entryId} not found`);
@@ -169,6 +174,7 @@ export class Submissions implements SubmissionService, WorkerHost {
           `entry ${entryId} already has submission ${open.id} (${open.status}); cancel it first`,
         );
       await this.life.rows.insert(s, m);
+      if (made?.shipment) await this.shipping!.insert(made.shipment, m);
       found.entry.submission_id = s.id;
       await this.entries.save(m, p.org.id, found.entry, found.version);
     });
@@ -180,12 +186,22 @@ export class Submissions implements SubmissionService, WorkerHost {
     return { submissionId: s.id, status };
   }
 
+  /** 409 when the entry has an open submission (checked before a label is bought; the insert checks again). */
+  private async noOpenSubmission(orgId: string, entryId: string, asked: string): Promise<void> {
+    const open = await this.life.rows.open(orgId, entryId);
+    if (open)
+      throw new TitledError(
+        'CONFLICT',
+        `entry ${asked} already has submission ${open.id} (${open.status}); cancel it first`,
+      );
+  }
+
   async get(p: Principal, entryId: string, submissionId: string): Promise<Record<string, unknown>> {
     return this.view(await this.mine(p, entryId, submissionId));
   }
 
-  /** The spec's Submission (members without a value left out), object keys presigned. */
-  view(s: Submission): Record<string, unknown> {
+  /** The spec's Submission (members without a value left out), object keys presigned; `shipment` with a label. */
+  async view(s: Submission): Promise<Record<string, unknown>> {
     const url = (k: string | null) => (k ? this.objects.presign(k, this.ttl) : undefined);
     const v: Record<string, unknown> = {
       submissionId: s.id,
@@ -210,6 +226,7 @@ export class Submissions implements SubmissionService, WorkerHost {
         })),
       })),
       packet: url(s.packetKey),
+      shipment: this.shipping && s.method === 'MAIL' ? await this.shipping.view(s.id, this.ttl) : undefined,
       entryId: s.entryId,
       createdAt: new Date(s.createdAt).toISOString(),
       updatedAt: new Date(s.updatedAt).toISOString(),
@@ -277,7 +294,8 @@ export class Submissions implements SubmissionService, WorkerHost {
     entryId?: string;
     limit?: number;
   }): Promise<Record<string, unknown>[]> {
-    return (await this.life.rows.list(q)).map((s) => ({ ...this.view(s), orgId: s.orgId }));
+    const rows = await this.life.rows.list(q);
+    return Promise.all(rows.map(async (s) => ({ ...(await this.view(s)), orgId: s.orgId })));
   }
 
   async setMethod(id: string, method: string, by: string): Promise<Record<string, unknown>> {
@@ -304,7 +322,9 @@ export class Submissions implements SubmissionService, WorkerHost {
     if (method) await this.setMethod(id, method, by);
     const s = await this.byId(id);
     if (!s.method) throw new TitledError('CONFLICT', `submission ${id} has no method yet: pick MAIL or ONLINE_PORTAL`);
-    const packetKey = s.method === 'MAIL' ? await this.makePacket(s, await this.mustEntry(s)) : null;
+    const made = s.method === 'MAIL' ? await this.makePacket(s, await this.mustEntry(s)) : undefined;
+    if (made?.shipment) await this.shipping!.insert(made.shipment);
+    const packetKey = made?.packetKey ?? null;
     const moved = await this.life.move(s, 'PENDING', {
       by,
       note: 'ready',
@@ -378,7 +398,8 @@ export class Submissions implements SubmissionService, WorkerHost {
     return out;
   }
 
-  private async makePacket(s: Submission, entry: TitleEntry): Promise<string> {
+  /** The packet, and the label bought for it when `mailCarrier` is set (its row is written by the caller). */
+  private async makePacket(s: Submission, entry: TitleEntry): Promise<{ packetKey: string; shipment?: ShipmentRow }> {
     const office = filingOffice(entry);
     if (!office)
       throw new TitledError(
@@ -389,14 +410,17 @@ export class Submissions implements SubmissionService, WorkerHost {
     const collection: TitleCollectionView | undefined = collections
       ? await collections.get(s.orgId, entry.entryId)
       : undefined;
+    const shipment = this.shipping ? await this.shipping.buy(s, entry, office) : undefined;
     const pdf = await buildPacket({
       entry,
       office,
       enclosures: await this.enclosures(entry, s.orgId),
       collection,
       submissionId: s.id,
+      shipment,
     });
-    return new EntryObjects(this.objects, entry.storeIndex).put(`submissions/${s.id}/filing-packet.pdf`, pdf);
+    const store = new EntryObjects(this.objects, entry.storeIndex);
+    return { packetKey: await store.put(`submissions/${s.id}/filing-packet.pdf`, pdf), shipment };
   }
 
   // --- the worker's host ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ import {
   TOKENS,
   TitleService,
   TitledError,
+  type CarrierEventSink,
   type EnginePlugin,
   type Logger,
   type Principal,
@@ -76,7 +77,7 @@ export class TitleCollectionPlugin implements EnginePlugin {
     private readonly titles: TitleService,
     @inject(TOKENS.Config) config: Readonly<TitledConfig>,
     @inject(TOKENS.Logger) log: Logger,
-    @inject(TOKENS.Container) container: DependencyContainer,
+    @inject(TOKENS.Container) private readonly container: DependencyContainer,
   ) {
     this.log = log.child({ plugin: 'title-collection' });
     this.options = parseOptions(config.plugins['title-collection']);
@@ -235,11 +236,20 @@ export class TitleCollectionPlugin implements EnginePlugin {
     return { applied: r.applied, event: r.event, physical_title_status: after.physical_title_status ?? null };
   }
 
-  /** A carrier tracking event (webhook): applied once; 404 for a tracking number we did not create. */
+  /**
+   * A carrier tracking event (webhook): applied once. A tracking number of no collection goes to the other
+   * plugins' shipments (COLLABORATORS.carrierEvents, e.g. MAIL filing packets); 404 when no one has it.
+   */
   async carrierEvent(e: TrackingEvent): Promise<Record<string, unknown>> {
     const row = await this.service.records.byTracking(e.tracking_number);
-    if (!row) throw new TitledError('NOT_FOUND', `no title collection has tracking number ${e.tracking_number}`);
-    return { applied: await this.service.tracking.applyEvent(row, e, 'webhook') };
+    if (row) return { applied: await this.service.tracking.applyEvent(row, e, 'webhook') };
+    const token = COLLABORATORS.carrierEvents;
+    const sinks = this.container.isRegistered(token, true) ? this.container.resolveAll<CarrierEventSink>(token) : [];
+    for (const sink of sinks) {
+      const r = await sink.carrierEvent(e, 'webhook');
+      if (r) return r;
+    }
+    throw new TitledError('NOT_FOUND', `no shipment has tracking number ${e.tracking_number}`);
   }
 
   pollNow(): Promise<{ polled: number; applied: number }> {

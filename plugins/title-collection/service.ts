@@ -14,6 +14,7 @@ import {
   type Logger,
   type ObjectStore,
   type Organizations,
+  type Shipper,
   type TitleCollectionService,
   type TitleCollectionView,
   type TitleEntry,
@@ -260,6 +261,37 @@ export class CollectionService implements TitleCollectionService {
     if (!row || row.state === 'creating')
       throw new TitledError('NOT_FOUND', `entry ${entryId} has no title collection`);
     return { row, entry };
+  }
+
+  /** The configured carrier for another plugin's outbound shipments (the submission plugin's MAIL packets). */
+  shipper(): Shipper {
+    const carrier = this.carrier;
+    return {
+      provider: carrier.name,
+      mode: carrier.mode,
+      async ship(req) {
+        const s = await carrier.createReturnShipment({
+          from_address: req.from,
+          to_address: req.to,
+          parcel: req.parcel,
+          service: req.service,
+          reference: req.reference,
+          qr_code: false,
+          idempotency_key: req.reference,
+        });
+        return {
+          provider: carrier.name,
+          mode: carrier.mode,
+          shipment_id: s.shipment_id,
+          carrier: s.carrier,
+          service: s.service,
+          tracking_number: s.tracking_number,
+          tracking_url: s.tracking_url,
+          label_pdf: s.label_pdf,
+        };
+      },
+      track: (trackingNumber) => carrier.track(trackingNumber),
+    };
   }
 
   /**

@@ -25,12 +25,19 @@ export interface SubTestEngine extends TestEngine {
 }
 
 export async function startSubmissionEngine(
-  o: { dialect?: Dialect; submission?: Record<string, unknown>; webhook?: boolean } = {},
+  o: {
+    dialect?: Dialect;
+    submission?: Record<string, unknown>;
+    webhook?: boolean;
+    /** Options of the title-collection plugin: the plugin (its carrier) is enabled when given. */
+    titleCollection?: Record<string, unknown>;
+  } = {},
 ): Promise<SubTestEngine> {
+  const tc = o.titleCollection ? ['title-collection'] : [];
   const t = await startTestEngine({
     dialect: o.dialect,
     config: {
-      stages: ['intake', 'fees', 'forms', 'submission', ...(o.webhook ? ['webhook'] : [])],
+      stages: ['intake', 'fees', 'forms', ...tc, 'submission', ...(o.webhook ? ['webhook'] : [])],
       allowHosts: ['127.0.0.1'],
       plugins: {
         submission: {
@@ -41,6 +48,7 @@ export async function startSubmissionEngine(
           ...o.submission,
         },
         ...(o.webhook ? { webhook: { retryBaseMs: 20, pollIntervalMs: 20, timeoutMs: 5000 } } : {}),
+        ...(o.titleCollection ? { 'title-collection': o.titleCollection } : {}),
       },
     },
   });

@@ -82,6 +82,8 @@ export class FakeCarrier {
   readonly shipments: Record<string, any>[] = [];
   readonly idempotencyKeys: string[] = [];
   authorization: string[] = [];
+  /** Every request, `METHOD /path`. */
+  readonly requests: string[] = [];
   /** Tracking events by tracking code (what GET /trackers/:code answers). */
   readonly events = new Map<string, Record<string, unknown>[]>();
 
@@ -113,6 +115,7 @@ export class FakeCarrier {
     raw: string,
   ): Promise<[number, unknown]> {
     this.authorization.push(String(headers.authorization ?? ''));
+    this.requests.push(`${method} ${url}`);
     if (method === 'POST' && url === '/shipments') {
       const body = JSON.parse(raw) as Record<string, any>;
       const k = this.shipments.push(body);
