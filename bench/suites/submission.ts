@@ -26,11 +26,31 @@ function pssOf(pid: number): number | null {
   }
 }
 
+/** What a process of the tree is: `daemon`, Chromium's `browser`, or its `--type` (renderer, zygote, ...). */
+function kindOf(pid: number, root: number): string {
+  if (pid === root) return 'daemon';
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const sub = /--utility-sub-type=[\w.]*?(\w+)(?:[\s\0]|$)/.exec(cmd)?.[1];
+    return sub ? `utility ${sub}` : (/--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser');
+  } catch {
+    return 'gone';
+  }
+}
+
+interface TreeMemory {
+  pss: number;
+  rss: number;
+  daemon: number;
+  /** PSS in MB and process count per kind of process (kindOf). */
+  kinds: Record<string, { processes: number; pss_mb: number }>;
+}
+
 /**
  * Memory of a process and all its descendants (the daemon and its Chromium), bytes: the sum of their
  * PSS (`rss`: the plain sum of RSS, which counts pages Chromium's processes share once per process).
  */
-function treeMemory(root: number): { pss: number; rss: number; daemon: number } {
+function treeMemory(root: number): TreeMemory {
   const parent = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -46,11 +66,15 @@ function treeMemory(root: number): { pss: number; rss: number; daemon: number } 
       if (p === root) return true;
     return false;
   };
-  const out = { pss: 0, rss: 0, daemon: pssOf(root) ?? rssOf(root) ?? 0 };
+  const out: TreeMemory = { pss: 0, rss: 0, daemon: pssOf(root) ?? rssOf(root) ?? 0, kinds: {} };
   for (const pid of parent.keys()) {
     if (!inTree(pid)) continue;
+    const pss = pssOf(pid) ?? rssOf(pid) ?? 0;
     out.rss += rssOf(pid) ?? 0;
-    out.pss += pssOf(pid) ?? rssOf(pid) ?? 0;
+    out.pss += pss;
+    const k = (out.kinds[kindOf(pid, root)] ??= { processes: 0, pss_mb: 0 });
+    k.processes++;
+    k.pss_mb = Math.round(k.pss_mb + pss / 1024 / 1024);
   }
   return out;
 }
@@ -151,9 +175,10 @@ export const submission: Suite = {
       const baseMs = await bare(url, n, docFiles(ctx.tmpDir('titled-bench-docs-'), documents));
       ctx.log(`titled: ${n} portal submissions, worker concurrency ${CONCURRENCY}`);
       const before = treeMemory(child.pid);
-      const peak = { pss: 0, rss: 0, daemon: 0, browser: 0 };
+      const peak = { pss: 0, rss: 0, daemon: 0, browser: 0, kinds: {} as TreeMemory['kinds'] };
       const sample = () => {
         const m = treeMemory(child.pid);
+        if (m.pss > peak.pss) peak.kinds = m.kinds;
         peak.daemon = Math.max(peak.daemon, m.daemon);
         peak.browser = Math.max(peak.browser, m.pss - m.daemon);
         peak.pss = Math.max(peak.pss, m.pss);
@@ -210,6 +235,7 @@ export const submission: Suite = {
             daemon_pss_before_filing_mb: before.daemon / 1024 / 1024,
             daemon_peak_pss_mb: peak.daemon / 1024 / 1024,
             chromium_peak_pss_mb: peak.browser / 1024 / 1024,
+            at_peak_by_process_kind: peak.kinds,
           },
         },
       ];
