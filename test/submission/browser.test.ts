@@ -1,8 +1,9 @@
 /**
  * The portal worker's Chromium (plugins/submission/portal/browser.ts): one
  * renderer process per browser context, no address-bar WebUI renderer and
- * no spare renderer (the memory budget of docs/submission.md), and two
- * contexts still apart (cookies of one are not seen by the other).
+ * no spare renderer (the memory budget of docs/submission.md), screenshots
+ * without SwiftShader, and two contexts still apart (cookies of one are not
+ * seen by the other).
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
@@ -47,6 +48,9 @@ describe('submission: the portal browser', function () {
         await page.goto(`${url}/c${i}`);
         await page.goto(`${url}/again`);
         expect(await page.locator('#cookie').textContent()).to.equal(`session=c${i}`);
+        const png = await page.screenshot({ type: 'png', fullPage: true });
+        expect(png.subarray(1, 4).toString('latin1')).to.equal('PNG');
+        expect(png.length).to.be.greaterThan(1000);
       }
       const cdp = await contexts[0]!.browser()!.newBrowserCDPSession();
       const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };

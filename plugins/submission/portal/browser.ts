@@ -45,6 +45,8 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
+  // no SwiftShader in the GPU process (--disable-gpu already composites in software): about 12 MB less
+  '--disable-software-rasterizer',
 ];
 
 export class BrowserPool {
