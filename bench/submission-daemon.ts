@@ -7,6 +7,7 @@
  *
  *   seed {n}       creates n TX entries (the forms fixture) and waits until their forms exist
  *   documents      the documents the portal gets for the first entry (base64), for the baseline
+ *   memory         process.memoryUsage() of the daemon
  *   file {ids}     POST /title/{id}/submit (ONLINE_PORTAL) for each; resolves when all are SUBMITTED
  *
  * Environment: BENCH_DATA_DIR, BENCH_PORTAL_URL, BENCH_CONCURRENCY (default 4), BENCH_LOG_LEVEL (default warn).
@@ -46,6 +47,9 @@ const until = async (pred: () => Promise<boolean>) => {
 
 type Msg = { id: number; type: string; [k: string]: unknown };
 const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
+  async memory() {
+    return { memory: process.memoryUsage() };
+  },
   async seed(m) {
     const ids: string[] = [];
     for (let i = 0; i < (m.n as number); i++) {

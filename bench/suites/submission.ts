@@ -9,6 +9,8 @@ import { rpc } from './webhooks.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CONCURRENCY = 4;
+/** Memory sampling interval: a filing takes seconds, so the peak of 4 at once lasts far longer than this. */
+const SAMPLE_MS = 250;
 
 interface Doc {
   filename: string;
@@ -26,11 +28,31 @@ function pssOf(pid: number): number | null {
   }
 }
 
+/** What a process of the tree is: `daemon`, Chromium's `browser`, or its `--type` (renderer, zygote, ...). */
+function kindOf(pid: number, root: number): string {
+  if (pid === root) return 'daemon';
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const sub = /--utility-sub-type=[\w.]*?(\w+)(?:[\s\0]|$)/.exec(cmd)?.[1];
+    return sub ? `utility ${sub}` : (/--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser');
+  } catch {
+    return 'gone';
+  }
+}
+
+interface TreeMemory {
+  pss: number;
+  rss: number;
+  daemon: number;
+  /** PSS in MB and process count per kind of process (kindOf). */
+  kinds: Record<string, { processes: number; pss_mb: number }>;
+}
+
 /**
  * Memory of a process and all its descendants (the daemon and its Chromium), bytes: the sum of their
  * PSS (`rss`: the plain sum of RSS, which counts pages Chromium's processes share once per process).
  */
-function treeMemory(root: number): { pss: number; rss: number; daemon: number } {
+function treeMemory(root: number, exclude?: number): TreeMemory {
   const parent = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -42,17 +64,59 @@ function treeMemory(root: number): { pss: number; rss: number; daemon: number } 
     }
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++)
+    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++) {
+      if (p === exclude) return false;
       if (p === root) return true;
+    }
     return false;
   };
-  const out = { pss: 0, rss: 0, daemon: pssOf(root) ?? rssOf(root) ?? 0 };
+  const out: TreeMemory = { pss: 0, rss: 0, daemon: pssOf(root) ?? rssOf(root) ?? 0, kinds: {} };
   for (const pid of parent.keys()) {
     if (!inTree(pid)) continue;
+    const pss = pssOf(pid) ?? rssOf(pid) ?? 0;
     out.rss += rssOf(pid) ?? 0;
-    out.pss += pssOf(pid) ?? rssOf(pid) ?? 0;
+    out.pss += pss;
+    const k = (out.kinds[kindOf(pid, root)] ??= { processes: 0, pss_mb: 0 });
+    k.processes++;
+    k.pss_mb = Math.round(k.pss_mb + pss / 1024 / 1024);
   }
   return out;
+}
+
+/**
+ * Peak memory of a process tree, sampled every SAMPLE_MS until stop(): PSS (sum and per kind), the RSS sum,
+ * the root's PSS and the rest's (Chromium's).
+ */
+class PeakSampler {
+  pss = 0;
+  rss = 0;
+  root = 0;
+  rest = 0;
+  kinds: TreeMemory['kinds'] = {};
+  private readonly timer: NodeJS.Timeout;
+
+  /** `exclude`: a subtree left out (the daemon's, while the bench process's own Chromium is measured). */
+  constructor(
+    private readonly pid: number,
+    private readonly exclude?: number,
+  ) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), SAMPLE_MS);
+  }
+
+  private sample(): void {
+    const m = treeMemory(this.pid, this.exclude);
+    if (m.pss > this.pss) this.kinds = m.kinds;
+    this.root = Math.max(this.root, m.daemon);
+    this.rest = Math.max(this.rest, m.pss - m.daemon);
+    this.pss = Math.max(this.pss, m.pss);
+    this.rss = Math.max(this.rss, m.rss);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
 }
 
 /** The bare baseline: one application filed with plain playwright-core calls, as the driver files it. */
@@ -148,27 +212,21 @@ export const submission: Suite = {
       const { ids } = await call<{ ids: string[] }>('seed', { n });
       const { documents } = await call<{ documents: Doc[] }>('documents', { entryId: ids[0] });
       ctx.log(`bare playwright-core: ${n} applications, ${CONCURRENCY} contexts`);
-      const baseMs = await bare(url, n, docFiles(ctx.tmpDir('titled-bench-docs-'), documents));
+      // both sides are sampled alike: reading smaps_rollup walks a process's page tables (tens of ms for a big one)
+      const basePeak = new PeakSampler(process.pid, child.pid);
+      const baseMs = await bare(url, n, docFiles(ctx.tmpDir('titled-bench-docs-'), documents)).finally(() =>
+        basePeak.stop(),
+      );
       ctx.log(`titled: ${n} portal submissions, worker concurrency ${CONCURRENCY}`);
       const before = treeMemory(child.pid);
-      const peak = { pss: 0, rss: 0, daemon: 0, browser: 0 };
-      const sample = () => {
-        const m = treeMemory(child.pid);
-        peak.daemon = Math.max(peak.daemon, m.daemon);
-        peak.browser = Math.max(peak.browser, m.pss - m.daemon);
-        peak.pss = Math.max(peak.pss, m.pss);
-        peak.rss = Math.max(peak.rss, m.rss);
-      };
-      sample();
-      const sampler = setInterval(sample, 100);
+      const peak = new PeakSampler(child.pid);
       const r = await call<{
         t0: number;
         t1: number;
         statuses: string[];
         steps: Record<string, number>;
         meanSubmitToFiledMs: number;
-      }>('file', { ids }).finally(() => clearInterval(sampler));
-      sample();
+      }>('file', { ids }).finally(() => peak.stop());
       const notFiled = r.statuses.filter((s) => s === 'PENDING' || s === 'ERROR');
       if (notFiled.length) throw new Error(`${notFiled.length} submissions not filed: ${notFiled.join(', ')}`);
       const perMin = n / ((r.t1 - r.t0) / 60_000);
@@ -204,12 +262,15 @@ export const submission: Suite = {
           detail: {
             note:
               'the daemon process and every descendant (Chromium browser, renderer, GPU and utility processes), ' +
-              'sampled every 100 ms; ' +
+              `sampled every ${SAMPLE_MS} ms (the baseline's Chromium alike); ` +
               'PSS counts a page shared by several processes once in total',
             peak_rss_sum_mb: peak.rss / 1024 / 1024,
             daemon_pss_before_filing_mb: before.daemon / 1024 / 1024,
-            daemon_peak_pss_mb: peak.daemon / 1024 / 1024,
-            chromium_peak_pss_mb: peak.browser / 1024 / 1024,
+            daemon_peak_pss_mb: peak.root / 1024 / 1024,
+            chromium_peak_pss_mb: peak.rest / 1024 / 1024,
+            at_peak_by_process_kind: peak.kinds,
+            baseline_chromium_peak_pss_mb: basePeak.rest / 1024 / 1024,
+            baseline_at_peak_by_process_kind: basePeak.kinds,
           },
         },
       ];

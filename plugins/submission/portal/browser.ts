@@ -1,5 +1,41 @@
 /** One headless Chromium for the worker, launched on first use; one context per submission. */
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+
+/**
+ * The features playwright-core 1.65 disables itself (its own `--disable-features`). Chromium keeps only the last
+ * `--disable-features` of a command line, so ours below repeats these before adding its own.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+
+/**
+ * Memory (docs/submission.md has the figures): one renderer process per browser context. Headless Chromium
+ * otherwise gives every context's window a second renderer for the address bar's WebUI popup
+ * (chrome://omnibox-popup.top-chrome, about 45 MB each, 4 filings at once: 4 of them) and keeps a spare
+ * renderer warm. Site isolation stays on (a portal's cross-site frames get renderers of their own), and
+ * contexts never share a renderer whatever the flags.
+ */
+const DISABLED_FEATURES = [
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+  'SpareRendererForSitePerProcess',
+];
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -8,6 +44,9 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
+  // no SwiftShader in the GPU process (--disable-gpu already composites in software): about 12 MB less
+  '--disable-software-rasterizer',
 ];
 
 export class BrowserPool {
@@ -19,8 +58,9 @@ export class BrowserPool {
   ) {}
 
   private launch(): Promise<Browser> {
-    this.browser ??= chromium
-      .launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS })
+    // playwright-core (about 90 MB of RSS once loaded) is loaded by the first filing, not by every daemon start
+    this.browser ??= import('playwright-core')
+      .then(({ chromium }) => chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS }))
       .catch((e: unknown) => {
         this.browser = undefined;
         throw e;
