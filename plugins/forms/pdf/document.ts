@@ -1,53 +1,9 @@
 /**
- * pdf-lib documents, for what involves an official template: a filled
- * template is saved with pdf-lib, and a packet holding one is assembled with
- * pdf-lib (drawn pages go in as their compressed content streams).
+ * pdf-lib documents, for what involves an official template: parse and save
+ * options, and the streams a fill made turned into finished raw streams.
  */
 import { deflateSync } from 'node:zlib';
-import {
-  ParseSpeeds,
-  PDFContentStream,
-  PDFDocument,
-  PDFName,
-  PDFRawStream,
-  type LoadOptions,
-  type PDFRef,
-} from 'pdf-lib';
-import { PAGE } from './draw.js';
-import { FONT_RESOURCES, type FontName } from './fonts.js';
-
-/** Metadata written into every generated PDF. */
-interface PdfMeta {
-  title: string;
-  subject?: string;
-}
-
-export async function newDocument(meta: PdfMeta): Promise<PDFDocument> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(meta.title);
-  if (meta.subject) doc.setSubject(meta.subject);
-  doc.setProducer('titled (pdf-lib)');
-  doc.setCreator('titled forms');
-  return doc;
-}
-
-const fontRefs = new WeakMap<PDFDocument, [string, PDFRef][]>();
-
-/** Appends drawn pages (compressed content streams); the standard fonts are embedded once per document. */
-export async function addDrawnPages(doc: PDFDocument, pages: readonly Buffer[]): Promise<void> {
-  let fonts = fontRefs.get(doc);
-  if (!fonts) {
-    fonts = [];
-    for (const f of Object.keys(FONT_RESOURCES) as FontName[])
-      fonts.push([FONT_RESOURCES[f].resource, (await doc.embedFont(FONT_RESOURCES[f].standard)).ref]);
-    fontRefs.set(doc, fonts);
-  }
-  for (const content of pages) {
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(content, { Filter: 'FlateDecode' })));
-    for (const [name, ref] of fonts) page.node.setFontDictionary(PDFName.of(name), ref);
-  }
-}
+import { ParseSpeeds, PDFContentStream, PDFName, PDFRawStream, type LoadOptions, type PDFDocument } from 'pdf-lib';
 
 /**
  * pdf-lib yields to the event loop every 50 objects by default (a

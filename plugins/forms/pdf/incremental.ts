@@ -21,7 +21,7 @@ import {
 } from 'pdf-lib';
 
 /** Whether two objects write the same bytes (a stream's contents compared by identity: clones share them). */
-function same(a: PDFObject, b: PDFObject): boolean {
+export function same(a: PDFObject, b: PDFObject): boolean {
   if (a === b) return true;
   if (a instanceof PDFRawStream) return b instanceof PDFRawStream && a.contents === b.contents && same(a.dict, b.dict);
   if (a instanceof PDFDict) {
