@@ -4,7 +4,9 @@
  * parsed once per distinct string: pdf-lib parses each field's and each
  * widget's `/DA` with a backtracking regular expression on every update,
  * which was a tenth of a large form's fill. A form has a few distinct `/DA`
- * strings, so the parse is memoized by the string.
+ * strings, so the parse is memoized by the string. A checkbox's appearances
+ * do not depend on its value: their contents are made once per look (size,
+ * border, colors) and every fill gets streams of those bytes.
  */
 import {
   adjustDimsForRotation,
@@ -21,14 +23,18 @@ import {
   rotateInPlace,
   setFillingColor,
   setFontAndSize,
+  PDFContentStream,
+  PDFName,
   type AppearanceProviderFor,
   type Color,
   type PDFCheckBox,
+  type PDFContext,
   type PDFFont,
   type PDFOperator,
   type PDFTextField,
   type PDFWidgetAnnotation,
 } from 'pdf-lib';
+import { finishContents, rawStream } from './document.js';
 
 type DaHolder = { getDefaultAppearance(): string | undefined; setDefaultAppearance(da: string): void };
 
@@ -132,11 +138,17 @@ export const textAppearance: AppearanceProviderFor<PDFTextField> = (field, widge
   return [...rotate, ...operators];
 };
 
-/** pdf-lib's defaultCheckBoxAppearanceProvider, with the `/DA` parse memoized. */
-export const checkBoxAppearance: AppearanceProviderFor<PDFCheckBox> = (box, widget) => {
-  const widgetColor = daOf(widget).color;
-  const markColor = widgetColor ?? daOf(box.acroField).color ?? BLACK;
-  setDa(widgetColor ? widget : box.acroField, markColor, undefined);
+/** The finished contents of a checkbox widget's four appearances (normal and down, on and off). */
+interface BoxContents {
+  normal: { on: Finished; off: Finished };
+  down: { on: Finished; off: Finished };
+}
+type Finished = ReturnType<typeof finishContents>;
+/** By everything pdf-lib's checkbox appearance depends on: they do not depend on the value, so one set serves every fill. */
+const boxContents = new Map<string, BoxContents>();
+
+/** The operators of pdf-lib's defaultCheckBoxAppearanceProvider for a widget, drawn with `markColor`. */
+function drawBox(widget: PDFWidgetAnnotation, markColor: Color): { normal: Ops; down: Ops } {
   const { ap, borderWidth, width, height, rotate } = frame(widget);
   const options = {
     x: borderWidth / 2,
@@ -158,4 +170,62 @@ export const checkBoxAppearance: AppearanceProviderFor<PDFCheckBox> = (box, widg
     normal: { on: draw(normal, true), off: draw(normal, false) },
     down: { on: draw(down, true), off: draw(down, false) },
   };
-};
+}
+type Ops = { on: PDFOperator[]; off: PDFOperator[] };
+
+const contentsOf = (ctx: PDFContext, ops: PDFOperator[]) =>
+  finishContents(PDFContentStream.of(ctx.obj({}), ops, false).getUnencodedContents());
+
+/**
+ * Draws a checkbox's appearances as pdf-lib's defaultUpdateAppearances does
+ * (the same default appearance update, the same streams, finished as
+ * freezeStreams finishes them), from contents made once per widget look.
+ */
+export function updateCheckBox(box: PDFCheckBox): void {
+  for (const widget of box.acroField.getWidgets()) {
+    const onValue = widget.getOnValue() ?? PDFName.of('Yes');
+    const widgetColor = daOf(widget).color;
+    const markColor = widgetColor ?? daOf(box.acroField).color ?? BLACK;
+    setDa(widgetColor ? widget : box.acroField, markColor, undefined);
+    const rect = widget.getRectangle();
+    const mk = widget.getAppearanceCharacteristics();
+    const key = JSON.stringify([
+      rect.width,
+      rect.height,
+      mk?.getRotation(),
+      widget.getBorderStyle()?.getWidth(),
+      mk?.getBorderColor(),
+      mk?.getBackgroundColor(),
+      markColor,
+    ]);
+    const ctx = widget.dict.context;
+    let contents = boxContents.get(key);
+    if (!contents) {
+      const ops = drawBox(widget, markColor);
+      const pair = (o: Ops) => ({ on: contentsOf(ctx, o.on), off: contentsOf(ctx, o.off) });
+      contents = { normal: pair(ops.normal), down: pair(ops.down) };
+      if (boxContents.size < 10_000) boxContents.set(key, contents);
+    }
+    const stream = (c: Finished) =>
+      ctx.register(
+        rawStream(
+          ctx.obj({
+            BBox: [0, 0, rect.width, rect.height],
+            Matrix: [1, 0, 0, 1, 0, 0],
+            Type: 'XObject',
+            Subtype: 'Form',
+          }),
+          c,
+        ),
+      );
+    const states = (c: { on: Finished; off: Finished }) => {
+      const dict = ctx.obj({});
+      dict.set(onValue, stream(c.on));
+      dict.set(PDFName.of('Off'), stream(c.off));
+      return dict;
+    };
+    widget.setNormalAppearance(states(contents.normal));
+    widget.removeRolloverAppearance();
+    widget.setDownAppearance(states(contents.down));
+  }
+}

@@ -26,7 +26,7 @@ import {
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
-import { checkBoxAppearance, textAppearance } from './appearance.js';
+import { textAppearance, updateCheckBox } from './appearance.js';
 import { choiceOptions, choose } from './choice.js';
 import { cloneDocument } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
@@ -222,7 +222,7 @@ export async function fillTemplate(
   // appearances only for the fields written: regenerating every field of a large form costs more than the fill
   for (const f of touched) {
     if (f instanceof PDFTextField) f.updateAppearances(font, textAppearance);
-    else f.updateAppearances(checkBoxAppearance);
+    else updateCheckBox(f);
   }
   return { doc, report, font };
 }
