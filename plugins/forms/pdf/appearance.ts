@@ -20,15 +20,17 @@ import {
   layoutSinglelineText,
   reduceRotation,
   rgb,
+  rotateAndSkewTextRadiansAndTranslate,
   rotateInPlace,
   setFillingColor,
   setFontAndSize,
+  showText,
   PDFContentStream,
   PDFName,
-  type AppearanceProviderFor,
   type Color,
   type PDFCheckBox,
   type PDFContext,
+  type PDFHexString,
   type PDFFont,
   type PDFOperator,
   type PDFTextField,
@@ -96,17 +98,17 @@ function frame(widget: PDFWidgetAnnotation) {
   return { ap, borderWidth, width, height, rotate };
 }
 
-/** pdf-lib's defaultTextFieldAppearanceProvider, with the `/DA` parse memoized. */
-export const textAppearance: AppearanceProviderFor<PDFTextField> = (field, widget, font) => {
+/** How pdf-lib's text field provider lays a widget's value out: lines, font size, color (`/DA` updated as it does). */
+function layoutText(field: PDFTextField, widget: PDFWidgetAnnotation, font: PDFFont) {
   const widgetDa = daOf(widget);
   const fieldDa = daOf(field.acroField);
-  const { ap, borderWidth, width, height, rotate } = frame(widget);
+  const f = frame(widget);
   const text = field.getText() ?? '';
   const padding = field.isCombed() ? 0 : 1;
-  const inset = borderWidth + padding;
-  const bounds = { x: inset, y: inset, width: width - inset * 2, height: height - inset * 2 };
+  const inset = f.borderWidth + padding;
+  const bounds = { x: inset, y: inset, width: f.width - inset * 2, height: f.height - inset * 2 };
   const fontSize0 = widgetDa.size ?? fieldDa.size;
-  let textLines;
+  let textLines: TextPosition[];
   let fontSize: number;
   if (field.isMultiline()) {
     const l = layoutMultilineText(text, { alignment: field.getAlignment(), fontSize: fontSize0, font, bounds });
@@ -121,22 +123,78 @@ export const textAppearance: AppearanceProviderFor<PDFTextField> = (field, widge
   }
   const textColor = widgetDa.color ?? fieldDa.color ?? BLACK;
   setDa(widgetDa.color || widgetDa.size !== undefined ? widget : field.acroField, textColor, font, fontSize);
-  const operators: PDFOperator[] = drawTextField({
-    x: borderWidth / 2,
-    y: borderWidth / 2,
-    width: width - borderWidth,
-    height: height - borderWidth,
-    borderWidth,
-    borderColor: componentsToColor(ap?.getBorderColor()),
-    textColor,
+  return { ...f, padding, textLines, fontSize, textColor };
+}
+type TextPosition = { encoded: PDFHexString; x: number; y: number };
+
+/**
+ * A text appearance's operators before and after its lines (frame, clip,
+ * marked content, text state), as pdf-lib's drawTextField writes them, by
+ * look: they depend on the widget, the font and the size, not the value.
+ */
+const textFrames = new Map<string, { before: Uint8Array; after: Uint8Array }>();
+
+function textFrame(t: ReturnType<typeof layoutText>, font: PDFFont, ctx: PDFContext) {
+  const border = componentsToColor(t.ap?.getBorderColor());
+  const background = componentsToColor(t.ap?.getBackgroundColor());
+  const key =
+    JSON.stringify([t.width, t.height, t.borderWidth, t.padding, t.fontSize, font.name, t.textColor]) +
+    JSON.stringify([border, background, t.rotate.map(String)]);
+  let hit = textFrames.get(key);
+  if (hit) return hit;
+  const ops = drawTextField({
+    x: t.borderWidth / 2,
+    y: t.borderWidth / 2,
+    width: t.width - t.borderWidth,
+    height: t.height - t.borderWidth,
+    borderWidth: t.borderWidth,
+    borderColor: border,
+    textColor: t.textColor,
     font: font.name,
-    fontSize,
-    color: componentsToColor(ap?.getBackgroundColor()),
-    textLines,
-    padding,
+    fontSize: t.fontSize,
+    color: background,
+    textLines: [],
+    padding: t.padding,
   });
-  return [...rotate, ...operators];
-};
+  // with no lines, text ends right after its state: the lines go in before the end-text operator
+  const at = ops.findIndex((o) => o.toString() === 'ET');
+  hit = { before: plainOf(ctx, [...t.rotate, ...ops.slice(0, at)]), after: plainOf(ctx, ops.slice(at)) };
+  if (textFrames.size < 10_000) textFrames.set(key, hit);
+  return hit;
+}
+
+const plainOf = (ctx: PDFContext, ops: PDFOperator[]) =>
+  PDFContentStream.of(ctx.obj({}), ops, false).getUnencodedContents();
+
+/**
+ * Draws a text field's appearance as pdf-lib's defaultUpdateAppearances(font)
+ * does (the same default appearance update, the same stream, finished as
+ * freezeStreams finishes it): the frame's operators are made once per look,
+ * only the lines of text per fill.
+ */
+export function updateTextField(field: PDFTextField, font: PDFFont): void {
+  for (const widget of field.acroField.getWidgets()) {
+    const ctx = widget.dict.context;
+    const t = layoutText(field, widget, font);
+    const { before, after } = textFrame(t, font, ctx);
+    const lines = plainOf(
+      ctx,
+      t.textLines.flatMap((l) => [rotateAndSkewTextRadiansAndTranslate(0, 0, 0, l.x, l.y), showText(l.encoded)]),
+    );
+    const rect = widget.getRectangle();
+    const dict = ctx.obj({
+      BBox: [0, 0, rect.width, rect.height],
+      Matrix: [1, 0, 0, 1, 0, 0],
+      Resources: { Font: { [font.name]: font.ref } },
+      Type: 'XObject',
+      Subtype: 'Form',
+    });
+    const stream = rawStream(dict, finishContents(Buffer.concat([before, lines, after])));
+    widget.setNormalAppearance(ctx.register(stream));
+    widget.removeRolloverAppearance();
+    widget.removeDownAppearance();
+  }
+}
 
 /** The finished contents of a checkbox widget's four appearances (normal and down, on and off). */
 interface BoxContents {
@@ -173,8 +231,7 @@ function drawBox(widget: PDFWidgetAnnotation, markColor: Color): { normal: Ops; 
 }
 type Ops = { on: PDFOperator[]; off: PDFOperator[] };
 
-const contentsOf = (ctx: PDFContext, ops: PDFOperator[]) =>
-  finishContents(PDFContentStream.of(ctx.obj({}), ops, false).getUnencodedContents());
+const contentsOf = (ctx: PDFContext, ops: PDFOperator[]) => finishContents(plainOf(ctx, ops));
 
 /**
  * Draws a checkbox's appearances as pdf-lib's defaultUpdateAppearances does

@@ -14,6 +14,7 @@ import { PDFArray, PDFDict, PDFName, PDFPageLeaf, PDFRawStream, PDFRef, PDFStrea
 import type { PDFDocument, PDFObject } from 'pdf-lib';
 import { PAGE } from './draw.js';
 import { FONT_RESOURCES } from './fonts.js';
+import { entriesOf } from './clone.js';
 import { same } from './incremental.js';
 import { textString } from './writer.js';
 
@@ -39,7 +40,7 @@ const PARENT = PDFName.of('Parent');
 const INHERITABLE = ['Resources', 'MediaBox', 'CropBox', 'Rotate'].map((k) => PDFName.of(k));
 
 function dictBody(dict: PDFDict, out: Segment[], skip?: PDFName): void {
-  for (const [k, v] of dict.entries()) {
+  for (const [k, v] of entriesOf(dict)) {
     if (k === skip) continue;
     out.push(` ${k.toString()} `);
     serialize(v, out);

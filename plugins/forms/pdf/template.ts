@@ -26,7 +26,7 @@ import {
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
-import { textAppearance, updateCheckBox } from './appearance.js';
+import { updateCheckBox, updateTextField } from './appearance.js';
 import { choiceOptions, choose } from './choice.js';
 import { cloneDocument } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
@@ -221,7 +221,7 @@ export async function fillTemplate(
   }
   // appearances only for the fields written: regenerating every field of a large form costs more than the fill
   for (const f of touched) {
-    if (f instanceof PDFTextField) f.updateAppearances(font, textAppearance);
+    if (f instanceof PDFTextField) updateTextField(f, font);
     else updateCheckBox(f);
   }
   return { doc, report, font };
