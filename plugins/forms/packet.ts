@@ -9,12 +9,14 @@
  * range `first-last`. Example:
  * `form_instructions:1,form_title_application:2-3,forms_poa[0]:4,forms_poa[1]:5`.
  */
-import type { PDFDocument } from 'pdf-lib';
-import { addDrawnPages, newDocument, save } from './pdf/document.js';
+import { writePacket, type PacketInput } from './pdf/packet-writer.js';
 import { writePdf } from './pdf/writer.js';
 
-/** Where a form's packet pages come from: drawn pages (compressed content streams) or pages of a pdf-lib document (a flattened template). */
-export type PacketSource = { drawn: readonly Buffer[] } | { doc: PDFDocument; pages: readonly number[] };
+/**
+ * Where a form's packet pages come from: drawn pages (compressed content streams) or pages of a pdf-lib document
+ * (a flattened template, with the prepared template it was filled from).
+ */
+export type PacketSource = PacketInput;
 
 export interface PacketPart {
   /** `form_title_application` or `forms_poa[0]`. */
@@ -44,7 +46,7 @@ export function parseIndices(indices: string): PacketRange[] {
 
 const pageCount = (s: PacketSource) => ('drawn' in s ? s.drawn.length : s.pages.length);
 
-/** Combines the parts in order. All drawn: written directly; with a template: assembled with pdf-lib. */
+/** Combines the parts in order, written directly (template pages with what they reach, renumbered). */
 export async function buildPacket(
   parts: readonly PacketPart[],
   title: string,
@@ -56,19 +58,15 @@ export async function buildPacket(
     ranges.push({ key: p.key, first: next, last: next + n - 1 });
     next += n;
   }
-  let pdf: Uint8Array;
-  if (parts.every((p) => 'drawn' in p.source)) {
-    pdf = writePdf(
-      parts.flatMap((p) => (p.source as { drawn: readonly Buffer[] }).drawn),
-      { title, subject: 'Final packet' },
-    );
-  } else {
-    const packet = await newDocument({ title, subject: 'Final packet' });
-    for (const p of parts) {
-      if ('drawn' in p.source) await addDrawnPages(packet, p.source.drawn);
-      else for (const page of await packet.copyPages(p.source.doc, [...p.source.pages])) packet.addPage(page);
-    }
-    pdf = await save(packet);
-  }
+  const meta = { title, subject: 'Final packet' };
+  const pdf = parts.every((p) => 'drawn' in p.source)
+    ? writePdf(
+        parts.flatMap((p) => (p.source as { drawn: readonly Buffer[] }).drawn),
+        meta,
+      )
+    : writePacket(
+        parts.map((p) => p.source),
+        meta,
+      );
   return { pdf, pages: next - 1, ranges, indices: formatIndices(ranges) };
 }

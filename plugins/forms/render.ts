@@ -133,7 +133,7 @@ async function renderOne(
           title: spec.name,
           pdf,
           pages,
-          packet: { doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },
+          packet: { doc, base: found.base.doc, pages: (spec.pages ?? doc.getPageIndices()).filter((i) => i < pages) },
           ...(signatures ? { signatures } : {}),
         };
       }

@@ -48,12 +48,15 @@ export function formatDate(v: unknown): string {
   return t;
 }
 
+/** One formatter for every amount (`toLocaleString` with options builds a new one per call). */
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** `12,345.60` from a number or numeric text; other text as given. */
 export function formatMoney(v: unknown): string {
   if (v === null || v === undefined || v === '') return '';
   const n = typeof v === 'number' ? v : Number(String(v).replace(/[$,\s]/g, ''));
   if (!Number.isFinite(n)) return s(v);
-  return n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return MONEY.format(n);
 }
 
 const EMPTY_ADDR: AddressValues = Object.freeze({

@@ -41,7 +41,7 @@ describe('forms: the final packet', () => {
 
   for (const [code, how] of [
     ['WY', 'drawn only (written directly)'],
-    ['CA', 'with official templates (assembled with pdf-lib)'],
+    ['CA', 'with official templates (their pages and what they reach, renumbered)'],
   ] as const) {
     it(`packs ${how}: pages = sum of forms, indices in packet order, qpdf clean`, async () => {
       const plan = planForms(fixtureEntry(code, 'repossession'), states);

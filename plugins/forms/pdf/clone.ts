@@ -4,15 +4,32 @@
  * fill works on a deep copy of its objects (streams' bytes are shared: pdf-lib
  * replaces a stream it changes, it never writes into one).
  */
-import { PDFArray, PDFContext, PDFDict, PDFDocument, PDFRawStream, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFContext, PDFDict, PDFDocument, PDFRawStream, type PDFName, type PDFObject } from 'pdf-lib';
 
 type DictClass = { fromMapWithContext(map: Map<never, never>, context: PDFContext): PDFDict };
+
+/**
+ * A dictionary's entries without a copy: PDFDict.entries() builds a new array
+ * on every call, which was most of the time spent copying and comparing a
+ * large form's objects; pdf-lib keeps them in a Map (`dict`), read here
+ * (entries() when a version keeps them otherwise).
+ */
+export function entriesOf(d: PDFDict): Iterable<[PDFName, PDFObject]> & { readonly size?: number } {
+  const map = (d as unknown as { dict?: unknown }).dict;
+  return map instanceof Map ? (map as Map<PDFName, PDFObject>) : d.entries();
+}
+
+/** How many entries a dictionary has. */
+export function sizeOf(d: PDFDict): number {
+  const map = (d as unknown as { dict?: unknown }).dict;
+  return map instanceof Map ? map.size : d.entries().length;
+}
 
 function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   if (obj instanceof PDFRawStream) return PDFRawStream.of(copy(obj.dict, ctx) as PDFDict, obj.contents);
   if (obj instanceof PDFDict) {
     const map = new Map();
-    for (const [k, v] of obj.entries()) map.set(k, copy(v, ctx));
+    for (const [k, v] of entriesOf(obj)) map.set(k, copy(v, ctx));
     // keep the class (PDFCatalog, PDFPageTree, PDFPageLeaf): pdf-lib relies on it
     return (obj.constructor as unknown as DictClass).fromMapWithContext(map as Map<never, never>, ctx);
   }

@@ -1,53 +1,17 @@
 /**
- * pdf-lib documents, for what involves an official template: a filled
- * template is saved with pdf-lib, and a packet holding one is assembled with
- * pdf-lib (drawn pages go in as their compressed content streams).
+ * pdf-lib documents, for what involves an official template: parse and save
+ * options, and the streams a fill made turned into finished raw streams.
  */
 import { deflateSync } from 'node:zlib';
 import {
   ParseSpeeds,
   PDFContentStream,
-  PDFDocument,
   PDFName,
   PDFRawStream,
   type LoadOptions,
-  type PDFRef,
+  type PDFDict,
+  type PDFDocument,
 } from 'pdf-lib';
-import { PAGE } from './draw.js';
-import { FONT_RESOURCES, type FontName } from './fonts.js';
-
-/** Metadata written into every generated PDF. */
-interface PdfMeta {
-  title: string;
-  subject?: string;
-}
-
-export async function newDocument(meta: PdfMeta): Promise<PDFDocument> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(meta.title);
-  if (meta.subject) doc.setSubject(meta.subject);
-  doc.setProducer('titled (pdf-lib)');
-  doc.setCreator('titled forms');
-  return doc;
-}
-
-const fontRefs = new WeakMap<PDFDocument, [string, PDFRef][]>();
-
-/** Appends drawn pages (compressed content streams); the standard fonts are embedded once per document. */
-export async function addDrawnPages(doc: PDFDocument, pages: readonly Buffer[]): Promise<void> {
-  let fonts = fontRefs.get(doc);
-  if (!fonts) {
-    fonts = [];
-    for (const f of Object.keys(FONT_RESOURCES) as FontName[])
-      fonts.push([FONT_RESOURCES[f].resource, (await doc.embedFont(FONT_RESOURCES[f].standard)).ref]);
-    fontRefs.set(doc, fonts);
-  }
-  for (const content of pages) {
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(content, { Filter: 'FlateDecode' })));
-    for (const [name, ref] of fonts) page.node.setFontDictionary(PDFName.of(name), ref);
-  }
-}
 
 /**
  * pdf-lib yields to the event loop every 50 objects by default (a
@@ -65,6 +29,20 @@ export function save(doc: PDFDocument): Promise<Uint8Array> {
 /** Streams shorter than this are stored as they are: compressing a field's appearance saves a few bytes and costs a deflate set-up. */
 const STORE_BELOW = 1024;
 
+/** A content stream's finished bytes: stored when short, else deflated. */
+export function finishContents(plain: Uint8Array): { bytes: Uint8Array; deflated: boolean } {
+  return plain.length < STORE_BELOW
+    ? { bytes: plain, deflated: false }
+    : { bytes: deflateSync(plain, { level: 6 }), deflated: true };
+}
+
+/** A raw stream of finished contents; `dict` gets the filter they need (none when stored). */
+export function rawStream(dict: PDFDict, contents: { bytes: Uint8Array; deflated: boolean }): PDFRawStream {
+  if (contents.deflated) dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+  else dict.delete(PDFName.of('Filter'));
+  return PDFRawStream.of(dict, contents.bytes);
+}
+
 /**
  * Turns the content streams pdf-lib made while filling (field appearances,
  * drawn overlays, flattened widgets) into finished raw streams: short ones
@@ -76,16 +54,8 @@ const STORE_BELOW = 1024;
 export function freezeStreams(doc: PDFDocument): void {
   const ctx = doc.context;
   for (const [ref, obj] of ctx.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFContentStream)) continue;
-    const plain = obj.getUnencodedContents();
-    const dict = obj.dict;
-    if (plain.length < STORE_BELOW) {
-      dict.delete(PDFName.of('Filter'));
-      ctx.assign(ref, PDFRawStream.of(dict, plain));
-    } else {
-      dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
-      ctx.assign(ref, PDFRawStream.of(dict, deflateSync(plain, { level: 6 })));
-    }
+    if (obj instanceof PDFContentStream)
+      ctx.assign(ref, rawStream(obj.dict, finishContents(obj.getUnencodedContents())));
   }
   for (const page of doc.getPages()) {
     const open = page as unknown as { contentStream?: unknown; contentStreamRef?: unknown };

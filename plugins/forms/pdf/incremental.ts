@@ -19,19 +19,20 @@ import {
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
+import { entriesOf, sizeOf } from './clone.js';
 
 /** Whether two objects write the same bytes (a stream's contents compared by identity: clones share them). */
-function same(a: PDFObject, b: PDFObject): boolean {
+export function same(a: PDFObject, b: PDFObject): boolean {
   if (a === b) return true;
   if (a instanceof PDFRawStream) return b instanceof PDFRawStream && a.contents === b.contents && same(a.dict, b.dict);
   if (a instanceof PDFDict) {
     if (!(b instanceof PDFDict) || a.constructor !== b.constructor) return false;
-    const entries = a.entries();
-    if (entries.length !== b.entries().length) return false;
-    return entries.every(([k, v]) => {
+    if (sizeOf(a) !== sizeOf(b)) return false;
+    for (const [k, v] of entriesOf(a)) {
       const w = b.get(k);
-      return w !== undefined && same(v, w);
-    });
+      if (w === undefined || !same(v, w)) return false;
+    }
+    return true;
   }
   if (a instanceof PDFArray) {
     if (!(b instanceof PDFArray) || a.size() !== b.size()) return false;
@@ -56,7 +57,7 @@ function changedObjects(base: PDFDocument, doc: PDFDocument): [PDFRef, PDFObject
   return out.sort(([a], [b]) => a.objectNumber - b.objectNumber);
 }
 
-const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const ascii = (s: string) => Buffer.from(s, 'latin1');
 
 /** The cross-reference section of an update: one subsection per run of consecutive object numbers. */
 function xrefSection(entries: readonly { ref: PDFRef; offset: number }[]): string {

@@ -26,6 +26,7 @@ import {
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
+import { updateCheckBox, updateTextField } from './appearance.js';
 import { choiceOptions, choose } from './choice.js';
 import { cloneDocument } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
@@ -220,8 +221,8 @@ export async function fillTemplate(
   }
   // appearances only for the fields written: regenerating every field of a large form costs more than the fill
   for (const f of touched) {
-    if (f instanceof PDFTextField) f.defaultUpdateAppearances(font);
-    else f.defaultUpdateAppearances();
+    if (f instanceof PDFTextField) updateTextField(f, font);
+    else updateCheckBox(f);
   }
   return { doc, report, font };
 }

@@ -15,7 +15,7 @@ export function compressPage(content: string): Buffer {
 }
 
 /** A PDF text string: UTF-16BE with its byte order mark, as hex. */
-function textString(s: string): string {
+export function textString(s: string): string {
   const b = Buffer.from(s, 'utf16le');
   b.swap16();
   return `<FEFF${b.toString('hex').toUpperCase()}>`;
