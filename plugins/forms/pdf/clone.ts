@@ -25,6 +25,12 @@ export function sizeOf(d: PDFDict): number {
   return map instanceof Map ? map.size : d.entries().length;
 }
 
+/** Whether a dictionary has the key at all (PDFDict.has is false for a /Null value; keys() builds an array). */
+export function hasKey(d: PDFDict, key: PDFName): boolean {
+  const map = (d as unknown as { dict?: unknown }).dict;
+  return map instanceof Map ? map.has(key) : d.keys().includes(key);
+}
+
 function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   if (obj instanceof PDFRawStream) return PDFRawStream.of(copy(obj.dict, ctx) as PDFDict, obj.contents);
   if (obj instanceof PDFDict) {
@@ -42,6 +48,14 @@ function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   return obj;
 }
 
+/** The document each copy was made from. */
+const sources = new WeakMap<PDFDocument, PDFDocument>();
+
+/** The document `doc` is a copy of ({@link cloneDocument}), if it is one. */
+export function sourceOf(doc: PDFDocument): PDFDocument | undefined {
+  return sources.get(doc);
+}
+
 /** A new document holding a deep copy of `src`'s objects (same object numbers). */
 export function cloneDocument(src: PDFDocument): PDFDocument {
   const ctx = PDFContext.create();
@@ -54,5 +68,7 @@ export function cloneDocument(src: PDFDocument): PDFDocument {
     ignoreEncryption: boolean,
     updateMetadata: boolean,
   ) => PDFDocument;
-  return new Ctor(ctx, false, false);
+  const doc = new Ctor(ctx, false, false);
+  sources.set(doc, src);
+  return doc;
 }
