@@ -4,7 +4,18 @@
  * fill works on a deep copy of its objects (streams' bytes are shared: pdf-lib
  * replaces a stream it changes, it never writes into one).
  */
-import { PDFArray, PDFContext, PDFDict, PDFDocument, PDFRawStream, type PDFName, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFBool,
+  PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNull,
+  PDFRawStream,
+  PDFRef,
+  type PDFObject,
+} from 'pdf-lib';
 
 type DictClass = { fromMapWithContext(map: Map<never, never>, context: PDFContext): PDFDict };
 
@@ -30,6 +41,9 @@ export function hasKey(d: PDFDict, key: PDFName): boolean {
   const map = (d as unknown as { dict?: unknown }).dict;
   return map instanceof Map ? map.has(key) : d.keys().includes(key);
 }
+
+/** The classes whose equal values are one object (PDFName.of, PDFRef.of, PDFBool, PDFNull): equal only if identical. */
+export const INTERNED: ReadonlySet<unknown> = new Set([PDFName, PDFRef, PDFBool, PDFNull.constructor]);
 
 function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   if (obj instanceof PDFRawStream) return PDFRawStream.of(copy(obj.dict, ctx) as PDFDict, obj.contents);
