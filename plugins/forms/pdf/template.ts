@@ -23,7 +23,8 @@ import {
   drawObject,
   popGraphicsState,
   pushGraphicsState,
-  translate,
+  PDFOperator,
+  PDFOperatorNames,
   type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
@@ -281,7 +282,7 @@ export function flattenForm(doc: PDFDocument): void {
       }
       const rect = widget.getRectangle();
       const name = newXObject(page, xobjects, ap);
-      page.pushOperators(pushGraphicsState(), translate(rect.x, rect.y), drawObject(name), popGraphicsState());
+      page.pushOperators(pushGraphicsState(), moveTo(rect.x, rect.y), drawObject(name), popGraphicsState());
     }
   }
   for (const page of doc.getPages()) {
@@ -293,6 +294,20 @@ export function flattenForm(doc: PDFDocument): void {
     }
   }
   doc.catalog.delete(PDFName.of('AcroForm'));
+}
+
+const [ONE, ZERO] = [PDFNumber.of(1), PDFNumber.of(0)];
+
+/** What translate(x, y) writes (`1 0 0 1 x y cm`), its constant operands made once (formatting numbers was a fiftieth of a fill). */
+function moveTo(x: number, y: number): PDFOperator {
+  return PDFOperator.of(PDFOperatorNames.ConcatTransformationMatrix, [
+    ONE,
+    ZERO,
+    ZERO,
+    ONE,
+    PDFNumber.of(x),
+    PDFNumber.of(y),
+  ]);
 }
 
 /**
