@@ -4,7 +4,18 @@
  * fill works on a deep copy of its objects (streams' bytes are shared: pdf-lib
  * replaces a stream it changes, it never writes into one).
  */
-import { PDFArray, PDFContext, PDFDict, PDFDocument, PDFRawStream, type PDFName, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFBool,
+  PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNull,
+  PDFRawStream,
+  PDFRef,
+  type PDFObject,
+} from 'pdf-lib';
 
 type DictClass = { fromMapWithContext(map: Map<never, never>, context: PDFContext): PDFDict };
 
@@ -25,6 +36,15 @@ export function sizeOf(d: PDFDict): number {
   return map instanceof Map ? map.size : d.entries().length;
 }
 
+/** Whether a dictionary has the key at all (PDFDict.has is false for a /Null value; keys() builds an array). */
+export function hasKey(d: PDFDict, key: PDFName): boolean {
+  const map = (d as unknown as { dict?: unknown }).dict;
+  return map instanceof Map ? map.has(key) : d.keys().includes(key);
+}
+
+/** The classes whose equal values are one object (PDFName.of, PDFRef.of, PDFBool, PDFNull): equal only if identical. */
+export const INTERNED: ReadonlySet<unknown> = new Set([PDFName, PDFRef, PDFBool, PDFNull.constructor]);
+
 function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   if (obj instanceof PDFRawStream) return PDFRawStream.of(copy(obj.dict, ctx) as PDFDict, obj.contents);
   if (obj instanceof PDFDict) {
@@ -42,6 +62,14 @@ function copy(obj: PDFObject, ctx: PDFContext): PDFObject {
   return obj;
 }
 
+/** The document each copy was made from. */
+const sources = new WeakMap<PDFDocument, PDFDocument>();
+
+/** The document `doc` is a copy of ({@link cloneDocument}), if it is one. */
+export function sourceOf(doc: PDFDocument): PDFDocument | undefined {
+  return sources.get(doc);
+}
+
 /** A new document holding a deep copy of `src`'s objects (same object numbers). */
 export function cloneDocument(src: PDFDocument): PDFDocument {
   const ctx = PDFContext.create();
@@ -54,5 +82,7 @@ export function cloneDocument(src: PDFDocument): PDFDocument {
     ignoreEncryption: boolean,
     updateMetadata: boolean,
   ) => PDFDocument;
-  return new Ctor(ctx, false, false);
+  const doc = new Ctor(ctx, false, false);
+  sources.set(doc, src);
+  return doc;
 }

@@ -19,7 +19,7 @@ import {
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
-import { entriesOf, sizeOf } from './clone.js';
+import { entriesOf, INTERNED, sizeOf } from './clone.js';
 
 /** Whether two objects write the same bytes (a stream's contents compared by identity: clones share them). */
 export function same(a: PDFObject, b: PDFObject): boolean {
@@ -30,13 +30,17 @@ export function same(a: PDFObject, b: PDFObject): boolean {
     if (sizeOf(a) !== sizeOf(b)) return false;
     for (const [k, v] of entriesOf(a)) {
       const w = b.get(k);
-      if (w === undefined || !same(v, w)) return false;
+      if (v !== w && (w === undefined || INTERNED.has(v.constructor) || !same(v, w))) return false;
     }
     return true;
   }
   if (a instanceof PDFArray) {
     if (!(b instanceof PDFArray) || a.size() !== b.size()) return false;
-    for (let i = 0; i < a.size(); i++) if (!same(a.get(i), b.get(i))) return false;
+    for (let i = 0, n = a.size(); i < n; i++) {
+      const v = a.get(i);
+      const w = b.get(i);
+      if (v !== w && (INTERNED.has(v.constructor) || !same(v, w))) return false;
+    }
     return true;
   }
   if (a instanceof PDFNumber) return b instanceof PDFNumber && a.asNumber() === b.asNumber();

@@ -12,8 +12,10 @@ import {
   PDFDict,
   PDFDocument,
   PDFDropdown,
+  PDFField,
   PDFName,
   PDFNumber,
+  PDFPage,
   PDFRef,
   PDFStream,
   PDFTextField,
@@ -21,14 +23,15 @@ import {
   drawObject,
   popGraphicsState,
   pushGraphicsState,
-  translate,
+  PDFOperator,
+  PDFOperatorNames,
   type PDFFont,
 } from 'pdf-lib';
 import type { FieldMapping, FormValues, TemplateSpec } from '../../../states/types.js';
 import { mappedText, resolveFlag } from '../resolve.js';
 import { updateCheckBox, updateTextField } from './appearance.js';
 import { choiceOptions, choose } from './choice.js';
-import { cloneDocument } from './clone.js';
+import { cloneDocument, hasKey, sourceOf } from './clone.js';
 import { LOAD_OPTIONS } from './document.js';
 import { annotationPages, prepareTemplateFile } from './prepare.js';
 import { wrap } from './draw.js';
@@ -134,12 +137,12 @@ function fitText(field: PDFTextField, value: string): { size: number; lines: num
   return { size: MIN_SIZE, lines: wrap(value, 'regular', MIN_SIZE, width).length };
 }
 
-function setText(field: PDFTextField, value: string, report: FillReport): void {
+function setText(field: PDFTextField, name: string, value: string, report: FillReport): void {
   const max = field.getMaxLength();
   let v = value;
   if (max !== undefined && v.length > max) {
     v = v.slice(0, max);
-    report.truncated.push(field.getName());
+    report.truncated.push(name);
   }
   if (!v) {
     field.setText(undefined);
@@ -149,7 +152,25 @@ function setText(field: PDFTextField, value: string, report: FillReport): void {
   if (fit.lines > 1) field.enableMultiline();
   field.setFontSize(fit.size);
   field.setText(v);
-  report.text.push({ field: field.getName(), value: v, size: fit.size, lines: fit.lines });
+  report.text.push({ field: name, value: v, size: fit.size, lines: fit.lines });
+}
+
+/** Field names of each parsed template, in {@link PDFForm.getFields} order. */
+const templateNames = new WeakMap<PDFDocument, string[]>();
+
+/**
+ * The full names of `fields` (`doc`'s, in getFields order). A fresh copy of a
+ * template has its template's fields in the same order, so their names
+ * (decoded from every level of the field tree: a fiftieth of a large form's
+ * fill) are worked out once per template.
+ */
+function fieldNames(doc: PDFDocument, fields: readonly PDFField[]): string[] {
+  const src = sourceOf(doc);
+  const known = src && templateNames.get(src);
+  if (known && known.length === fields.length) return known;
+  const names = fields.map((f) => f.getName());
+  if (src) templateNames.set(src, names);
+  return names;
 }
 
 /** Fills a prepared template: returns the document (not saved) and what was written where. */
@@ -164,7 +185,9 @@ export async function fillTemplate(
   const report: FillReport = { text: [], checked: [], chosen: [], truncated: [] };
   const touched = new Set<PDFTextField | PDFCheckBox>();
   // PDFForm.getTextField(name) walks every field each call: index them once
-  const byName = new Map(form.getFields().map((f) => [f.getName(), f]));
+  const fields = form.getFields();
+  const names = fieldNames(doc, fields);
+  const byName = new Map(fields.map((f, i) => [names[i]!, f]));
   const missing = (name: string, kind: string) =>
     new Error(`template field '${name}' ${byName.has(name) ? `is not a ${kind}` : 'does not exist'}`);
   const text = (name: string): PDFTextField => {
@@ -207,13 +230,13 @@ export async function fillTemplate(
       touched.add(field);
     } else if ('field' in m) {
       const field = text(m.field);
-      setText(field, mappedText(values, m), report);
+      setText(field, m.field, mappedText(values, m), report);
       touched.add(field);
     } else {
       const chars = [...mappedText(values, m)];
       m.chars.forEach((name, i) => {
         const field = text(name);
-        setText(field, (chars[i] ?? '').trim(), report);
+        setText(field, name, (chars[i] ?? '').trim(), report);
         touched.add(field);
       });
       if (chars.length > m.chars.length) report.truncated.push(m.chars[0]!);
@@ -235,6 +258,7 @@ export function flattenForm(doc: PDFDocument): void {
   // PDFContext.getObjectRef scans every object: index the references once (it was most of a large form's flattening)
   const refOf = new Map<unknown, PDFRef>();
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) refOf.set(obj, ref);
+  const xobjects = new Map<PDFPage, PDFDict>();
   for (const field of form.getFields()) {
     for (const widget of field.acroField.getWidgets()) {
       const ref = refOf.get(widget.dict);
@@ -257,8 +281,8 @@ export function flattenForm(doc: PDFDocument): void {
         }
       }
       const rect = widget.getRectangle();
-      const name = page.node.newXObject('FlatWidget', ap);
-      page.pushOperators(pushGraphicsState(), translate(rect.x, rect.y), drawObject(name), popGraphicsState());
+      const name = newXObject(page, xobjects, ap);
+      page.pushOperators(pushGraphicsState(), moveTo(rect.x, rect.y), drawObject(name), popGraphicsState());
     }
   }
   for (const page of doc.getPages()) {
@@ -270,6 +294,38 @@ export function flattenForm(doc: PDFDocument): void {
     }
   }
   doc.catalog.delete(PDFName.of('AcroForm'));
+}
+
+const [ONE, ZERO] = [PDFNumber.of(1), PDFNumber.of(0)];
+
+/** What translate(x, y) writes (`1 0 0 1 x y cm`), its constant operands made once (formatting numbers was a fiftieth of a fill). */
+function moveTo(x: number, y: number): PDFOperator {
+  return PDFOperator.of(PDFOperatorNames.ConcatTransformationMatrix, [
+    ONE,
+    ZERO,
+    ZERO,
+    ONE,
+    PDFNumber.of(x),
+    PDFNumber.of(y),
+  ]);
+}
+
+/**
+ * What PDFPageLeaf.newXObject does (the same names from the context's seeded
+ * suffixes, the same entries), with the page's XObject dictionary looked up
+ * once per page: pdf-lib normalizes the page and lists the dictionary's keys
+ * for every widget, quadratic in a page's widgets.
+ */
+function newXObject(page: PDFPage, xobjects: Map<PDFPage, PDFDict>, ap: PDFRef): PDFName {
+  let dict = xobjects.get(page);
+  if (!dict) {
+    dict = page.node.normalizedEntries().XObject;
+    xobjects.set(page, dict);
+  }
+  let key = PDFName.of(dict.context.addRandomSuffix('FlatWidget', 10));
+  while (hasKey(dict, key)) key = PDFName.of(dict.context.addRandomSuffix('FlatWidget', 10));
+  dict.set(key, ap);
+  return key;
 }
 
 /** The normal appearance stream of a widget (for a checkbox, the one of its current state). */
