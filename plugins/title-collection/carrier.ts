@@ -7,17 +7,10 @@
  * is shown; read tracking events. Two implementations: `sandbox` (mode STUB,
  * ./sandbox.ts) and `http` (mode LIVE, ./http-carrier.ts).
  */
+import type { ShipperAddress } from '../../core/plugin-api.js';
 
-/** A postal address as carriers take it. */
-export interface CarrierAddress {
-  name: string;
-  company?: string;
-  street1: string;
-  street2?: string;
-  city: string;
-  state: string;
-  zip: string;
-  country?: string;
+/** A postal address as carriers take it (the plugin API's ShipperAddress, with a phone). */
+export interface CarrierAddress extends ShipperAddress {
   phone?: string;
 }
 
