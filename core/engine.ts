@@ -484,6 +484,8 @@ function assemble(parts: CoreParts): Engine {
     },
     async listen() {
       await engine.start();
+      // a daemon's commits never wait for a WAL checkpoint (SQLite; core/db/wal-checkpointer.ts)
+      db.backgroundCheckpoints((msg) => log.warn({ code: 'WAL_CHECKPOINT_FALLBACK' }, msg));
       const koa = engine.app;
       server = await new Promise<Server>((res, rej) => {
         const s = koa.listen(config.port, config.host, () => res(s));

@@ -89,6 +89,8 @@ export const LOG_CODES = {
   NOTIFY_LISTENER_FAILED: 'a LISTEN/NOTIFY wake-up handler threw',
   PRUNED: 'the pruning loop removed old rows (counts by table)',
   PRUNE_FAILED: 'a pruning pass failed (the next one tries again)',
+  WAL_CHECKPOINT_FALLBACK:
+    "SQLite WAL checkpoints could not run in their thread: they are back on the daemon's connection (commits may pause)",
   SECRET_NOT_SHARED: 'daemons may share this database or bucket, but no `secret` is set: each data folder has its own',
   TITLE_COLLECTION_CREATED: 'a title collection (carrier return shipment, label, QR) was created',
   TITLE_COLLECTION_EVENT: 'a carrier tracking event or a facility action was applied to a title collection',

@@ -16,6 +16,8 @@ export const PII_PREFIX = 'enc:pii:';
 export const PII_KEYS: ReadonlySet<string> = new Set(['ssn', 'dob', 'license_number']);
 // a sealed value as a JSON string value (a member name is followed by ':', a value is not)
 const TOKEN_RE = /"enc:pii:(\d{1,9}):([A-Za-z0-9_-]+)"(?!\s*:)/g;
+/** Text the replacer below could change: a PII member, a license, or a string that looks sealed. */
+const MAY_SEAL_RE = /"(?:ssn|dob|license_number|dlid)":|enc:pii:/;
 const BLOB_MAGIC = 'titled-sealed-v1:';
 const aadOf = (orgId: string) => `titled:pii:${orgId}`;
 
@@ -44,6 +46,10 @@ export class PiiCodec {
    * that write one row, so a value the row holds twice (account_data and its source) is sealed once.
    */
   stringifyWith(orgId: string, k: DataKey, value: unknown, space?: number, memo = new Map<string, string>()): string {
+    // JSON.stringify with a replacer leaves V8's fast path (about 20 us per entry written): most documents have no
+    // member the replacer would change, and for those the plain text is the same text
+    const plain = JSON.stringify(value, null, space);
+    if (plain === undefined || !MAY_SEAL_RE.test(plain)) return plain;
     const aad = aadOf(orgId);
     const token = (s: string) => {
       let t = memo.get(s);

@@ -6,6 +6,7 @@ import type { TitledConfig } from '../config.js';
 import { CORE_ENTITIES } from './entities.js';
 import { Notifications } from './notifications.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations/index.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,6 +34,7 @@ const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 /** What the direct read path uses of better-sqlite3's Database. */
 interface SqliteConnection {
   prepare(sql: string): { all(...p: unknown[]): unknown[] };
+  pragma(s: string): unknown;
 }
 
 /**
@@ -49,9 +51,12 @@ export class Database {
   /** PostgreSQL LISTEN/NOTIFY between the daemons on this database (a no-op on SQLite). */
   readonly notifications: Notifications;
 
+  /** SQLite: checkpoints run in a thread of their own (the daemon, `backgroundCheckpoints`). */
+  private checkpointer?: WalCheckpointer;
+
   constructor(
     readonly dataSource: DataSource,
-    sqliteFile?: string,
+    private readonly sqliteFile?: string,
     notifications?: Notifications,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
@@ -191,8 +196,7 @@ export class Database {
     let stmt = this.sqliteReads.get(sql);
     try {
       if (!stmt) {
-        const conn = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
-        stmt = conn.prepare(sql);
+        stmt = this.sqliteConnection().prepare(sql);
         if (this.sqliteReads.size >= 500) this.sqliteReads.clear();
         this.sqliteReads.set(sql, stmt);
       }
@@ -216,7 +220,28 @@ export class Database {
     }
   }
 
+  /**
+   * SQLite: moves WAL checkpoints from the connection's commits to a worker
+   * thread (core/db/wal-checkpointer.ts), for a daemon; a no-op on PostgreSQL
+   * or when they run there already. Stopped by `close`.
+   */
+  backgroundCheckpoints(warn: (msg: string) => void): void {
+    if (this.dialect !== 'sqlite' || !this.sqliteFile || this.checkpointer) return;
+    this.checkpointer = new WalCheckpointer(this.sqliteFile, this.sqliteConnection(), warn);
+  }
+
+  /** Checkpoints the background thread made (none without it). */
+  get checkpointStats(): { checkpoints: number; frames: number } | null {
+    return this.checkpointer ? { ...this.checkpointer.stats } : null;
+  }
+
+  /** better-sqlite3's connection under TypeORM (SQLite only). */
+  private sqliteConnection(): SqliteConnection {
+    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+  }
+
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     await this.notifications.close();
     await this.writes.chain.catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();

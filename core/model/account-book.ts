@@ -29,7 +29,7 @@ export interface AccountAccess {
   withdraw(id: string): void;
   /** Merges the client's request into the client's record (RFC 7396: objects merge, null removes, arrays replace). */
   patchClient(patch: AccountData): void;
-  /** The merge as the checkpoint would write it now. */
+  /** The merge as the checkpoint would write it now (read it; do not change it: the checkpoint may write it as it is). */
   preview(): MergeOutcome;
 }
 
@@ -46,6 +46,8 @@ function sourcesOf(entry: TitleEntry): AccountSource[] {
 export class AccountBook implements AccountAccess {
   private list: AccountSource[];
   private changed = false;
+  /** The last merge of `list` (preview, then commit merge once when nothing changed between them). */
+  private merged?: MergeOutcome;
 
   constructor(private readonly entry: TitleEntry) {
     this.list = sourcesOf(entry);
@@ -79,12 +81,16 @@ export class AccountBook implements AccountAccess {
     if (i >= 0) this.list[i] = copy;
     else this.list.push(copy);
     this.changed = true;
+    this.merged = undefined;
   }
 
   withdraw(id: string): void {
     const before = this.list.length;
     this.list = this.list.filter((x) => x.id !== id);
-    if (this.list.length !== before) this.changed = true;
+    if (this.list.length !== before) {
+      this.changed = true;
+      this.merged = undefined;
+    }
   }
 
   patchClient(patch: AccountData): void {
@@ -101,7 +107,7 @@ export class AccountBook implements AccountAccess {
   }
 
   preview(): MergeOutcome {
-    return mergeAccountData(this.list);
+    return (this.merged ??= mergeAccountData(this.list));
   }
 
   /**
@@ -111,7 +117,7 @@ export class AccountBook implements AccountAccess {
    * Throws INVALID_INPUT when the merged account data breaks the schema.
    */
   commit(): MergeOutcome {
-    const out = mergeAccountData(this.list);
+    const out = this.preview();
     const check = AccountDataSchema.safeParse(out.account_data);
     if (!check.success)
       throw new TitledError(
@@ -130,6 +136,8 @@ export class AccountBook implements AccountAccess {
     if (out.review) e.account_review = out.review;
     else delete e.account_review;
     this.changed = false;
+    // the entry now holds this outcome's objects: a later merge is a fresh one
+    this.merged = undefined;
     return out;
   }
 }

@@ -44,6 +44,17 @@ for (const dialect of DIALECTS) {
       expect(third.map((j) => j.orgId)).to.deep.equal([b]);
     });
 
+    it('a backlog longer than a claim looks ahead (ranked by the window query) takes the same turns', async () => {
+      // 24 jobs of a and 2 of b: more than the 4n+16 = 20 runnable jobs a claim of one lists by age
+      await backlog(t, t.org.name, 16, 300);
+      const claims: string[] = [];
+      for (let i = 0; i < 3; i++)
+        claims.push(...(await t.engine.queue.claim('daemon-1', 1, 60_000)).map((j) => j.orgId));
+      expect(claims).to.deep.equal([a, a, b]);
+      const rest = await t.engine.queue.claim('daemon-1', 8, 60_000);
+      expect(rest.map((j) => j.orgId).filter((o) => o === b)).to.deep.equal([b]);
+    });
+
     it('no worker idles while work waits: with no other organization waiting, one organization takes every free worker', async () => {
       const got = await t.engine.queue.claim('daemon-1', 8, 60_000);
       expect(got).to.have.length(8);

@@ -1,0 +1,49 @@
+/**
+ * The SQLite WAL checkpointer's thread (see `WalCheckpointer`): its own
+ * connection to the database file, a PASSIVE checkpoint (it copies what no
+ * reader still needs back into the database file and never waits for or
+ * blocks a reader or writer) every `busyMs` while they find frames to copy,
+ * backing off to every `idleMs` while they find none; one more on `stop`,
+ * then it closes.
+ * Each checkpoint that copied frames is reported to the daemon's thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Sqlite from 'better-sqlite3';
+
+const { file, busyMs, idleMs } = workerData as { file: string; busyMs: number; idleMs: number };
+const port = parentPort!;
+const db = new Sqlite(file, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+
+let copied = 0;
+/** One PASSIVE checkpoint; whether it copied frames. */
+function checkpoint(): boolean {
+  try {
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    // `checkpointed` counts every frame backfilled so far in this WAL; report only the new ones
+    const now = r ? r.checkpointed : 0;
+    const fresh = now >= copied ? now - copied : now;
+    copied = now;
+    if (fresh > 0) port.postMessage({ type: 'checkpoint', log: r!.log, checkpointed: fresh });
+    return fresh > 0;
+  } catch (e) {
+    port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    return false;
+  }
+}
+
+let wait = busyMs;
+let timer: NodeJS.Timeout;
+const tick = () => {
+  wait = checkpoint() ? busyMs : Math.min(idleMs, wait * 2);
+  timer = setTimeout(tick, wait);
+};
+timer = setTimeout(tick, wait);
+port.on('message', (m: unknown) => {
+  if (m !== 'stop') return;
+  clearTimeout(timer);
+  checkpoint();
+  db.close();
+  port.postMessage({ type: 'stopped' });
+  port.close();
+});
