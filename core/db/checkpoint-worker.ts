@@ -3,27 +3,33 @@
  * connection to the database file, a PASSIVE checkpoint (it copies what no
  * reader still needs back into the database file and never waits for or
  * blocks a reader or writer) every `busyMs` while they find frames to copy,
- * backing off to every `idleMs` while they find none; one more on `stop`,
- * then it closes.
+ * backing off to every `idleMs` while they find none, and saying `idle`
+ * once none found anything for `idleAfterMs`; one more on `stop`, then it
+ * closes.
  * Each checkpoint that copied frames is reported to the daemon's thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Sqlite from 'better-sqlite3';
 
-const { file, busyMs, idleMs } = workerData as { file: string; busyMs: number; idleMs: number };
+const { file, busyMs, idleMs, idleAfterMs } = workerData as {
+  file: string;
+  busyMs: number;
+  idleMs: number;
+  idleAfterMs: number;
+};
 const port = parentPort!;
 const db = new Sqlite(file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 
-let copied = 0;
+let backfilled = 0;
 /** One PASSIVE checkpoint; whether it copied frames. */
 function checkpoint(): boolean {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
     // `checkpointed` counts every frame backfilled so far in this WAL; report only the new ones
     const now = r ? r.checkpointed : 0;
-    const fresh = now >= copied ? now - copied : now;
-    copied = now;
+    const fresh = now >= backfilled ? now - backfilled : now;
+    backfilled = now;
     if (fresh > 0) port.postMessage({ type: 'checkpoint', log: r!.log, checkpointed: fresh });
     return fresh > 0;
   } catch (e) {
@@ -34,8 +40,13 @@ function checkpoint(): boolean {
 
 let wait = busyMs;
 let timer: NodeJS.Timeout;
+let lastWork = Date.now();
 const tick = () => {
-  wait = checkpoint() ? busyMs : Math.min(idleMs, wait * 2);
+  const copied = checkpoint();
+  if (copied) lastWork = Date.now();
+  wait = copied ? busyMs : Math.min(idleMs, wait * 2);
+  // nothing to copy for a while: the daemon may end the thread (it starts one again with the next write)
+  if (Date.now() - lastWork >= idleAfterMs) port.postMessage({ type: 'idle' });
   timer = setTimeout(tick, wait);
 };
 timer = setTimeout(tick, wait);

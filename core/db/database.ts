@@ -6,7 +6,7 @@ import type { TitledConfig } from '../config.js';
 import { CORE_ENTITIES } from './entities.js';
 import { Notifications } from './notifications.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations/index.js';
-import { WalCheckpointer } from './wal-checkpointer.js';
+import { WalCheckpointer, type CheckpointStats } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -146,6 +146,8 @@ export class Database {
 
   /** SQLite: runs `fn` when the writers before it (this process, this file) are done. */
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    // every SQLite write of this process passes here: the checkpoint thread runs while there are writes
+    this.checkpointer?.writing();
     const run = this.writes.chain.then(fn);
     this.writes.chain = run.catch(() => undefined);
     return run;
@@ -230,9 +232,10 @@ export class Database {
     this.checkpointer = new WalCheckpointer(this.sqliteFile, this.sqliteConnection(), warn);
   }
 
-  /** Checkpoints the background thread made (none without it). */
-  get checkpointStats(): { checkpoints: number; frames: number } | null {
-    return this.checkpointer ? { ...this.checkpointer.stats } : null;
+  /** The background checkpoints' threads and work (null without them); `running`: a thread runs now. */
+  get checkpointStats(): (CheckpointStats & { running: boolean }) | null {
+    const c = this.checkpointer;
+    return c ? { ...c.stats, running: c.running } : null;
   }
 
   /** better-sqlite3's connection under TypeORM (SQLite only). */

@@ -6,28 +6,37 @@
  * fsync it, on the daemon's only thread: measured on the create workload
  * (2,200 entries), about 80 of 4,400 commits took 10-20 ms each, 70% of all
  * commit time, about 0.4 ms per created entry during which no request is
- * served. The daemon therefore runs PASSIVE checkpoints (they never block a
+ * served. A daemon therefore runs PASSIVE checkpoints (they never block a
  * reader or a writer) from a worker thread with a connection of its own,
  * every 50 ms while there is work (every second when idle). The connection's
  * own automatic checkpoint stays as a backstop at 4,000 pages (16 MB of WAL):
  * under writes that never pause, a checkpoint from another connection never
  * quite catches up, and the WAL can only start over after one that does;
  * the backstop then copies the few frames left (measured: commit time 1.3 s
- * -> 0.5 s for the same 2,200 entries, WAL at most about 18 MB). When the
- * thread fails or exits, the connection's checkpoints go back to SQLite's
- * default (every 1,000 pages).
+ * -> 0.5 s for the same 2,200 entries, WAL at most about 18 MB).
+ *
+ * A worker thread costs about 16 MB of memory, so it runs only while the
+ * daemon writes: the first write starts it, and it ends after 30 s without
+ * anything to copy. Without the thread (before the first write, after it
+ * ended, or when it failed) the connection has SQLite's default (every 1,000
+ * pages).
  */
 import { Worker } from 'node:worker_threads';
 
 /** The connection's own automatic checkpoint while the thread runs (pages of WAL). */
 const BACKSTOP_PAGES = 4_000;
+/** SQLite's default, while no thread runs. */
+const DEFAULT_PAGES = 1_000;
 const BUSY_INTERVAL_MS = 50;
 const IDLE_INTERVAL_MS = 1_000;
+const IDLE_AFTER_MS = 30_000;
 
 export interface CheckpointStats {
-  /** Checkpoints that copied frames. */
+  /** Threads started (one per stretch of writes). */
+  threads: number;
+  /** Checkpoints from a thread that copied frames. */
   checkpoints: number;
-  /** Frames copied back into the database file. */
+  /** Frames copied back into the database file from a thread. */
   frames: number;
 }
 
@@ -36,55 +45,35 @@ export interface WalConnection {
   pragma(s: string): unknown;
 }
 
-export class WalCheckpointer {
-  readonly stats: CheckpointStats = { checkpoints: 0, frames: 0 };
+/** One thread's life: started, reporting, stopped. */
+class CheckpointThread {
   private readonly worker: Worker;
   private stopping?: Promise<void>;
-  private fallenBack = false;
   private exited = false;
 
-  /**
-   * @param file the SQLite database file
-   * @param conn the daemon's connection, whose automatic checkpoints are turned off while the thread runs
-   * @param warn logs why checkpoints went back to the connection
-   */
   constructor(
     file: string,
-    private readonly conn: WalConnection,
-    private readonly warn: (msg: string) => void,
+    on: { checkpoint: (frames: number) => void; idle: () => void; failed: (why: string) => void },
+    idleAfterMs: number,
   ) {
     this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), {
-      workerData: { file, busyMs: BUSY_INTERVAL_MS, idleMs: IDLE_INTERVAL_MS },
+      workerData: { file, busyMs: BUSY_INTERVAL_MS, idleMs: IDLE_INTERVAL_MS, idleAfterMs },
     });
-    // the thread keeps no daemon alive on its own: stop() ends it, and an engine never stopped may still exit
+    // the thread keeps no process alive on its own: stop() ends it, and an engine never stopped may still exit
     this.worker.unref();
     this.worker.on('message', (m: { type: string; checkpointed?: number; message?: string }) => {
-      if (m.type === 'checkpoint') {
-        this.stats.checkpoints++;
-        this.stats.frames += m.checkpointed ?? 0;
-      } else if (m.type === 'error') this.fallBack(`WAL checkpoint failed in its thread: ${m.message}`);
+      if (m.type === 'checkpoint') on.checkpoint(m.checkpointed ?? 0);
+      else if (m.type === 'idle') on.idle();
+      else if (m.type === 'error') on.failed(`WAL checkpoint failed in its thread: ${m.message}`);
     });
-    this.worker.on('error', (e) => this.fallBack(`WAL checkpoint thread failed: ${e.message}`));
+    this.worker.on('error', (e) => on.failed(`WAL checkpoint thread failed: ${e.message}`));
     this.worker.on('exit', () => {
       this.exited = true;
-      if (!this.stopping) this.fallBack('WAL checkpoint thread exited');
+      if (!this.stopping) on.failed('WAL checkpoint thread exited');
     });
-    conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   }
 
-  /** Automatic checkpoints back on the daemon's connection (SQLite's default: every 1,000 pages). */
-  private fallBack(why: string): void {
-    if (this.fallenBack) return;
-    this.fallenBack = true;
-    try {
-      this.conn.pragma('wal_autocheckpoint = 1000');
-    } catch {
-      // the connection is closing
-    }
-    this.warn(`${why}; automatic checkpoints are back on the daemon's connection`);
-  }
-
-  /** A last checkpoint, then the thread ends; automatic checkpoints are back on the connection. */
+  /** A last checkpoint, then the thread ends. */
   stop(): Promise<void> {
     this.stopping ??= new Promise<void>((resolve) => {
       if (this.exited) return resolve();
@@ -94,14 +83,79 @@ export class WalCheckpointer {
         if (m.type === 'stopped') void this.worker.terminate().then(done, done);
       });
       this.worker.postMessage('stop');
-    }).then(() => {
-      this.fallenBack = true;
-      try {
-        this.conn.pragma('wal_autocheckpoint = 1000');
-      } catch {
-        // the connection is closed already
-      }
     });
     return this.stopping;
+  }
+}
+
+export class WalCheckpointer {
+  readonly stats: CheckpointStats = { threads: 0, checkpoints: 0, frames: 0 };
+  private thread?: CheckpointThread;
+  private readonly ending = new Set<Promise<void>>();
+  /** A thread failed: checkpoints stay on the connection from then on. */
+  private failed = false;
+  private closed = false;
+
+  /**
+   * @param file the SQLite database file
+   * @param conn the daemon's connection: its automatic checkpoints are the backstop while a thread runs
+   * @param warn logs why checkpoints went back to the connection for good
+   */
+  constructor(
+    private readonly file: string,
+    private readonly conn: WalConnection,
+    private readonly warn: (msg: string) => void,
+    private readonly idleAfterMs = IDLE_AFTER_MS,
+  ) {}
+
+  /** Whether a thread runs now. */
+  get running(): boolean {
+    return this.thread !== undefined;
+  }
+
+  /** A write is coming: starts a thread unless one runs (cheap when one does). */
+  writing(): void {
+    if (this.thread || this.failed || this.closed) return;
+    this.stats.threads++;
+    const thread: CheckpointThread = new CheckpointThread(
+      this.file,
+      {
+        checkpoint: (frames) => {
+          this.stats.checkpoints++;
+          this.stats.frames += frames;
+        },
+        idle: () => {
+          if (this.thread === thread) this.end(thread);
+        },
+        failed: (why) => {
+          if (this.thread !== thread || this.failed) return;
+          this.failed = true;
+          this.end(thread);
+          this.warn(`${why}; automatic checkpoints are back on the daemon's connection`);
+        },
+      },
+      this.idleAfterMs,
+    );
+    this.thread = thread;
+    this.conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  }
+
+  /** The connection's checkpoints back to the default, then the thread ends (in the background). */
+  private end(thread: CheckpointThread): void {
+    this.thread = undefined;
+    try {
+      this.conn.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
+    } catch {
+      // the connection is closed already
+    }
+    const p = thread.stop().finally(() => this.ending.delete(p));
+    this.ending.add(p);
+  }
+
+  /** Ends the thread, if one runs, and starts none again. */
+  async stop(): Promise<void> {
+    this.closed = true;
+    if (this.thread) this.end(this.thread);
+    await Promise.all([...this.ending]);
   }
 }

@@ -10,15 +10,23 @@
  */
 import type { Context, Next } from 'koa';
 import type { DataSource } from 'typeorm';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type * as Flexible from 'rate-limiter-flexible';
 import type { Principal } from '../auth/authenticator.js';
 import type { TitledConfig } from '../config.js';
 import { TitledError } from '../errors.js';
+
+type RateLimiterAbstract = Flexible.RateLimiterAbstract;
+type RateLimiterRes = Flexible.RateLimiterRes;
+// rate-limiter-flexible's index loads every store it supports (Redis, Mongo, Drizzle, Valkey, ...): about 10 MB of
+// a daemon's resident memory. The two classes used always, and the PostgreSQL store when it is used, come from their
+// own files (the package has no `exports` map; these are the files its index re-exports).
+const require = createRequire(import.meta.url);
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
+const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
+const postgresLimiter = () =>
+  require('rate-limiter-flexible/lib/RateLimiterPostgres.js') as typeof Flexible.RateLimiterPostgres;
 
 interface Limit {
   name: 'credential' | 'organization';
@@ -50,6 +58,7 @@ export function rateLimitStore(config: Pick<TitledConfig, 'rateLimit' | 'databas
 function limiter(d: RateLimitDeps, points: number, prefix: string): RateLimiterAbstract {
   const opts = { points, duration: d.config.windowSeconds, keyPrefix: prefix };
   if (!d.postgres) return new RateLimiterMemory(opts);
+  const RateLimiterPostgres = postgresLimiter();
   return new RateLimiterPostgres({
     // the table is made by a migration (core/db/migrations/postgres/*-RateLimits.ts), not by the limiter at start
     ...opts,
