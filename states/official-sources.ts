@@ -35,6 +35,8 @@ export const OFFICIAL_OTHER_DOMAINS: Readonly<Record<string, string>> = {
     "Habersham County, Georgia's own government site (its County Tag Office, agent of the Georgia DOR Motor Vehicle Division; fee page states the fees set by Georgia law)",
   'jeffersoncountyclerk.org':
     "the Jefferson County (Kentucky) Clerk's own site (an elected county official; Kentucky county clerks title and register vehicles for the Transportation Cabinet)",
+  'wdfi.org':
+    "the Wisconsin Department of Financial Institutions' own site (DFI publishes its Wisconsin Consumer Act guidance, e.g. on motor vehicle lien filings with the DMV, there; linked from wisconsin.gov)",
   'pbctax.com':
     "the Palm Beach County Tax Collector's own site (an elected constitutional officer of Florida, agent of FLHSMV for titles)",
 };
