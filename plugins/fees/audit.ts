@@ -18,6 +18,19 @@ import { feeSchedule, localSchedule } from './schedules.js';
 /** The ten largest states by population (issue 19). */
 export const LARGE_STATES = ['CA', 'TX', 'FL', 'NY', 'PA', 'IL', 'OH', 'GA', 'NC', 'MI'] as const;
 
+/**
+ * How many counties (county equivalents) the states with a local rate table have, so the audit can
+ * tell a complete table from a partial one (US Census Bureau county counts).
+ */
+export const COUNTY_COUNTS: Readonly<Record<string, number>> = {
+  CA: 58,
+  FL: 67,
+  IL: 102,
+  NY: 62,
+  OH: 88,
+  PA: 67,
+};
+
 /** Each large state's three largest counties by population, with a city for a sample address. */
 export const LARGEST_COUNTIES: Readonly<
   Record<(typeof LARGE_STATES)[number], ReadonlyArray<readonly [string, string]>>
@@ -138,8 +151,12 @@ function notModelled(code: string, l: StateLocalData | null): string[] {
   const out: string[] = [];
   const local = s.tax.local;
   if (local?.applies.value && !l?.sales_tax) out.push('local sales tax by county and city (no rate table)');
-  if (l?.sales_tax?.kind === 'table')
-    out.push(`local sales tax: only the ${Object.keys(l.sales_tax.counties).length} counties in the table shipped`);
+  if (l?.sales_tax?.kind === 'table') {
+    const n = Object.keys(l.sales_tax.counties).length;
+    const all = COUNTY_COUNTS[code];
+    if (all === undefined || n < all)
+      out.push(`local sales tax: only the ${n}${all ? ` of ${all}` : ''} counties in the table shipped`);
+  }
   const rule = s.registration.rule;
   if (rule.kind === 'county' && Object.keys(rule.county_overrides).length === 0)
     out.push('county registration fees: no county amounts');

@@ -30,6 +30,11 @@ describe('fees: figure audit (titled fees --audit)', () => {
     expect(il.counties![0]).to.deep.equal({ county: 'Cook', city: 'Chicago', local_tax: 225 });
     expect(il.counties![1]).to.deep.equal({ county: 'DuPage', city: 'Naperville', local_tax: 75 });
     expect(il.counties![2]).to.deep.equal({ county: 'Lake', city: 'Antioch', local_tax: 75 });
+    const ca = rows.find((r) => r.state === 'CA')!;
+    // CDTFA file effective 2026-01-01: Alhambra 10.500%, San Diego 7.750%, Anaheim 7.750%, less the state's 7.25%
+    expect(ca.counties!.map((k) => k.local_tax)).to.deep.equal([325, 50, 50]);
+    // the CDTFA table has every one of California's 58 counties: no "only some counties" line
+    expect(ca.not_modelled.join('; ')).to.not.match(/local sales tax/);
     const pa = rows.find((r) => r.state === 'PA')!;
     expect(pa.counties!.map((k) => k.local_tax)).to.deep.equal([200, 100, 0]);
   });
@@ -39,6 +44,8 @@ describe('fees: figure audit (titled fees --audit)', () => {
     for (const code of STATE_CODES) expect(text).to.match(new RegExp(`^${code}  official \\d+  unsourced \\d+`, 'm'));
     expect(text).to.match(/^10 largest states: official \d+, unsourced \d+, other sources 0, not modelled \d+$/m);
     expect(text).to.match(/^other 41 states: /m);
-    expect(text).to.match(/^large states estimating the local tax in all three largest counties: .*\bNY\b.*\bPA\b/m);
+    expect(text).to.match(
+      /^large states estimating the local tax in all three largest counties: .*\bCA\b.*\bNY\b.*\bPA\b/m,
+    );
   });
 });

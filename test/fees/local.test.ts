@@ -303,8 +303,11 @@ describe('fees: county and local data (states/<code>/local.json)', () => {
     expect(li('Alameda', 'Albany').value).to.equal(350); // 10.75% - 7.25% = 3.5%
     expect(li('Alameda').value).to.equal(null);
     expect(li('Alameda').metadata.reason).to.match(/depends on the city/);
-    expect(li('Los Angeles', 'Pasadena').metadata.reason).to.match(
-      /rate of Pasadena \(Los Angeles County\) is not in the local rate table/,
+    // Pasadena is an incorporated city in CDTFA's file (10.500%); Altadena, an unincorporated community, is not
+    expect(li('Los Angeles', 'Pasadena').value).to.equal(325); // 10.5% - 7.25% = 3.25%
+    expect(li('Los Angeles', 'Altadena').value).to.equal(null);
+    expect(li('Los Angeles', 'Altadena').metadata.reason).to.match(
+      /rate of Altadena \(Los Angeles County\) is not in the local rate table/,
     );
   });
 

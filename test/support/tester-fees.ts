@@ -36,6 +36,8 @@ export interface GoldenItem {
   /** Dollars; null for an amount that must show as unknown. */
   value: number | null;
   county?: string;
+  /** The item's city ('' for a county-wide or statewide figure). */
+  city?: string;
 }
 
 export interface GoldenCase {
@@ -419,6 +421,7 @@ export function testStateFees(code: string, o: StateFeeTestOptions = {}): void {
               ).to.equal(1);
               expect(found[0]!.value, `${want.section} ${want.feeType} ${found[0]!.name}`).to.equal(want.value);
               if (want.county !== undefined) expect(found[0]!.county).to.equal(want.county);
+              if (want.city !== undefined) expect(found[0]!.city).to.equal(want.city);
             }
             if (x.complete !== undefined)
               expect(e.metadata.complete, `complete (unknown: ${e.metadata.unknown.join('; ')})`).to.equal(x.complete);
