@@ -206,15 +206,14 @@ export function countyOffice(ctx: Ctx): { key: string; office: Office } | undefi
 }
 
 export function officeOut(o: Office): SubmissionInstructionsOut {
-  const a = o.address;
-  return {
-    payable_to: o.payable_to,
-    address: {
-      street1: a.street1,
-      ...(a.street2 ? { street2: a.street2 } : {}),
-      city: a.city,
-      state: a.state,
-      zip: a.zip,
-    },
-  };
+  return { payable_to: o.payable_to, address: addressOut(o.address) };
+}
+
+type Address = SubmissionInstructionsOut['address'];
+
+/** A copy of an address, with `street2` only when it has one (two literals: no spread on every estimate). */
+export function addressOut(a: Address): Address {
+  return a.street2
+    ? { street1: a.street1, street2: a.street2, city: a.city, state: a.state, zip: a.zip }
+    : { street1: a.street1, city: a.city, state: a.state, zip: a.zip };
 }

@@ -45,15 +45,47 @@ export const clamp = (v: number, min: number | undefined, max: number | undefine
 export function formatUsd(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  // thousands separators by hand: toLocaleString goes through ICU and was the calculator's costliest call
-  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+  if (!Number.isSafeInteger(abs))
+    return `${sign}$${groupThousands(String(Math.floor(abs / 100)))}.${cents2(abs % 100)}`;
+  // whole cents (always, in practice): separators by hand. toLocaleString goes through ICU and
+  // a look-ahead regex was next; this runs several times per estimate
+  const dollars = String(Math.floor(abs / 100));
+  let grouped = dollars;
+  if (dollars.length > 3) {
+    const head = dollars.length % 3 || 3;
+    grouped = dollars.slice(0, head);
+    for (let i = head; i < dollars.length; i += 3) grouped += ',' + dollars.slice(i, i + 3);
+  }
+  const c = abs % 100;
+  return `${sign}$${grouped}.${c < 10 ? '0' : ''}${c}`;
 }
+
+const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const cents2 = (c: number): string => String(c).padStart(2, '0');
 
 /** Whole days from `from` to `to` (YYYY-MM-DD, UTC); null when either is not a date. */
 export function daysBetween(from: string, to: string): number | null {
-  const a = Date.parse(`${from.slice(0, 10)}T00:00:00Z`);
-  const b = Date.parse(`${to.slice(0, 10)}T00:00:00Z`);
+  const a = utcDay(from.slice(0, 10));
+  const b = utcDay(to.slice(0, 10));
   if (Number.isNaN(a) || Number.isNaN(b)) return null;
   return Math.round((b - a) / 86_400_000);
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * `Date.parse(day + "T00:00:00Z")`, without building and parsing that string for a plain
+ * YYYY-MM-DD (late fees take two per section and estimate). Like Date.parse, a day up to 31
+ * rolls over into the next month (2026-02-30 is March 2); years before 100 and anything
+ * else go to Date.parse itself (Date.UTC would read year 50 as 1950).
+ */
+function utcDay(day: string): number {
+  const m = ISO_DAY.exec(day);
+  if (m) {
+    const y = Number(m[1]);
+    const mo = Number(m[2]);
+    const d = Number(m[3]);
+    if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31) return Date.UTC(y, mo - 1, d);
+  }
+  return Date.parse(`${day}T00:00:00Z`);
 }
