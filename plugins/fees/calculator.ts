@@ -13,7 +13,7 @@ import {
   type FeeTransaction,
   type StateFeeSchedule,
 } from '../../states/fee-schema.js';
-import type { StateLocalData } from '../../states/local-schema.js';
+import { placeKey, type StateLocalData } from '../../states/local-schema.js';
 import type { Ctx } from './context.js';
 import { formatUsd, toDollars } from './money.js';
 import { registrationSection } from './registration.js';
@@ -133,6 +133,7 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, local
     throw new TypeError(`local fee data for ${local.state} given for state ${s.state}`);
   const transactions = transactionsOf(input);
   const where = resolveCounty(input, local);
+  const city = input.city?.trim() ?? '';
   const ctx: Ctx = {
     s,
     input,
@@ -140,7 +141,9 @@ export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, local
     local,
     countyWhy: where.why,
     county: where.county,
-    city: input.city?.trim() ?? '',
+    city,
+    countyKey: where.county ? placeKey(where.county) : '',
+    cityKey: city ? placeKey(city) : '',
     firstInState: firstInState(input),
     asOfYear: Number(input.as_of.slice(0, 4)),
     regValueCents: null,

@@ -3,8 +3,8 @@
  * section uses: building FeeItems from figures, county lookup, `applies_if`.
  */
 import type { AppliesIf, FeeTransaction, NamedFee, Source, StateFeeSchedule } from '../../states/fee-schema.js';
-import type { StateLocalData } from '../../states/local-schema.js';
-import { applyRate, clamp, formatUsd, toDollars } from './money.js';
+import { placeKey, type StateLocalData } from '../../states/local-schema.js';
+import { applyRate, clamp, formatUsd, pct, toDollars } from './money.js';
 import type { FeeInput, FeeItemMetadata, FeeItemOut, FeeType, LateCondition } from './types.js';
 
 /** Which transactions each kind of fee belongs to (docs/fees.md, "Transactions"). */
@@ -21,6 +21,9 @@ export interface Ctx {
   readonly tx: ReadonlySet<FeeTransaction>;
   readonly county: string;
   readonly city: string;
+  /** `county` and `city` in the normal form of look-ups (placeKey), worked out once per estimate. */
+  readonly countyKey: string;
+  readonly cityKey: string;
   /** The state's county and local data (states/<code>/local.json), null when it has none. */
   readonly local?: StateLocalData | null;
   /** Why no county is known (e.g. a ZIP not in the table), when none is. */
@@ -108,19 +111,11 @@ export function noteUnknown(ctx: Ctx, section: Section, item: FeeItemOut): void 
 // Counties
 // ---------------------------------------------------------------------------
 
-const norm = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[.']/g, '')
-    .replace(/\s+(county|parish|borough)$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /** Names a county key answers to: the key, and the names in its parentheses ("New York City (Bronx, Kings, ...)"). */
 function keyNames(key: string): string[] {
   const m = /^(.*?)\s*\((.*)\)\s*$/.exec(key);
-  if (!m) return [norm(key)];
-  return [norm(m[1]!), ...m[2]!.split(',').map(norm)].filter(Boolean);
+  if (!m) return [placeKey(key)];
+  return [placeKey(m[1]!), ...m[2]!.split(',').map(placeKey)].filter(Boolean);
 }
 
 /**
@@ -134,7 +129,7 @@ export function countyOverride<T>(
 ): { key: string; value: T } | undefined {
   const place = ctx.county || ctx.city;
   if (!overrides || !place) return undefined;
-  const key = overrideIndex(overrides).get(norm(place));
+  const key = overrideIndex(overrides).get(ctx.county ? ctx.countyKey : ctx.cityKey);
   return key === undefined ? undefined : { key, value: overrides[key]! };
 }
 
@@ -159,6 +154,14 @@ type Decision = { ok: 'yes' | 'no' | 'unknown'; why: string };
 const inRange = (v: number, r: { min?: number; max?: number }): boolean =>
   (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 
+/** The normal forms of an `applies_if.counties` list, worked out once per (read-only) list. */
+const countyKeySets = new WeakMap<readonly string[], Set<string>>();
+function countyKeys(counties: readonly string[]): Set<string> {
+  let keys = countyKeySets.get(counties);
+  if (!keys) countyKeySets.set(counties, (keys = new Set(counties.map(placeKey))));
+  return keys;
+}
+
 /** Evaluates `applies_if`: every condition must hold; a condition whose input is unknown makes the answer `unknown`. */
 function decide(ctx: Ctx, a: AppliesIf): Decision {
   const unknown: string[] = [];
@@ -170,7 +173,7 @@ function decide(ctx: Ctx, a: AppliesIf): Decision {
   }
   if (a.counties) {
     if (!ctx.county) unknown.push('the county');
-    else if (!a.counties.map(norm).includes(norm(ctx.county))) return { ok: 'no', why: 'county' };
+    else if (!countyKeys(a.counties).has(ctx.countyKey)) return { ok: 'no', why: 'county' };
   }
   if (a.fuel_types) {
     if (!v?.fuel) unknown.push('the fuel type');
@@ -245,7 +248,7 @@ export function addNamedFees(
     const amount = namedAmount(f, o.baseCents);
     const rated =
       f.rate !== undefined && amount.meta.base !== undefined
-        ? `: ${(f.rate * 100).toFixed(4).replace(/\.?0+$/, '')}% of ${formatUsd(Math.round(amount.meta.base * 100))}`
+        ? `: ${pct(f.rate)} of ${formatUsd(Math.round(amount.meta.base * 100))}`
         : '';
     const description = `${f.name}${rated}${f.when ? ` (when: ${f.when})` : ''}`;
     const item = makeItem(ctx, {

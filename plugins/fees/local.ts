@@ -6,7 +6,7 @@
  */
 import { countyOfZip, lookupPlace, type Office, type StateLocalData } from '../../states/local-schema.js';
 import { hasAny, makeItem, noteUnknown, PURCHASE, TITLE_ISSUING, type Ctx } from './context.js';
-import { applyRate, formatUsd } from './money.js';
+import { applyRate, formatUsd, pct } from './money.js';
 import type { FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
 
 interface CountyResolution {
@@ -17,7 +17,6 @@ interface CountyResolution {
   why?: string;
 }
 
-const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
 const micro = (r: number): number => Math.round(r * 1e6) / 1e6;
 
 /** The estimate's county: the given county, else the county the state's ZIP table puts the ZIP in. */
@@ -99,10 +98,10 @@ export function localSalesTax(
   };
   if (!ctx.county)
     return unknown(ctx.countyWhy ?? "the county is not known (give the county, or a ZIP in the state's ZIP table)");
-  const c = lookupPlace(lt.counties, ctx.county);
+  const c = lookupPlace(lt.counties, ctx.county, ctx.countyKey);
   if (!c)
     return unknown(`${ctx.county} County is not in the local rate table shipped for ${ctx.s.state} (not modelled)`);
-  const city = ctx.city ? lookupPlace(c.value.cities, ctx.city) : undefined;
+  const city = ctx.city ? lookupPlace(c.value.cities, ctx.city, ctx.cityKey) : undefined;
   if (lt.city_rule === 'city_required' && !city) {
     return unknown(
       ctx.city
@@ -165,7 +164,7 @@ export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: F
   const relevant = section === 'registration' ? PURCHASE : TITLE_ISSUING;
   if (!hasAny(ctx, relevant)) return;
   for (const { f, i } of fees) {
-    const c = ctx.county ? lookupPlace(f.counties, ctx.county) : undefined;
+    const c = ctx.county ? lookupPlace(f.counties, ctx.county, ctx.countyKey) : undefined;
     const feeType = section === 'registration' ? ('RegistrationLocalFee' as const) : ('TitleAdditionalFee' as const);
     const item = c
       ? makeItem(ctx, {
@@ -201,7 +200,7 @@ export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: F
 
 /** The county's filing office, when the state files titles by county and the data has the county. */
 export function countyOffice(ctx: Ctx): { key: string; office: Office } | undefined {
-  const hit = ctx.county ? lookupPlace(ctx.local?.offices?.counties, ctx.county) : undefined;
+  const hit = ctx.county ? lookupPlace(ctx.local?.offices?.counties, ctx.county, ctx.countyKey) : undefined;
   return hit ? { key: hit.key, office: hit.value } : undefined;
 }
 

@@ -41,6 +41,22 @@ export function isMicroRate(rate: number): boolean {
 export const clamp = (v: number, min: number | undefined, max: number | undefined): number =>
   Math.min(max ?? Infinity, Math.max(min ?? -Infinity, v));
 
+/**
+ * A rate for messages: 0.0625 -> `6.25%` (at most four decimals, trailing zeros dropped).
+ * Every rate comes from the (read-only) data, so the texts are kept: toFixed and the regex
+ * ran several times per estimate. The bound only guards against a caller passing anything.
+ */
+export function pct(rate: number): string {
+  let text = pctTexts.get(rate);
+  if (text === undefined) {
+    text = `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
+    if (pctTexts.size >= 10_000) pctTexts.clear();
+    pctTexts.set(rate, text);
+  }
+  return text;
+}
+const pctTexts = new Map<number, string>();
+
 /** `$1,562.50` for messages. */
 export function formatUsd(cents: number): string {
   const sign = cents < 0 ? '-' : '';
