@@ -54,7 +54,8 @@ export function transactionsOf(input: Pick<FeeInput, 'transaction'>): FeeTransac
 function firstInState(input: FeeInput): boolean | undefined {
   const v = input.vehicle;
   if (v?.new === true) return true;
-  if (v?.title_state) return v.title_state.toUpperCase() !== input.state.toUpperCase();
+  // the same string needs no case folding (the usual case: a title of the estimate's state)
+  if (v?.title_state) return v.title_state !== input.state && v.title_state.toUpperCase() !== input.state.toUpperCase();
   return undefined;
 }
 

@@ -40,7 +40,10 @@ export interface Ctx {
   readonly assumptions: string[];
 }
 
-export const hasAny = (ctx: Ctx, list: readonly FeeTransaction[]): boolean => list.some((t) => ctx.tx.has(t));
+export function hasAny(ctx: Ctx, list: readonly FeeTransaction[]): boolean {
+  for (const t of list) if (ctx.tx.has(t)) return true;
+  return false;
+}
 
 const srcOut = (p: Provenance): { url: string; date: string } | null =>
   p.src ? { url: p.src.url, date: p.src.date } : null;
@@ -149,7 +152,8 @@ function overrideIndex(overrides: Record<string, unknown>): Map<string, string> 
 // applies_if and named fees
 // ---------------------------------------------------------------------------
 
-type Decision = { ok: 'yes' | 'no' | 'unknown'; why: string };
+type Decision = { readonly ok: 'yes' | 'no' | 'unknown'; readonly why: string };
+const YES: Decision = { ok: 'yes', why: '' };
 
 const inRange = (v: number, r: { min?: number; max?: number }): boolean =>
   (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
@@ -187,7 +191,7 @@ function decide(ctx: Ctx, a: AppliesIf): Decision {
     if (ctx.regWeightLbs === null) unknown.push('the weight');
     else if (!inRange(ctx.regWeightLbs, a.weight_lbs)) return { ok: 'no', why: 'weight' };
   }
-  return unknown.length ? { ok: 'unknown', why: `not known: ${unknown.join(', ')}` } : { ok: 'yes', why: '' };
+  return unknown.length ? { ok: 'unknown', why: `not known: ${unknown.join(', ')}` } : YES;
 }
 
 /** "portion of price between $1,600 and $3,200" -> [160000, 320000] cents. */
@@ -235,7 +239,9 @@ export function addNamedFees(
     items: FeeItemOut[];
   },
 ): void {
-  (fees ?? []).forEach((f, i) => {
+  if (!fees) return;
+  for (let i = 0; i < fees.length; i++) {
+    const f = fees[i]!;
     const d: Decision = f.applies_if
       ? decide(ctx, f.applies_if)
       : f.optional || f.when
@@ -243,8 +249,8 @@ export function addNamedFees(
             ok: 'unknown',
             why: `applies only when: ${f.when ?? 'optional'} (not decidable from the estimate's inputs)`,
           }
-        : { ok: 'yes', why: '' };
-    if (d.ok === 'no') return;
+        : YES;
+    if (d.ok === 'no') continue;
     const amount = namedAmount(f, o.baseCents);
     const rated =
       f.rate !== undefined && amount.meta.base !== undefined
@@ -266,13 +272,13 @@ export function addNamedFees(
     if (d.ok === 'yes') {
       o.items.push(item);
       noteUnknown(ctx, section, item);
-      return;
+      continue;
     }
     item.metadata.reason = d.why;
     item.metadata.not_included = true;
     ctx.notIncluded.push(item);
     if (!f.optional) ctx.unknown.push(`${section}: ${f.name} (required when its condition holds; ${d.why})`);
-  });
+  }
 }
 
 /** Describes a money figure for a description line. */

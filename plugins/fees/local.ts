@@ -54,6 +54,28 @@ interface LocalTaxResult {
   netCents: number;
 }
 
+type RateTable = Extract<NonNullable<StateLocalData['sales_tax']>, { counties: unknown }>;
+
+/** The local tax item when the table gives no rate for the estimate's place (members written out: no spread). */
+function unknownLocalTax(ctx: Ctx, lt: RateTable, reason: string, county: string): LocalTaxResult {
+  const top = micro(highestRate(lt.counties) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
+  const item = makeItem(ctx, {
+    feeType: 'LocalTax',
+    relevant: PURCHASE,
+    dataPath: 'local.sales_tax',
+    name: 'Local sales tax',
+    description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
+    cents: null,
+    figure: { src: lt.src },
+    county,
+    city: ctx.city,
+    maxCents: null,
+    reason,
+    meta: { table_effective: lt.effective, highest_rate_in_table: top },
+  });
+  return { item, grossCents: 0, netCents: 0 };
+}
+
 /**
  * The local sales tax item from the state's rate table, or undefined when the
  * state has no local.json sales tax (the fees.json `tax.local` rules then apply).
@@ -67,10 +89,11 @@ export function localSalesTax(
 ): LocalTaxResult | undefined {
   const lt = ctx.local?.sales_tax;
   if (!lt) return undefined;
-  const common = { feeType: 'LocalTax' as const, relevant: PURCHASE, dataPath: 'local.sales_tax' };
   if (lt.kind === 'none') {
     const item = makeItem(ctx, {
-      ...common,
+      feeType: 'LocalTax',
+      relevant: PURCHASE,
+      dataPath: 'local.sales_tax',
       name: 'Local sales tax',
       description: `No county or city sales tax applies to a vehicle in ${ctx.s.name}`,
       // a statewide rule, not a county's figure: county/city stay '' (the estimate's county is in metadata)
@@ -80,22 +103,7 @@ export function localSalesTax(
     });
     return { item, grossCents: 0, netCents: 0 };
   }
-  const unknown = (reason: string, county = ctx.county): LocalTaxResult => {
-    const top = micro(highestRate(lt.counties) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
-    const item = makeItem(ctx, {
-      ...common,
-      name: 'Local sales tax',
-      description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
-      cents: null,
-      figure: { src: lt.src },
-      county,
-      city: ctx.city,
-      maxCents: null,
-      reason,
-      meta: { table_effective: lt.effective, highest_rate_in_table: top },
-    });
-    return { item, grossCents: 0, netCents: 0 };
-  };
+  const unknown = (reason: string, county = ctx.county): LocalTaxResult => unknownLocalTax(ctx, lt, reason, county);
   if (!ctx.county)
     return unknown(ctx.countyWhy ?? "the county is not known (give the county, or a ZIP in the state's ZIP table)");
   const c = lookupPlace(lt.counties, ctx.county, ctx.countyKey);
@@ -133,7 +141,7 @@ export function localSalesTax(
   const capped =
     base(grossCents) !== grossCents ? ` (local tax applies to the first ${formatUsd(base(grossCents))})` : '';
   const item = makeItem(ctx, {
-    ...common,
+    feeType: 'LocalTax',
     name: `Local sales tax (${where})`,
     description: `${pct(rate)} of ${formatUsd(base(grossCents))}${how.replace('RATE', pct(fig.rate))}${capped}; rate table effective ${lt.effective}`,
     cents: g,

@@ -9,6 +9,8 @@ import { latePenalty, lateConditions } from './late.js';
 import { applyRate, clamp, formatUsd, pct, toCents, toDollars } from './money.js';
 import type { FeeItemOut, FeeItemMetadata } from './types.js';
 
+const RULE_NAMES = { flat: '', weight: ' (by weight)', value: ' (by value)', age: ' (by age)' } as const;
+
 interface RuleResult {
   cents: number | null;
   reason?: string;
@@ -226,7 +228,7 @@ export function registrationSection(ctx: Ctx): { items: FeeItemOut[] } {
           : { unsourced: true, note: 'amount from vehicle.fee_history, which gives no source' };
       }
     }
-    const by = { flat: '', weight: ' (by weight)', value: ' (by value)', age: ' (by age)' }[base.kind];
+    const by = RULE_NAMES[base.kind];
     main = makeItem(ctx, {
       feeType: 'RegistrationFee',
       name: `Registration fee${by}`,
