@@ -37,6 +37,12 @@ export function sectionCents(items: readonly FeeItemOut[]): number {
 
 /** The input's transactions, in FEE_TRANSACTIONS order (default `new_lien`). */
 export function transactionsOf(input: Pick<FeeInput, 'transaction'>): FeeTransaction[] {
+  // one transaction named (the usual input): no lists to build and filter
+  if (input.transaction === undefined) return ['new_lien'];
+  if (typeof input.transaction === 'string') {
+    const t = FEE_TRANSACTION_ALIASES[input.transaction] ?? input.transaction;
+    if ((FEE_TRANSACTIONS as readonly string[]).includes(t)) return [t as FeeTransaction];
+  }
   const raw =
     input.transaction === undefined
       ? ['new_lien']
@@ -127,7 +133,7 @@ function submissionMeta(ctx: Ctx, office: Office): EstFees['metadata']['submissi
 export function estimateFees(input: FeeInput, schedule?: StateFeeSchedule, localData?: StateLocalData | null): EstFees {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(input.as_of ?? '')) throw new TypeError('as_of must be a date YYYY-MM-DD');
   const s = schedule ?? feeSchedule(input.state);
-  if (s.state !== input.state.toUpperCase())
+  if (s.state !== input.state && s.state !== input.state.toUpperCase())
     throw new TypeError(`fee data for ${s.state} given for state ${input.state}`);
   const local = localData === undefined ? localSchedule(s.state) : localData;
   if (local && local.state !== s.state)

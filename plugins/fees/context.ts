@@ -45,9 +45,6 @@ export function hasAny(ctx: Ctx, list: readonly FeeTransaction[]): boolean {
   return false;
 }
 
-const srcOut = (p: Provenance): { url: string; date: string } | null =>
-  p.src ? { url: p.src.url, date: p.src.date } : null;
-
 interface ItemSpec {
   feeType: FeeType;
   name: string;
@@ -72,22 +69,25 @@ export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
   // An amount computed from an unsourced figure of the state's data is not confirmed by an
   // official page: it is shown (`metadata.unsourced_cents`) but left out of every total, and
   // the estimate is incomplete. The client's own fee history is the client's word, not ours.
-  const unconfirmed = o.figure.unsourced === true && o.cents !== null && !o.meta?.from_fee_history;
-  const cents = unconfirmed ? null : o.cents;
-  const metadata: FeeItemMetadata = { cents, data_path: o.dataPath, ...o.meta };
-  if (o.figure.unsourced) metadata.unsourced = true;
+  // Each member of `o` and of the figure is read once: both come in many shapes, so every
+  // read is a slow (megamorphic) look-up, and this runs for every item of every estimate.
+  const { figure, cents: given, meta, reason } = o;
+  const { unsourced, note, src } = figure;
+  const unconfirmed = unsourced === true && given !== null && !meta?.from_fee_history;
+  const cents = unconfirmed ? null : given;
+  const metadata: FeeItemMetadata = { cents, data_path: o.dataPath, ...meta };
+  if (unsourced) metadata.unsourced = true;
   if (unconfirmed) {
-    metadata.unsourced_cents = o.cents;
+    metadata.unsourced_cents = given;
     metadata.amount_unknown = true;
-    metadata.reason = `${formatUsd(o.cents!)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
+    metadata.reason = unconfirmedReason(figure, given!);
   } else if (cents === null) {
     metadata.amount_unknown = true;
     metadata.reason =
-      o.reason ??
-      (o.figure.unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
-  } else if (o.reason) metadata.reason = o.reason;
-  if (o.figure.note && metadata.note === undefined) metadata.note = o.figure.note;
-  const maxCents = unconfirmed ? null : o.maxCents === undefined ? o.cents : o.maxCents;
+      reason ?? (unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
+  } else if (reason) metadata.reason = reason;
+  if (note && metadata.note === undefined) metadata.note = note;
+  const maxCents = unconfirmed ? null : o.maxCents === undefined ? given : o.maxCents;
   return {
     feeType: o.feeType,
     value: toDollars(cents),
@@ -99,10 +99,24 @@ export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
     county: o.county ?? '',
     city: o.city ?? '',
     subtract: o.subtract ?? false,
-    src: srcOut(o.figure),
+    src: src ? { url: src.url, date: src.date } : null,
     late_conditions: o.late ?? [],
     last_updated: ctx.s.last_updated,
   };
+}
+
+/**
+ * Why an amount from an unsourced figure is not counted. Kept per (read-only) figure for its
+ * last amount: a fixed figure gives the same text on every estimate, and a kept string is
+ * flattened once (notModelled searches every unknown item's reason).
+ */
+const unconfirmedReasons = new WeakMap<Provenance, { cents: number; text: string }>();
+function unconfirmedReason(figure: Provenance, cents: number): string {
+  const hit = unconfirmedReasons.get(figure);
+  if (hit?.cents === cents) return hit.text;
+  const text = `${formatUsd(cents)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
+  unconfirmedReasons.set(figure, { cents, text });
+  return text;
 }
 
 /** Records an included item whose amount is unknown. */

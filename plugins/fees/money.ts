@@ -87,8 +87,6 @@ export function daysBetween(from: string, to: string): number | null {
   return Math.round((b - a) / 86_400_000);
 }
 
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /**
  * `Date.parse(day + "T00:00:00Z")`, without building and parsing that string for a plain
  * YYYY-MM-DD (late fees take two per section and estimate). Like Date.parse, a day up to 31
@@ -96,12 +94,22 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
  * else go to Date.parse itself (Date.UTC would read year 50 as 1950).
  */
 function utcDay(day: string): number {
-  const m = ISO_DAY.exec(day);
-  if (m) {
-    const y = Number(m[1]);
-    const mo = Number(m[2]);
-    const d = Number(m[3]);
+  if (day.length === 10 && day[4] === '-' && day[7] === '-') {
+    const y = digits(day, 0, 4);
+    const mo = digits(day, 5, 7);
+    const d = digits(day, 8, 10);
     if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31) return Date.UTC(y, mo - 1, d);
   }
   return Date.parse(`${day}T00:00:00Z`);
+}
+
+/** The number the ASCII digits s[from..to) write; -1 when one is not a digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
 }
