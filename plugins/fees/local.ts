@@ -165,9 +165,22 @@ export function localSalesTax(
   return { item, grossCents: g, netCents: n };
 }
 
+type CountyFee = NonNullable<StateLocalData['county_fees']>[number];
+type FeeSection = 'registration' | 'title';
+
+/** A section's county fees with their index, listed once per (read-only) `county_fees` list: asked twice per estimate. */
+const feesByList = new WeakMap<readonly CountyFee[], Partial<Record<FeeSection, { f: CountyFee; i: number }[]>>>();
+function sectionFees(list: readonly CountyFee[], section: FeeSection): { f: CountyFee; i: number }[] {
+  let bySection = feesByList.get(list);
+  if (!bySection) feesByList.set(list, (bySection = {}));
+  return (bySection[section] ??= list.map((f, i) => ({ f, i })).filter(({ f }) => f.section === section));
+}
+
 /** County fees of a section (local.json `county_fees`), when that section is priced. */
-export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: FeeItemOut[]): void {
-  const fees = (ctx.local?.county_fees ?? []).map((f, i) => ({ f, i })).filter(({ f }) => f.section === section);
+export function countyFees(ctx: Ctx, section: FeeSection, items: FeeItemOut[]): void {
+  const list = ctx.local?.county_fees;
+  if (!list) return;
+  const fees = sectionFees(list, section);
   if (!fees.length) return;
   const relevant = section === 'registration' ? PURCHASE : TITLE_ISSUING;
   if (!hasAny(ctx, relevant)) return;
