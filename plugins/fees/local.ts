@@ -168,7 +168,7 @@ export function localSalesTax(
 type CountyFee = NonNullable<StateLocalData['county_fees']>[number];
 type FeeSection = 'registration' | 'title';
 
-/** A section's county fees with their index, listed once per (read-only) `county_fees` list: asked twice per estimate. */
+/** A section's county fees with their index, kept per (read-only) `county_fees` list: asked twice per estimate. */
 const feesByList = new WeakMap<readonly CountyFee[], Partial<Record<FeeSection, { f: CountyFee; i: number }[]>>>();
 function sectionFees(list: readonly CountyFee[], section: FeeSection): { f: CountyFee; i: number }[] {
   let bySection = feesByList.get(list);
