@@ -156,13 +156,17 @@ export const placeKey = (s: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** The entry of `record` whose key names `name` (see {@link placeKey}). */
+/**
+ * The entry of `record` whose key names `name` (see {@link placeKey}). A caller looking up the
+ * same name in several records may pass its `placeKey` (`nameKey`) worked out once.
+ */
 export function lookupPlace<T>(
   record: Record<string, T> | undefined,
   name: string,
+  nameKey?: string,
 ): { key: string; value: T } | undefined {
   if (!record || !name.trim()) return undefined;
-  const key = placeIndex(record).get(placeKey(name));
+  const key = placeIndex(record).get(nameKey ?? placeKey(name));
   return key === undefined ? undefined : { key, value: record[key]! };
 }
 

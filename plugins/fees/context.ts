@@ -3,8 +3,8 @@
  * section uses: building FeeItems from figures, county lookup, `applies_if`.
  */
 import type { AppliesIf, FeeTransaction, NamedFee, Source, StateFeeSchedule } from '../../states/fee-schema.js';
-import type { StateLocalData } from '../../states/local-schema.js';
-import { applyRate, clamp, formatUsd, toDollars } from './money.js';
+import { placeKey, type StateLocalData } from '../../states/local-schema.js';
+import { applyRate, clamp, formatUsd, pct, toDollars } from './money.js';
 import type { FeeInput, FeeItemMetadata, FeeItemOut, FeeType, LateCondition } from './types.js';
 
 /** Which transactions each kind of fee belongs to (docs/fees.md, "Transactions"). */
@@ -21,6 +21,9 @@ export interface Ctx {
   readonly tx: ReadonlySet<FeeTransaction>;
   readonly county: string;
   readonly city: string;
+  /** `county` and `city` in the normal form of look-ups (placeKey), worked out once per estimate. */
+  readonly countyKey: string;
+  readonly cityKey: string;
   /** The state's county and local data (states/<code>/local.json), null when it has none. */
   readonly local?: StateLocalData | null;
   /** Why no county is known (e.g. a ZIP not in the table), when none is. */
@@ -37,10 +40,10 @@ export interface Ctx {
   readonly assumptions: string[];
 }
 
-export const hasAny = (ctx: Ctx, list: readonly FeeTransaction[]): boolean => list.some((t) => ctx.tx.has(t));
-
-const srcOut = (p: Provenance): { url: string; date: string } | null =>
-  p.src ? { url: p.src.url, date: p.src.date } : null;
+export function hasAny(ctx: Ctx, list: readonly FeeTransaction[]): boolean {
+  for (const t of list) if (ctx.tx.has(t)) return true;
+  return false;
+}
 
 interface ItemSpec {
   feeType: FeeType;
@@ -66,22 +69,25 @@ export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
   // An amount computed from an unsourced figure of the state's data is not confirmed by an
   // official page: it is shown (`metadata.unsourced_cents`) but left out of every total, and
   // the estimate is incomplete. The client's own fee history is the client's word, not ours.
-  const unconfirmed = o.figure.unsourced === true && o.cents !== null && !o.meta?.from_fee_history;
-  const cents = unconfirmed ? null : o.cents;
-  const metadata: FeeItemMetadata = { cents, data_path: o.dataPath, ...o.meta };
-  if (o.figure.unsourced) metadata.unsourced = true;
+  // Each member of `o` and of the figure is read once: both come in many shapes, so every
+  // read is a slow (megamorphic) look-up, and this runs for every item of every estimate.
+  const { figure, cents: given, meta, reason } = o;
+  const { unsourced, note, src } = figure;
+  const unconfirmed = unsourced === true && given !== null && !meta?.from_fee_history;
+  const cents = unconfirmed ? null : given;
+  const metadata: FeeItemMetadata = { cents, data_path: o.dataPath, ...meta };
+  if (unsourced) metadata.unsourced = true;
   if (unconfirmed) {
-    metadata.unsourced_cents = o.cents;
+    metadata.unsourced_cents = given;
     metadata.amount_unknown = true;
-    metadata.reason = `${formatUsd(o.cents!)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
+    metadata.reason = unconfirmedReason(figure, given!);
   } else if (cents === null) {
     metadata.amount_unknown = true;
     metadata.reason =
-      o.reason ??
-      (o.figure.unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
-  } else if (o.reason) metadata.reason = o.reason;
-  if (o.figure.note && metadata.note === undefined) metadata.note = o.figure.note;
-  const maxCents = unconfirmed ? null : o.maxCents === undefined ? o.cents : o.maxCents;
+      reason ?? (unsourced ? 'the amount is not in the sourced fee data' : 'the amount could not be computed');
+  } else if (reason) metadata.reason = reason;
+  if (note && metadata.note === undefined) metadata.note = note;
+  const maxCents = unconfirmed ? null : o.maxCents === undefined ? given : o.maxCents;
   return {
     feeType: o.feeType,
     value: toDollars(cents),
@@ -93,10 +99,24 @@ export function makeItem(ctx: Ctx, o: ItemSpec): FeeItemOut {
     county: o.county ?? '',
     city: o.city ?? '',
     subtract: o.subtract ?? false,
-    src: srcOut(o.figure),
+    src: src ? { url: src.url, date: src.date } : null,
     late_conditions: o.late ?? [],
     last_updated: ctx.s.last_updated,
   };
+}
+
+/**
+ * Why an amount from an unsourced figure is not counted. Kept per (read-only) figure for its
+ * last amount: a fixed figure gives the same text on every estimate, and a kept string is
+ * flattened once (notModelled searches every unknown item's reason).
+ */
+const unconfirmedReasons = new WeakMap<Provenance, { cents: number; text: string }>();
+function unconfirmedReason(figure: Provenance, cents: number): string {
+  const hit = unconfirmedReasons.get(figure);
+  if (hit?.cents === cents) return hit.text;
+  const text = `${formatUsd(cents)} in the fee data is not confirmed by an official source (unsourced), so it is left out of the totals`;
+  unconfirmedReasons.set(figure, { cents, text });
+  return text;
 }
 
 /** Records an included item whose amount is unknown. */
@@ -108,19 +128,11 @@ export function noteUnknown(ctx: Ctx, section: Section, item: FeeItemOut): void 
 // Counties
 // ---------------------------------------------------------------------------
 
-const norm = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[.']/g, '')
-    .replace(/\s+(county|parish|borough)$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /** Names a county key answers to: the key, and the names in its parentheses ("New York City (Bronx, Kings, ...)"). */
 function keyNames(key: string): string[] {
   const m = /^(.*?)\s*\((.*)\)\s*$/.exec(key);
-  if (!m) return [norm(key)];
-  return [norm(m[1]!), ...m[2]!.split(',').map(norm)].filter(Boolean);
+  if (!m) return [placeKey(key)];
+  return [placeKey(m[1]!), ...m[2]!.split(',').map(placeKey)].filter(Boolean);
 }
 
 /**
@@ -134,7 +146,7 @@ export function countyOverride<T>(
 ): { key: string; value: T } | undefined {
   const place = ctx.county || ctx.city;
   if (!overrides || !place) return undefined;
-  const key = overrideIndex(overrides).get(norm(place));
+  const key = overrideIndex(overrides).get(ctx.county ? ctx.countyKey : ctx.cityKey);
   return key === undefined ? undefined : { key, value: overrides[key]! };
 }
 
@@ -154,10 +166,19 @@ function overrideIndex(overrides: Record<string, unknown>): Map<string, string> 
 // applies_if and named fees
 // ---------------------------------------------------------------------------
 
-type Decision = { ok: 'yes' | 'no' | 'unknown'; why: string };
+type Decision = { readonly ok: 'yes' | 'no' | 'unknown'; readonly why: string };
+const YES: Decision = { ok: 'yes', why: '' };
 
 const inRange = (v: number, r: { min?: number; max?: number }): boolean =>
   (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
+
+/** The normal forms of an `applies_if.counties` list, worked out once per (read-only) list. */
+const countyKeySets = new WeakMap<readonly string[], Set<string>>();
+function countyKeys(counties: readonly string[]): Set<string> {
+  let keys = countyKeySets.get(counties);
+  if (!keys) countyKeySets.set(counties, (keys = new Set(counties.map(placeKey))));
+  return keys;
+}
 
 /** Evaluates `applies_if`: every condition must hold; a condition whose input is unknown makes the answer `unknown`. */
 function decide(ctx: Ctx, a: AppliesIf): Decision {
@@ -170,7 +191,7 @@ function decide(ctx: Ctx, a: AppliesIf): Decision {
   }
   if (a.counties) {
     if (!ctx.county) unknown.push('the county');
-    else if (!a.counties.map(norm).includes(norm(ctx.county))) return { ok: 'no', why: 'county' };
+    else if (!countyKeys(a.counties).has(ctx.countyKey)) return { ok: 'no', why: 'county' };
   }
   if (a.fuel_types) {
     if (!v?.fuel) unknown.push('the fuel type');
@@ -184,7 +205,7 @@ function decide(ctx: Ctx, a: AppliesIf): Decision {
     if (ctx.regWeightLbs === null) unknown.push('the weight');
     else if (!inRange(ctx.regWeightLbs, a.weight_lbs)) return { ok: 'no', why: 'weight' };
   }
-  return unknown.length ? { ok: 'unknown', why: `not known: ${unknown.join(', ')}` } : { ok: 'yes', why: '' };
+  return unknown.length ? { ok: 'unknown', why: `not known: ${unknown.join(', ')}` } : YES;
 }
 
 /** "portion of price between $1,600 and $3,200" -> [160000, 320000] cents. */
@@ -232,7 +253,9 @@ export function addNamedFees(
     items: FeeItemOut[];
   },
 ): void {
-  (fees ?? []).forEach((f, i) => {
+  if (!fees) return;
+  for (let i = 0; i < fees.length; i++) {
+    const f = fees[i]!;
     const d: Decision = f.applies_if
       ? decide(ctx, f.applies_if)
       : f.optional || f.when
@@ -240,12 +263,12 @@ export function addNamedFees(
             ok: 'unknown',
             why: `applies only when: ${f.when ?? 'optional'} (not decidable from the estimate's inputs)`,
           }
-        : { ok: 'yes', why: '' };
-    if (d.ok === 'no') return;
+        : YES;
+    if (d.ok === 'no') continue;
     const amount = namedAmount(f, o.baseCents);
     const rated =
       f.rate !== undefined && amount.meta.base !== undefined
-        ? `: ${(f.rate * 100).toFixed(4).replace(/\.?0+$/, '')}% of ${formatUsd(Math.round(amount.meta.base * 100))}`
+        ? `: ${pct(f.rate)} of ${formatUsd(Math.round(amount.meta.base * 100))}`
         : '';
     const description = `${f.name}${rated}${f.when ? ` (when: ${f.when})` : ''}`;
     const item = makeItem(ctx, {
@@ -263,13 +286,13 @@ export function addNamedFees(
     if (d.ok === 'yes') {
       o.items.push(item);
       noteUnknown(ctx, section, item);
-      return;
+      continue;
     }
     item.metadata.reason = d.why;
     item.metadata.not_included = true;
     ctx.notIncluded.push(item);
     if (!f.optional) ctx.unknown.push(`${section}: ${f.name} (required when its condition holds; ${d.why})`);
-  });
+  }
 }
 
 /** Describes a money figure for a description line. */

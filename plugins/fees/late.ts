@@ -8,18 +8,30 @@
  * described, never applied: a purchase estimate has no expiry date.
  */
 import type { LateFee } from '../../states/fee-schema.js';
-import { makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
+import { hasAny, makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
 import { applyRate, clamp, daysBetween, formatUsd, toDollars } from './money.js';
 import type { FeeItemOut, LateCondition } from './types.js';
 
 type Section = LateFee['applies_to'];
 
-const rules = (ctx: Ctx, section: Section): { fee: LateFee; index: number }[] =>
-  ctx.s.late_fees.map((fee, index) => ({ fee, index })).filter((r) => r.fee.applies_to === section);
+type Rule = { fee: LateFee; index: number; condition: LateCondition };
 
-/** The late rules of a section, as FeeItem `late_conditions`. */
-export function lateConditions(ctx: Ctx, section: Section): LateCondition[] {
-  return rules(ctx, section).map(({ fee }) => ({
+/**
+ * A section's late rules with their index in `late_fees` and their `late_conditions` entry,
+ * worked out once per (read-only) `late_fees` list: every estimate asks for them up to four times.
+ */
+const rulesByList = new WeakMap<readonly LateFee[], Partial<Record<Section, Rule[]>>>();
+function rules(ctx: Ctx, section: Section): Rule[] {
+  const list = ctx.s.late_fees;
+  let bySection = rulesByList.get(list);
+  if (!bySection) rulesByList.set(list, (bySection = {}));
+  return (bySection[section] ??= list
+    .map((fee, index) => ({ fee, index, condition: condition(fee) }))
+    .filter((r) => r.fee.applies_to === section));
+}
+
+function condition(fee: LateFee): LateCondition {
+  return {
     after_days: fee.days_after_sale,
     amount: fee.cents === undefined ? null : toDollars(fee.cents),
     rate: fee.rate ?? null,
@@ -32,7 +44,17 @@ export function lateConditions(ctx: Ctx, section: Section): LateCondition[] {
         ? `late after ${fee.days_after_sale} days from the sale`
         : 'late after the registration due date'),
     src: fee.src ? { url: fee.src.url, date: fee.src.date } : null,
-  }));
+  };
+}
+
+/** The late rules of a section, as FeeItem `late_conditions` (fresh copies: the estimate is the caller's to change). */
+export function lateConditions(ctx: Ctx, section: Section): LateCondition[] {
+  const out: LateCondition[] = [];
+  for (const { condition: c } of rules(ctx, section)) {
+    const src = c.src ? { url: c.src.url, date: c.src.date } : null;
+    out.push({ ...c, src });
+  }
+  return out;
 }
 
 /**
@@ -42,7 +64,7 @@ export function lateConditions(ctx: Ctx, section: Section): LateCondition[] {
  */
 export function latePenalty(ctx: Ctx, section: Section, baseCents: number | null, items: FeeItemOut[]): void {
   const saleDate = ctx.input.sale?.date;
-  if (!saleDate || !PURCHASE.some((t) => ctx.tx.has(t))) return;
+  if (!saleDate || !hasAny(ctx, PURCHASE)) return;
   const days = daysBetween(saleDate, ctx.input.as_of);
   if (days === null) return;
   const passed = rules(ctx, section).filter((r) => r.fee.days_after_sale > 0 && days > r.fee.days_after_sale);

@@ -6,7 +6,7 @@
  */
 import { countyOfZip, lookupPlace, type Office, type StateLocalData } from '../../states/local-schema.js';
 import { hasAny, makeItem, noteUnknown, PURCHASE, TITLE_ISSUING, type Ctx } from './context.js';
-import { applyRate, formatUsd } from './money.js';
+import { applyRate, formatUsd, pct } from './money.js';
 import type { FeeInput, FeeItemOut, SubmissionInstructionsOut } from './types.js';
 
 interface CountyResolution {
@@ -17,7 +17,6 @@ interface CountyResolution {
   why?: string;
 }
 
-const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
 const micro = (r: number): number => Math.round(r * 1e6) / 1e6;
 
 /** The estimate's county: the given county, else the county the state's ZIP table puts the ZIP in. */
@@ -55,6 +54,28 @@ interface LocalTaxResult {
   netCents: number;
 }
 
+type RateTable = Extract<NonNullable<StateLocalData['sales_tax']>, { counties: unknown }>;
+
+/** The local tax item when the table gives no rate for the estimate's place (members written out: no spread). */
+function unknownLocalTax(ctx: Ctx, lt: RateTable, reason: string, county: string): LocalTaxResult {
+  const top = micro(highestRate(lt.counties) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
+  const item = makeItem(ctx, {
+    feeType: 'LocalTax',
+    relevant: PURCHASE,
+    dataPath: 'local.sales_tax',
+    name: 'Local sales tax',
+    description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
+    cents: null,
+    figure: { src: lt.src },
+    county,
+    city: ctx.city,
+    maxCents: null,
+    reason,
+    meta: { table_effective: lt.effective, highest_rate_in_table: top },
+  });
+  return { item, grossCents: 0, netCents: 0 };
+}
+
 /**
  * The local sales tax item from the state's rate table, or undefined when the
  * state has no local.json sales tax (the fees.json `tax.local` rules then apply).
@@ -68,10 +89,11 @@ export function localSalesTax(
 ): LocalTaxResult | undefined {
   const lt = ctx.local?.sales_tax;
   if (!lt) return undefined;
-  const common = { feeType: 'LocalTax' as const, relevant: PURCHASE, dataPath: 'local.sales_tax' };
   if (lt.kind === 'none') {
     const item = makeItem(ctx, {
-      ...common,
+      feeType: 'LocalTax',
+      relevant: PURCHASE,
+      dataPath: 'local.sales_tax',
       name: 'Local sales tax',
       description: `No county or city sales tax applies to a vehicle in ${ctx.s.name}`,
       // a statewide rule, not a county's figure: county/city stay '' (the estimate's county is in metadata)
@@ -81,28 +103,13 @@ export function localSalesTax(
     });
     return { item, grossCents: 0, netCents: 0 };
   }
-  const unknown = (reason: string, county = ctx.county): LocalTaxResult => {
-    const top = micro(highestRate(lt.counties) - (lt.rates_are === 'combined' ? ctx.s.tax.rate.rate : 0));
-    const item = makeItem(ctx, {
-      ...common,
-      name: 'Local sales tax',
-      description: `County/city rate of the buyer's residence (rate table effective ${lt.effective})`,
-      cents: null,
-      figure: { src: lt.src },
-      county,
-      city: ctx.city,
-      maxCents: null,
-      reason,
-      meta: { table_effective: lt.effective, highest_rate_in_table: top },
-    });
-    return { item, grossCents: 0, netCents: 0 };
-  };
+  const unknown = (reason: string, county = ctx.county): LocalTaxResult => unknownLocalTax(ctx, lt, reason, county);
   if (!ctx.county)
     return unknown(ctx.countyWhy ?? "the county is not known (give the county, or a ZIP in the state's ZIP table)");
-  const c = lookupPlace(lt.counties, ctx.county);
+  const c = lookupPlace(lt.counties, ctx.county, ctx.countyKey);
   if (!c)
     return unknown(`${ctx.county} County is not in the local rate table shipped for ${ctx.s.state} (not modelled)`);
-  const city = ctx.city ? lookupPlace(c.value.cities, ctx.city) : undefined;
+  const city = ctx.city ? lookupPlace(c.value.cities, ctx.city, ctx.cityKey) : undefined;
   if (lt.city_rule === 'city_required' && !city) {
     return unknown(
       ctx.city
@@ -134,7 +141,7 @@ export function localSalesTax(
   const capped =
     base(grossCents) !== grossCents ? ` (local tax applies to the first ${formatUsd(base(grossCents))})` : '';
   const item = makeItem(ctx, {
-    ...common,
+    feeType: 'LocalTax',
     name: `Local sales tax (${where})`,
     description: `${pct(rate)} of ${formatUsd(base(grossCents))}${how.replace('RATE', pct(fig.rate))}${capped}; rate table effective ${lt.effective}`,
     cents: g,
@@ -158,14 +165,27 @@ export function localSalesTax(
   return { item, grossCents: g, netCents: n };
 }
 
+type CountyFee = NonNullable<StateLocalData['county_fees']>[number];
+type FeeSection = 'registration' | 'title';
+
+/** A section's county fees with their index, kept per (read-only) `county_fees` list: asked twice per estimate. */
+const feesByList = new WeakMap<readonly CountyFee[], Partial<Record<FeeSection, { f: CountyFee; i: number }[]>>>();
+function sectionFees(list: readonly CountyFee[], section: FeeSection): { f: CountyFee; i: number }[] {
+  let bySection = feesByList.get(list);
+  if (!bySection) feesByList.set(list, (bySection = {}));
+  return (bySection[section] ??= list.map((f, i) => ({ f, i })).filter(({ f }) => f.section === section));
+}
+
 /** County fees of a section (local.json `county_fees`), when that section is priced. */
-export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: FeeItemOut[]): void {
-  const fees = (ctx.local?.county_fees ?? []).map((f, i) => ({ f, i })).filter(({ f }) => f.section === section);
+export function countyFees(ctx: Ctx, section: FeeSection, items: FeeItemOut[]): void {
+  const list = ctx.local?.county_fees;
+  if (!list) return;
+  const fees = sectionFees(list, section);
   if (!fees.length) return;
   const relevant = section === 'registration' ? PURCHASE : TITLE_ISSUING;
   if (!hasAny(ctx, relevant)) return;
   for (const { f, i } of fees) {
-    const c = ctx.county ? lookupPlace(f.counties, ctx.county) : undefined;
+    const c = ctx.county ? lookupPlace(f.counties, ctx.county, ctx.countyKey) : undefined;
     const feeType = section === 'registration' ? ('RegistrationLocalFee' as const) : ('TitleAdditionalFee' as const);
     const item = c
       ? makeItem(ctx, {
@@ -201,20 +221,19 @@ export function countyFees(ctx: Ctx, section: 'registration' | 'title', items: F
 
 /** The county's filing office, when the state files titles by county and the data has the county. */
 export function countyOffice(ctx: Ctx): { key: string; office: Office } | undefined {
-  const hit = ctx.county ? lookupPlace(ctx.local?.offices?.counties, ctx.county) : undefined;
+  const hit = ctx.county ? lookupPlace(ctx.local?.offices?.counties, ctx.county, ctx.countyKey) : undefined;
   return hit ? { key: hit.key, office: hit.value } : undefined;
 }
 
 export function officeOut(o: Office): SubmissionInstructionsOut {
-  const a = o.address;
-  return {
-    payable_to: o.payable_to,
-    address: {
-      street1: a.street1,
-      ...(a.street2 ? { street2: a.street2 } : {}),
-      city: a.city,
-      state: a.state,
-      zip: a.zip,
-    },
-  };
+  return { payable_to: o.payable_to, address: addressOut(o.address) };
+}
+
+type Address = SubmissionInstructionsOut['address'];
+
+/** A copy of an address, with `street2` only when it has one (two literals: no spread on every estimate). */
+export function addressOut(a: Address): Address {
+  return a.street2
+    ? { street1: a.street1, street2: a.street2, city: a.city, state: a.state, zip: a.zip }
+    : { street1: a.street1, city: a.city, state: a.state, zip: a.zip };
 }

@@ -6,8 +6,10 @@
 import type { BaseRegistrationRule } from '../../states/fee-schema.js';
 import { addNamedFees, countyOverride, hasAny, makeItem, noteUnknown, PURCHASE, usd, type Ctx } from './context.js';
 import { latePenalty, lateConditions } from './late.js';
-import { applyRate, clamp, formatUsd, toCents, toDollars } from './money.js';
+import { applyRate, clamp, formatUsd, pct, toCents, toDollars } from './money.js';
 import type { FeeItemOut, FeeItemMetadata } from './types.js';
+
+const RULE_NAMES = { flat: '', weight: ' (by weight)', value: ' (by value)', age: ' (by age)' } as const;
 
 interface RuleResult {
   cents: number | null;
@@ -134,7 +136,7 @@ function valueRule(ctx: Ctx, r: Extract<BaseRegistrationRule, { kind: 'value' }>
   cents = clamp(cents, r.min_cents, r.max_cents);
   return {
     cents,
-    how: `${(r.rate * 100).toFixed(4).replace(/\.?0+$/, '')}% of ${formatUsd(base)}${r.plus_cents ? ` + ${formatUsd(r.plus_cents)}` : ''}${dep !== 1 ? ` (age factor ${dep} on the ${r.depreciation_applies_to ?? 'base'})` : ''}`,
+    how: `${pct(r.rate)} of ${formatUsd(base)}${r.plus_cents ? ` + ${formatUsd(r.plus_cents)}` : ''}${dep !== 1 ? ` (age factor ${dep} on the ${r.depreciation_applies_to ?? 'base'})` : ''}`,
     meta: { rate: r.rate, base: toDollars(base), value_source: source, ...(a !== null ? { age_years: a } : {}) },
   };
 }
@@ -226,7 +228,7 @@ export function registrationSection(ctx: Ctx): { items: FeeItemOut[] } {
           : { unsourced: true, note: 'amount from vehicle.fee_history, which gives no source' };
       }
     }
-    const by = { flat: '', weight: ' (by weight)', value: ' (by value)', age: ' (by age)' }[base.kind];
+    const by = RULE_NAMES[base.kind];
     main = makeItem(ctx, {
       feeType: 'RegistrationFee',
       name: `Registration fee${by}`,

@@ -13,9 +13,9 @@ export const isStateCode = (code: string): code is StateCode =>
 
 /** The fee data of a state (two-letter code, any case). Throws TypeError for a code that is not one of the 50 states and DC. */
 export function feeSchedule(code: string): StateFeeSchedule {
-  const upper = code.toUpperCase();
-  const hit = cache.get(upper);
+  const hit = cache.get(code) ?? cache.get(code.toUpperCase()); // the code as given first: no case folding
   if (hit) return hit;
+  const upper = code.toUpperCase();
   if (!isStateCode(upper)) throw new TypeError(`'${code}' is not a state code (the 50 states and DC)`);
   const s = Object.freeze(loadStateFeeSchedule(upper));
   cache.set(upper, s);
@@ -24,6 +24,8 @@ export function feeSchedule(code: string): StateFeeSchedule {
 
 /** The county and local data of a state (states/<code>/local.json), null when it has none. */
 export function localSchedule(code: string): StateLocalData | null {
+  const hit = localCache.get(code); // the code as given first (the calculator passes the upper case)
+  if (hit !== undefined) return hit;
   const upper = code.toUpperCase();
   if (localCache.has(upper)) return localCache.get(upper)!;
   if (!isStateCode(upper)) throw new TypeError(`'${code}' is not a state code (the 50 states and DC)`);

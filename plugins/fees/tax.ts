@@ -7,10 +7,8 @@
 import { addNamedFees, countyOverride, hasAny, makeItem, noteUnknown, PURCHASE, type Ctx } from './context.js';
 import { latePenalty, lateConditions } from './late.js';
 import { localSalesTax } from './local.js';
-import { applyRate, formatUsd, toCents } from './money.js';
+import { applyRate, formatUsd, pct, toCents } from './money.js';
 import type { FeeItemOut } from './types.js';
-
-const pct = (rate: number): string => `${(rate * 100).toFixed(4).replace(/\.?0+$/, '')}%`;
 
 /** Why the local tax is unknown: its rates are not modelled at all, the place is not known, or the place has no rate in the data. */
 function localReason(ctx: Ctx): string {

@@ -18,6 +18,9 @@ import {
 import { latePenalty, lateConditions } from './late.js';
 import type { FeeItemOut } from './types.js';
 
+/** The transactions the title section's other fees belong to. */
+const TITLE_OR_DUPLICATE: readonly FeeTransaction[] = [...TITLE_ISSUING, 'duplicate_title'];
+
 interface SectionResult {
   items: FeeItemOut[];
 }
@@ -114,10 +117,10 @@ export function titleSection(ctx: Ctx): SectionResult {
     items.push(item);
     noteUnknown(ctx, 'title', item);
   }
-  if (hasAny(ctx, [...TITLE_ISSUING, 'duplicate_title'])) {
+  if (hasAny(ctx, TITLE_OR_DUPLICATE)) {
     addNamedFees(ctx, 'title', t.additional_fees, 'title.additional_fees', {
       feeType: 'TitleAdditionalFee',
-      relevant: [...TITLE_ISSUING, 'duplicate_title'],
+      relevant: TITLE_OR_DUPLICATE,
       baseCents: null,
       items,
     });
