@@ -75,9 +75,9 @@ export function createApp(d: HttpDeps): Koa {
   if (d.config.cors.origins.length) app.use(corsMiddleware(d.config.cors));
   app.use(errorMiddleware(d.log, d.metrics));
   // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
-  app.use(async (ctx: Context, next: Next) => {
+  app.use((ctx: Context, next: Next) => {
     if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
-    await next();
+    return next();
   });
 
   // once per request: the rate limiter, the idempotency check and the route share the principal

@@ -153,29 +153,35 @@ export interface IdempotencyDeps {
  * error (thrown) or a 5xx releases the key, so the retry runs again.
  */
 export function idempotency(d: IdempotencyDeps) {
-  return async (ctx: Context, next: Next) => {
+  // a plain function first: most requests carry no key and pass straight on (no promise of their own)
+  return (ctx: Context, next: Next): Promise<void> => {
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !key || ctx.path.startsWith('/auth/')) return next();
-    if (!KEY_RE.test(key))
-      throw new TitledError('INVALID_INPUT', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
-    const principal = await d.authenticate(ctx);
-    const orgId = principal.org.id;
-    const body = await readText(ctx, d.bodyLimit);
-    ctx.state.rawBody = body;
-    const fp = fingerprintOf(ctx, body);
-    d.keys.pruneSoon(d.log);
-    const c = await d.keys.claim(orgId, key, fp);
-    if (!c.claimed) return answerKept(ctx, d.keys, orgId, c.row, fp);
-    try {
-      await next();
-    } catch (e) {
-      await d.keys.release(orgId, key);
-      throw e;
-    }
-    const kept = ctx.status < 500 && ctx.status !== 429 ? keepable(ctx, d.maxResponseBytes) : null;
-    if (kept) await d.keys.keep(orgId, key, kept);
-    else await d.keys.release(orgId, key);
+    return withKey(d, ctx, next, key);
   };
+}
+
+/** A POST with an Idempotency-Key: answered once, replayed after (docs/decisions.md). */
+async function withKey(d: IdempotencyDeps, ctx: Context, next: Next, key: string): Promise<void> {
+  if (!KEY_RE.test(key))
+    throw new TitledError('INVALID_INPUT', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  const principal = await d.authenticate(ctx);
+  const orgId = principal.org.id;
+  const body = await readText(ctx, d.bodyLimit);
+  ctx.state.rawBody = body;
+  const fp = fingerprintOf(ctx, body);
+  d.keys.pruneSoon(d.log);
+  const c = await d.keys.claim(orgId, key, fp);
+  if (!c.claimed) return answerKept(ctx, d.keys, orgId, c.row, fp);
+  try {
+    await next();
+  } catch (e) {
+    await d.keys.release(orgId, key);
+    throw e;
+  }
+  const kept = ctx.status < 500 && ctx.status !== 429 ? keepable(ctx, d.maxResponseBytes) : null;
+  if (kept) await d.keys.keep(orgId, key, kept);
+  else await d.keys.release(orgId, key);
 }
 
 async function answerKept(ctx: Context, keys: IdempotencyKeys, orgId: string, row: Row, fp: string): Promise<void> {
