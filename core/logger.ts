@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from './async-context.js';
 
 export type { Logger } from 'pino';
 
@@ -48,13 +48,6 @@ function serializeError(e: unknown): unknown {
   return out;
 }
 
-/**
- * The request being served, if any: the HTTP layer runs each request inside
- * it, and every log line written meanwhile (core, plugins, their child
- * loggers) carries its `reqId` (the `X-Request-Id` answered).
- */
-export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
-
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -64,9 +57,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       serializers: { err: serializeError },
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // the request being served (core/async-context.ts): every log line written for it carries its `reqId`
       mixin: () => {
-        const r = requestContext.getStore();
-        return r ? { reqId: r.reqId } : {};
+        const reqId = currentRequestId();
+        return reqId ? { reqId } : {};
       },
     },
     destination ?? pino.destination({ fd: 1, sync: false }),

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentTransaction, runInTransaction } from '../async-context.js';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, QueryFailedError, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
@@ -27,8 +27,11 @@ const sqliteWriteQueues = new Map<string, WriteQueue>();
 interface WriteQueue {
   chain: Promise<unknown>;
 }
-/** The SQLite transaction the current async context runs in (work it spawns may outlive it: `open` says whether it still runs). */
-const inTransaction = new AsyncLocalStorage<{ queue: WriteQueue; open: boolean }>();
+/** The SQLite transaction an async path runs in (work it spawns may outlive it: `open` says whether it still runs). */
+interface TxMark {
+  queue: WriteQueue;
+  open: boolean;
+}
 const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 
 /** What the direct read path uses of better-sqlite3's Database. */
@@ -136,7 +139,7 @@ export class Database {
           // process's commit between our read and our write cannot fail us with SQLITE_BUSY_SNAPSHOT
           // (busy_timeout waits for the lock instead).
           await m.query('UPDATE "titled_migrations" SET "id" = "id" WHERE 0');
-          return inTransaction.run(current, () => fn(m));
+          return runInTransaction(current, () => fn(m));
         });
       } finally {
         current.open = false;
@@ -160,7 +163,7 @@ export class Database {
     manager?: EntityManager,
   ): Promise<{ rows: T[]; affected: number }> {
     // SQLite: a write outside a transaction waits for the transaction in progress (it would otherwise join it)
-    const current = inTransaction.getStore();
+    const current = currentTransaction() as TxMark | undefined;
     if (this.dialect === 'sqlite' && !manager && !isRead(sql) && !(current?.open && current.queue === this.writes)) {
       return this.serialized(() => this.run<T>(sql, params));
     }

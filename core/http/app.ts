@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import cors from '@koa/cors';
-import { requestContext } from '../logger.js';
+import { runInRequest } from '../async-context.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
@@ -145,7 +145,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 /**
  * Accepts the caller's `X-Request-Id` (up to 128 characters of a safe set) or
  * makes one, answers it in `X-Request-Id`, and runs the request inside
- * `requestContext`, so every log line written for it carries `reqId`.
+ * its async context (core/async-context.ts), so every log line written for it carries `reqId`.
  */
 function requestId() {
   return async (ctx: Context, next: Next) => {
@@ -153,7 +153,7 @@ function requestId() {
     const reqId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.reqId = reqId;
     ctx.set('X-Request-Id', reqId);
-    await requestContext.run({ reqId }, next);
+    await runInRequest(reqId, next);
   };
 }
 

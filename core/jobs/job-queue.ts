@@ -1,4 +1,4 @@
-import { requestContext } from '../logger.js';
+import { outsideRequest } from '../async-context.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
@@ -151,7 +151,7 @@ export class JobQueue {
   /** Tells local workers there is work (call after the enqueuing transaction committed). */
   wake(): void {
     // outside the request's context: work it starts is not that request's (no reqId on the workers' log lines)
-    requestContext.exit(() => this.events.emit('enqueued'));
+    outsideRequest(() => this.events.emit('enqueued'));
   }
 
   /**

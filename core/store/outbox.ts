@@ -1,4 +1,4 @@
-import { requestContext } from '../logger.js';
+import { outsideRequest } from '../async-context.js';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database.js';
@@ -36,7 +36,7 @@ export class Outbox {
     // other daemons' webhook dispatchers (PostgreSQL; sent on commit, one per transaction)
     await this.db.notifications.notify(m, 'outbox');
     // outside the request's context: work it starts is not that request's (no reqId on the workers' log lines)
-    requestContext.exit(() => this.events.emit('appended'));
+    outsideRequest(() => this.events.emit('appended'));
   }
 
   /** Events of one entry, oldest first (tests, CLI, the webhook dispatcher). */
