@@ -15,6 +15,7 @@ import {
   vin,
   type EnrichmentEngine,
 } from './support.js';
+import { withMaintenanceWindows } from '../helpers/sandbox-env.js';
 
 type Outcome = 'found' | 'not_found' | 'error' | 'unavailable';
 const OUTCOMES: Outcome[] = ['found', 'not_found', 'error', 'unavailable'];
@@ -260,25 +261,27 @@ for (const dialect of DIALECTS) {
     });
 
     it('NMVTIS maintenance windows make the pull unavailable (clock injected), daily 06:00-07:00 and Sunday 06:00-10:00 UTC', async () => {
-      const cases: [string, string][] = [
-        ['2026-03-02T06:30:00Z', 'unavailable'], // Monday 06:30
-        ['2026-03-02T07:00:00Z', 'found'], // Monday 07:00
-        ['2026-03-01T09:59:00Z', 'unavailable'], // Sunday 09:59
-        ['2026-03-01T10:00:00Z', 'found'], // Sunday 10:00
-        ['2026-03-01T05:59:00Z', 'found'], // Sunday 05:59
-      ];
-      try {
-        for (const [at, want] of cases) {
-          t.clock.at = new Date(at);
-          const id = await create(t, { account_data: data(vin()), sync_nmvtis: true, sync_public: true });
-          const e = await settled(t, id);
-          expect(e.nmvtis_found_status, at).to.equal(want);
-          expect(e.public_found_status, `${at}: only NMVTIS has windows`).to.equal('found');
-          if (want === 'unavailable') expect(e.enrichment_notes.nmvtis).to.match(/maintenance/);
+      await withMaintenanceWindows(async () => {
+        const cases: [string, string][] = [
+          ['2026-03-02T06:30:00Z', 'unavailable'], // Monday 06:30
+          ['2026-03-02T07:00:00Z', 'found'], // Monday 07:00
+          ['2026-03-01T09:59:00Z', 'unavailable'], // Sunday 09:59
+          ['2026-03-01T10:00:00Z', 'found'], // Sunday 10:00
+          ['2026-03-01T05:59:00Z', 'found'], // Sunday 05:59
+        ];
+        try {
+          for (const [at, want] of cases) {
+            t.clock.at = new Date(at);
+            const id = await create(t, { account_data: data(vin()), sync_nmvtis: true, sync_public: true });
+            const e = await settled(t, id);
+            expect(e.nmvtis_found_status, at).to.equal(want);
+            expect(e.public_found_status, `${at}: only NMVTIS has windows`).to.equal('found');
+            if (want === 'unavailable') expect(e.enrichment_notes.nmvtis).to.match(/maintenance/);
+          }
+        } finally {
+          t.clock.at = new Date('2026-03-04T15:00:00Z');
         }
-      } finally {
-        t.clock.at = new Date('2026-03-04T15:00:00Z');
-      }
+      });
     });
 
     it('insurance: a lapsed policy puts an INSURANCE hold on the vehicle; the search is recorded', async () => {

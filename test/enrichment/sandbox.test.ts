@@ -15,6 +15,7 @@ import {
 } from '../../plugins/enrichment/private-portal/providers/sandbox.js';
 import { PublicDmvSandboxProvider } from '../../plugins/enrichment/public-dmv/providers/sandbox.js';
 import { QUIET_TIME, sandboxVin } from './support.js';
+import { withMaintenanceWindows } from '../helpers/sandbox-env.js';
 
 const SOURCES = ['nmvtis', 'state', 'portal', 'public'] as const;
 const owners = [{ name: 'Jane Q. Doe' }];
@@ -118,31 +119,33 @@ describe('enrichment: the sandbox (docs/sandbox.md)', () => {
   });
 
   it('NMVTIS maintenance windows: daily 06:00-07:00 UTC, Sundays 06:00-10:00 UTC; off by config or TITLED_SANDBOX_MAINTENANCE=off', async () => {
-    const at = (iso: string) => new Date(iso);
-    expect(inNmvtisMaintenance(at('2026-03-04T06:00:00Z'))).to.equal(true);
-    expect(inNmvtisMaintenance(at('2026-03-04T06:59:59Z'))).to.equal(true);
-    expect(inNmvtisMaintenance(at('2026-03-04T07:00:00Z'))).to.equal(false);
-    expect(inNmvtisMaintenance(at('2026-03-04T05:59:59Z'))).to.equal(false);
-    expect(inNmvtisMaintenance(at('2026-03-08T09:30:00Z'))).to.equal(true); // Sunday
-    expect(inNmvtisMaintenance(at('2026-03-08T10:00:00Z'))).to.equal(false);
-    expect(inNmvtisMaintenance(at('2026-03-07T09:30:00Z'))).to.equal(false); // Saturday
-    const v = sandboxVin('000101');
-    const inWindow = { now: at('2026-03-08T07:15:00Z') };
-    expect((await new NmvtisSandboxProvider().fetch(req(v), inWindow)).outcome).to.equal('unavailable');
-    expect(
-      (await new NmvtisSandboxProvider({ provider: 'sandbox', maintenance: false }).fetch(req(v), inWindow)).outcome,
-    ).to.equal('found');
-    const saved = process.env.TITLED_SANDBOX_MAINTENANCE;
-    process.env.TITLED_SANDBOX_MAINTENANCE = 'off';
-    try {
-      expect((await new NmvtisSandboxProvider().fetch(req(v), inWindow)).outcome).to.equal('found');
-    } finally {
-      if (saved === undefined) delete process.env.TITLED_SANDBOX_MAINTENANCE;
-      else process.env.TITLED_SANDBOX_MAINTENANCE = saved;
-    }
-    // only NMVTIS has windows
-    for (const p of [new PublicDmvSandboxProvider(), new StateRecordSandboxProvider(), new PortalSandboxProvider()])
-      expect((await p.fetch(req(v, 'TX'), inWindow)).outcome).to.equal('found');
+    await withMaintenanceWindows(async () => {
+      const at = (iso: string) => new Date(iso);
+      expect(inNmvtisMaintenance(at('2026-03-04T06:00:00Z'))).to.equal(true);
+      expect(inNmvtisMaintenance(at('2026-03-04T06:59:59Z'))).to.equal(true);
+      expect(inNmvtisMaintenance(at('2026-03-04T07:00:00Z'))).to.equal(false);
+      expect(inNmvtisMaintenance(at('2026-03-04T05:59:59Z'))).to.equal(false);
+      expect(inNmvtisMaintenance(at('2026-03-08T09:30:00Z'))).to.equal(true); // Sunday
+      expect(inNmvtisMaintenance(at('2026-03-08T10:00:00Z'))).to.equal(false);
+      expect(inNmvtisMaintenance(at('2026-03-07T09:30:00Z'))).to.equal(false); // Saturday
+      const v = sandboxVin('000101');
+      const inWindow = { now: at('2026-03-08T07:15:00Z') };
+      expect((await new NmvtisSandboxProvider().fetch(req(v), inWindow)).outcome).to.equal('unavailable');
+      expect(
+        (await new NmvtisSandboxProvider({ provider: 'sandbox', maintenance: false }).fetch(req(v), inWindow)).outcome,
+      ).to.equal('found');
+      const saved = process.env.TITLED_SANDBOX_MAINTENANCE;
+      process.env.TITLED_SANDBOX_MAINTENANCE = 'off';
+      try {
+        expect((await new NmvtisSandboxProvider().fetch(req(v), inWindow)).outcome).to.equal('found');
+      } finally {
+        if (saved === undefined) delete process.env.TITLED_SANDBOX_MAINTENANCE;
+        else process.env.TITLED_SANDBOX_MAINTENANCE = saved;
+      }
+      // only NMVTIS has windows
+      for (const p of [new PublicDmvSandboxProvider(), new StateRecordSandboxProvider(), new PortalSandboxProvider()])
+        expect((await p.fetch(req(v, 'TX'), inWindow)).outcome).to.equal('found');
+    });
   });
 
   it("insurance: an active six-month policy, LAPSED when the VIN's 15th character is 9; the lender's policy is echoed", async () => {

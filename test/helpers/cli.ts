@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+// the NMVTIS sandbox's maintenance windows are off for the suite (it runs at any hour)
+import './sandbox-env.js';
 
 /** The compiled CLI next to the compiled tests. */
 export const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));

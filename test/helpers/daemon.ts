@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+// the NMVTIS sandbox's maintenance windows are off for the suite (it runs at any hour)
+import './sandbox-env.js';
 
 /** The compiled CLI next to the compiled tests. */
 export const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
@@ -15,10 +17,12 @@ export interface Daemon {
   output: () => string;
 }
 
-/** The test process's environment without the TITLED_ settings (the child reads its own). */
+/** The test process's environment without the TITLED_ settings (the child reads its own), but the suite's sandbox-env. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'PORT' || k === 'DATABASE_URL') delete env[k];
+  for (const k of Object.keys(env))
+    if ((k.startsWith('TITLED_') && k !== 'TITLED_SANDBOX_MAINTENANCE') || k === 'PORT' || k === 'DATABASE_URL')
+      delete env[k];
   return { ...env, ...extra };
 }
 

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { createEngine, type Engine, type EngineOptions } from '../../index.js';
+// the NMVTIS sandbox's maintenance windows are off for the suite (it runs at any hour)
+import './sandbox-env.js';
 
 export const PG_URL = process.env.TITLED_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export type Dialect = 'sqlite' | 'postgres';
