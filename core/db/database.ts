@@ -35,8 +35,15 @@ interface TxMark {
 const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 
 /** What the direct read path uses of better-sqlite3's Database. */
+interface SqliteStatement {
+  /** true for a statement that returns rows (SELECT, RETURNING) */
+  readonly reader: boolean;
+  all(...p: unknown[]): unknown[];
+  run(...p: unknown[]): { changes: number };
+}
+
 interface SqliteConnection {
-  prepare(sql: string): { all(...p: unknown[]): unknown[] };
+  prepare(sql: string): SqliteStatement;
   pragma(s: string): unknown;
 }
 
@@ -138,7 +145,7 @@ export class Database {
           // TypeORM opens a deferred transaction; a first write takes the write lock now, so another
           // process's commit between our read and our write cannot fail us with SQLITE_BUSY_SNAPSHOT
           // (busy_timeout waits for the lock instead).
-          await m.query('UPDATE "titled_migrations" SET "id" = "id" WHERE 0');
+          this.runSqlite('UPDATE "titled_migrations" SET "id" = "id" WHERE 0', []);
           return runInTransaction(current, () => fn(m));
         });
       } finally {
@@ -175,8 +182,7 @@ export class Database {
     params: unknown[],
     manager?: EntityManager,
   ): Promise<{ rows: T[]; affected: number }> {
-    if (!manager && this.dialect === 'sqlite' && isRead(sql))
-      return { rows: this.readSqlite<T>(sql, params), affected: 0 };
+    if (this.dialect === 'sqlite') return this.runSqlite<T>(sql, params);
     const runner = manager?.queryRunner ?? this.dataSource.createQueryRunner();
     try {
       const r = await runner.query(this.dialect === 'postgres' ? toPg(sql) : sql, params, true);
@@ -186,26 +192,33 @@ export class Database {
     }
   }
 
-  /** Prepared SELECTs of the direct SQLite read path, by SQL text (the texts are the code's own: a bounded set). */
-  private readonly sqliteReads = new Map<string, { all(...p: unknown[]): unknown[] }>();
+  /** Prepared statements of the direct SQLite path, by SQL text (the texts are the code's own: a bounded set). */
+  private readonly sqliteStatements = new Map<string, SqliteStatement>();
 
   /**
-   * A SELECT outside a transaction on SQLite, straight on better-sqlite3's
-   * connection (the one TypeORM's runners use) with a statement prepared once:
-   * a TypeORM query runner per read (an EntityManager, a broadcaster, five
-   * awaits) cost more than the read itself on the hot paths (GET /title/{id},
-   * authentication, job claims). Errors are thrown as TypeORM's would be
-   * (`driverError` carries SQLite's code).
+   * Every raw statement on SQLite, straight on better-sqlite3's connection
+   * (the one TypeORM's runners and transactions use, so a statement given a
+   * transaction's manager runs inside it) with a statement prepared once: a
+   * TypeORM query runner per statement (an EntityManager, a broadcaster, five
+   * awaits) cost more than the statement itself on the hot paths (GET
+   * /title/{id}, authentication, job claims, checkpoints). Results and errors
+   * are TypeORM's: rows of a statement that returns rows (SELECT, RETURNING),
+   * else the rows changed; errors are QueryFailedError (`driverError` carries
+   * SQLite's code).
    */
-  private readSqlite<T>(sql: string, params: unknown[]): T[] {
-    let stmt = this.sqliteReads.get(sql);
+  private runSqlite<T>(sql: string, params: unknown[]): { rows: T[]; affected: number } {
+    let stmt = this.sqliteStatements.get(sql);
     try {
       if (!stmt) {
         stmt = this.sqliteConnection().prepare(sql);
-        if (this.sqliteReads.size >= 500) this.sqliteReads.clear();
-        this.sqliteReads.set(sql, stmt);
+        if (this.sqliteStatements.size >= 500) this.sqliteStatements.clear();
+        this.sqliteStatements.set(sql, stmt);
       }
-      return stmt.all(...params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p))) as T[];
+      // better-sqlite3 cannot bind booleans (TypeORM's runner converts them the same way)
+      const values = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+      return stmt.reader
+        ? { rows: stmt.all(...values) as T[], affected: 0 }
+        : { rows: [], affected: stmt.run(...values).changes };
     } catch (e) {
       throw new QueryFailedError(sql, params, e as Error);
     }
