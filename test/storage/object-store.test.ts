@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalObjectStore } from '../../core/storage/object-store.js';
@@ -48,5 +48,35 @@ describe('storage: large objects are read in bounded chunks (issue 13, item 9)',
     const empty = (await store.openRead('org/entry/empty.txt'))!;
     expect(empty.size).to.equal(0);
     empty.stream.destroy();
+  });
+});
+
+describe('storage: saveToFile hands an object to another program as a file (the portal worker)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'titled-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the bytes of a plain object, opens a sealed one on the way, and answers false for an absent one', async () => {
+    const store = new LocalObjectStore(join(dir, 'objects'), 'x'.repeat(32), 'http://localhost');
+    // a sealer that marks its objects: what is on disk differs from what saveToFile writes
+    store.setSealer({
+      seals: (key) => key.endsWith('.json'),
+      seal: async (_key, data) => Buffer.concat([Buffer.from('SEALED:'), data]),
+      open: async (_key, data) => data.subarray('SEALED:'.length),
+    });
+    const pdf = Buffer.alloc(200 * 1024);
+    for (let i = 0; i < pdf.length; i++) pdf[i] = (i * 31) & 0xff;
+    await store.put('org/entry/forms/a.pdf', pdf);
+    await store.put('org/entry/facts.json', '{"ssn":"123-45-6789"}');
+    expect(readFileSync(join(dir, 'objects/org/entry/facts.json'), 'utf8')).to.match(/^SEALED:/);
+
+    expect(await store.saveToFile('org/entry/forms/a.pdf', join(dir, 'a.pdf'))).to.equal(true);
+    expect(readFileSync(join(dir, 'a.pdf')).equals(pdf)).to.equal(true);
+    expect(await store.saveToFile('org/entry/facts.json', join(dir, 'facts.json'))).to.equal(true);
+    expect(readFileSync(join(dir, 'facts.json'), 'utf8')).to.equal('{"ssn":"123-45-6789"}');
+    expect(await store.saveToFile('org/entry/absent.pdf', join(dir, 'absent.pdf'))).to.equal(false);
+    expect(readdirSync(dir).sort()).to.deep.equal(['a.pdf', 'facts.json', 'objects']);
   });
 });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { S3ObjectStore } from '../../core/storage/s3-object-store.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 
@@ -45,6 +48,20 @@ describe('storage: S3ObjectStore against s3rver', function () {
     expect(Buffer.concat(chunks).equals(data)).to.equal(true);
     expect(await store.get('org/e1/absent.pdf')).to.equal(null);
     expect(await store.openRead('org/e1/absent.pdf')).to.equal(null);
+  });
+
+  it('saveToFile writes an object to a file in chunks; an absent key answers false', async () => {
+    const data = Buffer.alloc(300 * 1024);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 17) & 0xff;
+    await store.put('org/e3/forms/a.pdf', data);
+    const dir = mkdtempSync(join(tmpdir(), 'titled-s3-save-'));
+    try {
+      expect(await store.saveToFile('org/e3/forms/a.pdf', join(dir, 'a.pdf'))).to.equal(true);
+      expect(readFileSync(join(dir, 'a.pdf')).equals(data)).to.equal(true);
+      expect(await store.saveToFile('org/e3/forms/absent.pdf', join(dir, 'b.pdf'))).to.equal(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('40 concurrent puts of one key leave one whole object', async () => {
