@@ -12,6 +12,9 @@
  *
  * Environment: BENCH_DATA_DIR, BENCH_PORTAL_URL, BENCH_CONCURRENCY (default 4), BENCH_LOG_LEVEL (default warn).
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createEngine } from '../index.js';
 import type { SubmissionPlugin } from '../plugins/submission/index.js';
 import { fixtureEntry } from '../test/support/fixtures.js';
@@ -64,8 +67,13 @@ const handlers: Record<string, (m: Msg) => Promise<Record<string, unknown>>> = {
     const s = { id: 'x', orgId: org.id, entryId: m.entryId as string } as Parameters<
       SubmissionPlugin['service']['filingData']
     >[0];
-    const d = await plugin.service.filingData(s);
-    return { documents: d.documents.map((x) => ({ ...x, bytes: x.bytes.toString('base64') })) };
+    const dir = mkdtempSync(join(tmpdir(), 'titled-bench-filing-'));
+    try {
+      const d = await plugin.service.filingData(s, dir);
+      return { documents: d.documents.map((x) => ({ ...x, bytes: readFileSync(x.path).toString('base64') })) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   },
   async file(m) {
     const ids = m.ids as string[];

@@ -2,12 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { FakePortal } from '../../plugins/submission/fake-portal/server.js';
-import { CHROMIUM_ARGS } from '../../plugins/submission/portal/browser.js';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../../plugins/submission/portal/browser.js';
 import { rssOf, startChild } from '../lib/proc.js';
 import type { Metric, Suite, SuiteContext } from '../lib/types.js';
 import { rpc } from './webhooks.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The daemon's default Chromium (its worker has no chromiumPath); the bare baseline drives the same binary. */
+const CHROMIUM = chromiumExecutable();
 const CONCURRENCY = 4;
 /** Memory sampling interval: a filing takes seconds, so the peak of 4 at once lasts far longer than this. */
 const SAMPLE_MS = 250;
@@ -245,6 +246,7 @@ export const submission: Suite = {
           target: { op: '>=', value: 0.7, on: 'ratio' },
           detail: {
             filings: n,
+            chromium: CHROMIUM,
             seconds: (r.t1 - r.t0) / 1000,
             baseline_seconds: baseMs / 1000,
             documents: documents.length,
@@ -264,6 +266,7 @@ export const submission: Suite = {
               'the daemon process and every descendant (Chromium browser, renderer, GPU and utility processes), ' +
               `sampled every ${SAMPLE_MS} ms (the baseline's Chromium alike); ` +
               'PSS counts a page shared by several processes once in total',
+            chromium: CHROMIUM,
             peak_rss_sum_mb: peak.rss / 1024 / 1024,
             daemon_pss_before_filing_mb: before.daemon / 1024 / 1024,
             daemon_peak_pss_mb: peak.root / 1024 / 1024,

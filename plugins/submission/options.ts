@@ -85,8 +85,11 @@ export const SubmissionOptionsSchema = z
       .int()
       .min(0)
       .default(30 * 24 * 3600 * 1000),
-    /** Chromium's path (playwright-core drives it). */
-    chromiumPath: z.string().default('/usr/bin/chromium'),
+    /**
+     * Chromium's path (playwright-core drives it); unset: /usr/bin/chromium-headless-shell when installed, else
+     * /usr/bin/chromium (portal/browser.ts, chromiumExecutable).
+     */
+    chromiumPath: z.string().min(1).optional(),
     /** Time limit of one page action, ms. */
     actionTimeoutMs: z.number().int().min(100).default(30_000),
     /** Largest follow-up document fetched, bytes. */

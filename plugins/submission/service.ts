@@ -4,6 +4,8 @@
  * `titled submissions`). Registered as COLLABORATORS.submission.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { z } from 'zod';
 import {
@@ -385,15 +387,23 @@ export class Submissions implements SubmissionService, WorkerHost {
   }
 
   /** The forms to file: the signed copies when signing has completed ones, else the generated forms (unsigned). */
-  async enclosures(entry: TitleEntry, orgId: string): Promise<Enclosure[]> {
+  /** The forms a filing encloses: the signed ones when signing has any, else the generated ones. */
+  private async enclosureList(
+    entry: TitleEntry,
+    orgId: string,
+  ): Promise<{ list: { name: string; key: string }[]; signed: boolean }> {
     const signing = this.collaborator<SigningService>(COLLABORATORS.signing);
     const signed = signing ? signedForms(await signing.signedDocuments(orgId, entry.entryId)) : [];
-    const list = signed.length ? signed : generatedForms(entry);
+    return signed.length ? { list: signed, signed: true } : { list: generatedForms(entry), signed: false };
+  }
+
+  async enclosures(entry: TitleEntry, orgId: string): Promise<Enclosure[]> {
+    const { list, signed } = await this.enclosureList(entry, orgId);
     const store = new EntryObjects(this.objects, entry.storeIndex);
     const out: Enclosure[] = [];
     for (const f of list) {
       const bytes = await store.get(f.key);
-      if (bytes) out.push({ name: f.name, bytes, signed: signed.length > 0 });
+      if (bytes) out.push({ name: f.name, bytes, signed });
     }
     return out;
   }
@@ -429,16 +439,23 @@ export class Submissions implements SubmissionService, WorkerHost {
     return this.portalFor((s.request.state as string | undefined) ?? '') ?? undefined;
   }
 
-  async filingData(s: Submission): Promise<FilingData> {
+  /** The facts a portal driver files, with the enclosures written as files under `dir` (PortalDocument). */
+  async filingData(s: Submission, dir: string): Promise<FilingData> {
     const entry = await this.mustEntry(s);
     const a = entry.account_data as Record<string, any>;
     const v = (a.vehicle ?? {}) as Record<string, unknown>;
     const holder = (a.loan?.new_lienholder ?? {}) as Record<string, unknown>;
-    const docs: PortalDocument[] = (await this.enclosures(entry, s.orgId)).map((e) => ({
-      filename: `${e.name.replace(/[^\w.-]+/g, '_')}.pdf`,
-      contentType: 'application/pdf',
-      bytes: e.bytes,
-    }));
+    const { list } = await this.enclosureList(entry, s.orgId);
+    const store = new EntryObjects(this.objects, entry.storeIndex);
+    const docs = await documentFiles(
+      dir,
+      list.map((f) => ({
+        filename: `${f.name.replace(/[^\w.-]+/g, '_')}.pdf`,
+        contentType: 'application/pdf',
+        key: f.key,
+      })),
+      (key, path) => store.saveToFile(key, path),
+    );
     return {
       submissionId: s.id,
       reference: s.id,
@@ -452,17 +469,31 @@ export class Submissions implements SubmissionService, WorkerHost {
     };
   }
 
-  async roundDocuments(s: Submission, roundId: string): Promise<PortalDocument[]> {
+  /** A follow-up round's attachments, written as files under `dir`. */
+  async roundDocuments(s: Submission, roundId: string, dir: string): Promise<PortalDocument[]> {
     const r = s.rounds.find((x) => x.roundId === roundId);
-    const out: PortalDocument[] = [];
-    for (const a of r?.attachments ?? []) {
-      const bytes = await this.objects.get(a.key);
-      if (bytes) out.push({ filename: a.filename, contentType: a.contentType, bytes });
-    }
-    return out;
+    return documentFiles(dir, r?.attachments ?? [], (key, path) => this.objects.saveToFile(key, path));
   }
 
   async storeScreenshot(s: Submission, png: Buffer): Promise<string> {
     return new EntryObjects(this.objects, `${s.orgId}/${s.entryId}`).put(`submissions/${s.id}/confirmation.png`, png);
   }
+}
+
+/**
+ * Writes stored objects as files for a browser to upload: `<dir>/<n>/<filename>` (each alone in a folder, so two
+ * documents may share a name; the portal sees the file's name). An object gone from the store is left out.
+ */
+async function documentFiles(
+  dir: string,
+  docs: { filename: string; contentType: string; key: string }[],
+  save: (key: string, path: string) => Promise<boolean>,
+): Promise<PortalDocument[]> {
+  const out: PortalDocument[] = [];
+  for (const [i, d] of docs.entries()) {
+    await mkdir(join(dir, String(i)), { recursive: true });
+    const path = join(dir, String(i), d.filename.replace(/[^\w.-]+/g, '_'));
+    if (await save(d.key, path)) out.push({ filename: d.filename, contentType: d.contentType, path });
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ import { eventually } from '../helpers/engine.js';
 import { receiver, type Receiver } from '../webhook/support.js';
 import type { FakePortal } from '../../plugins/submission/index.js';
 import type { WebhookPlugin } from '../../plugins/webhook/index.js';
+import { chromiumExecutable } from '../../plugins/submission/portal/browser.js';
 import { accountEvents, readyEntry, startSubmissionEngine, waitSubmission, type SubTestEngine } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -34,7 +35,10 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
       console.log(`      skipped: ${CHROMIUM} is missing (the project's setup installs Debian's chromium)`);
       this.skip();
     }
-    t = await startSubmissionEngine({ webhook: true, submission: { fakePortal: { start: true }, maxAttempts: 3 } });
+    t = await startSubmissionEngine({
+      webhook: true,
+      submission: { fakePortal: { start: true }, maxAttempts: 3, chromiumPath: CHROMIUM },
+    });
     portal = t.plugin.fakePortal!;
     hooks = await receiver();
     const wh = t.engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
@@ -249,5 +253,33 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
     expect((await t.request('GET', `/title/${e.entryId}/submit/${sid}`)).body.status).to.equal('CANCELED');
     expect(await accountEvents(t, e.entryId)).to.deep.equal(['filing_en_route', 'filing_received', 'lien_delay']);
     expect(appsOf(sid)).to.have.length(1);
+  });
+});
+
+describe('submission: ONLINE_PORTAL with the default browser (the headless shell when installed)', function () {
+  this.timeout(300_000);
+  let t: SubTestEngine;
+
+  before(async function () {
+    if (!existsSync(chromiumExecutable())) {
+      console.log(`      skipped: no Chromium is installed (bin/setup installs chromium and chromium-headless-shell)`);
+      this.skip();
+    }
+    t = await startSubmissionEngine({ submission: { fakePortal: { start: true } } });
+  });
+  after(async () => {
+    await t?.stop();
+  });
+
+  it('files to ACCEPTED with a confirmation PNG through the browser chromiumExecutable() picks', async () => {
+    const e = await readyEntry(t, 'TX');
+    const r = await t.request('POST', `/title/${e.entryId}/submit`, { body: { method: 'ONLINE_PORTAL' } });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    const sid = r.body.submissionId as string;
+    const s = await waitSubmission(t, e.entryId, sid, (x) => FINAL.includes(x.status), `${sid} final`);
+    expect(s.status, JSON.stringify(s)).to.equal('ACCEPTED');
+    expect(s.applicationNumber).to.match(/^APP-\d{6}$/);
+    const png = Buffer.from(await (await fetch(s.confirmationImg)).arrayBuffer());
+    expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
   });
 });

@@ -20,10 +20,16 @@ export interface FilingData {
   documents: PortalDocument[];
 }
 
+/**
+ * A document to upload, as a file on disk named `filename` (alone in its folder): the worker writes the step's
+ * documents to a folder of its own before the driver runs and removes it after the step, so a browser uploads them
+ * from disk and their bytes never sit in the daemon's memory.
+ */
 export interface PortalDocument {
   filename: string;
   contentType: string;
-  bytes: Buffer;
+  /** The file (its base name is `filename`). */
+  path: string;
 }
 
 /** What the portal says about a filed application, in submission statuses. */

@@ -1,7 +1,4 @@
 /** The driver for the shipped fake state portal (../fake-portal/server.ts). */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import {
   PortalBlocked,
@@ -34,25 +31,15 @@ async function check(r: Response | null, page: Page, what: string): Promise<void
 }
 
 /**
- * Sets a file input from files on disk, then runs `send` (the post that reads them): Chromium reads the
- * files itself, where buffers would travel base64 through the DevTools protocol and stay in the renderer.
+ * Sets a file input from the documents' files on disk, then runs `send` (the post that reads them): Chromium reads
+ * the files itself, where buffers would travel base64 through the DevTools protocol and stay in the renderer.
  */
 async function upload(page: Page, selector: string, docs: PortalDocument[], send: () => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'titled-portal-'));
-  try {
-    const paths = await Promise.all(
-      docs.map(async (d, i) => {
-        await mkdir(join(dir, String(i)));
-        const path = join(dir, String(i), d.filename.replace(/[^\w.-]+/g, '_'));
-        await writeFile(path, d.bytes);
-        return path;
-      }),
-    );
-    await page.setInputFiles(selector, paths);
-    await send();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await page.setInputFiles(
+    selector,
+    docs.map((d) => d.path),
+  );
+  await send();
 }
 
 export class FakePortalDriver implements PortalDriver {

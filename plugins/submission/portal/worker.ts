@@ -7,6 +7,9 @@
  * looks the application up by our reference. Also records `lien_delay` for
  * reviews that take longer than `lienDelayAfterMs` (every method).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { TitledError, type Database, type Logger } from '../../../core/plugin-api.js';
 import type { Lifecycle } from '../lifecycle.js';
@@ -18,8 +21,10 @@ import { PortalBlocked, type FilingData, type PortalDocument, type PortalDriver 
 /** What the worker needs from the plugin: the driver and the data of a submission, and storage. */
 export interface WorkerHost {
   driverFor(s: Submission): PortalDriver | undefined;
-  filingData(s: Submission): Promise<FilingData>;
-  roundDocuments(s: Submission, roundId: string): Promise<PortalDocument[]>;
+  /** The filing's facts, its documents written as files under `dir` (the step's folder). */
+  filingData(s: Submission, dir: string): Promise<FilingData>;
+  /** A follow-up round's documents, written as files under `dir`. */
+  roundDocuments(s: Submission, roundId: string, dir: string): Promise<PortalDocument[]>;
   storeScreenshot(s: Submission, png: Buffer): Promise<string>;
 }
 
@@ -51,7 +56,10 @@ export class PortalWorker {
   start(): void {
     this.stopping = false;
     this.schedule(0);
-    this.log.info({ code: 'SUBMISSION_WORKER_STARTED', concurrency: this.o.concurrency }, 'submission worker started');
+    this.log.info(
+      { code: 'SUBMISSION_WORKER_STARTED', concurrency: this.o.concurrency, chromium: this.browsers.executablePath },
+      'submission worker started',
+    );
   }
 
   wake(): void {
@@ -132,17 +140,20 @@ export class PortalWorker {
     const ctx = driver
       ? await this.browsers.context().catch((e: Error) => e)
       : new PortalBlocked('no portal is configured for this state');
+    let dir: string | undefined;
     try {
       if (ctx instanceof Error) throw ctx;
       const page = await ctx.newPage();
+      dir = await stepFolder();
       // one step per claim: filing, or (from the next claim on, statusPollMs later) follow-ups and a status check
-      if (claimed.status === 'PENDING') await this.file(claimed, driver!, page);
-      else await this.follow(claimed, driver!, page);
+      if (claimed.status === 'PENDING') await this.file(claimed, driver!, page, dir);
+      else await this.follow(claimed, driver!, page, dir);
       await this.release(claimed.id, { nextAttemptAt: Date.now() + this.o.statusPollMs, attempts: 0 });
     } catch (e) {
       await this.failed(claimed, e as Error);
     } finally {
       if (!(ctx instanceof Error)) await ctx.close().catch(() => undefined);
+      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -151,9 +162,10 @@ export class PortalWorker {
     const driver = this.host.driverFor(s);
     if (!driver) throw new TitledError('CONFLICT', "no online portal is configured for the entry's state");
     const ctx = await this.browsers.context();
+    const dir = await stepFolder();
     try {
       const page = await ctx.newPage();
-      const data = driver.prepare(await this.host.filingData(s));
+      const data = driver.prepare(await this.host.filingData(s, dir));
       await driver.fill(page, data);
       return await driver.review(page, data);
     } catch (e) {
@@ -161,6 +173,7 @@ export class PortalWorker {
       throw new TitledError('UNAVAILABLE', `dry run failed: ${(e as Error).message}`);
     } finally {
       await ctx.close().catch(() => undefined);
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -194,7 +207,7 @@ export class PortalWorker {
   }
 
   /** prepare -> fill -> review -> submit, each recorded; a started submit is looked up before it is tried again. */
-  private async file(s0: Submission, driver: PortalDriver, page: Page): Promise<Submission> {
+  private async file(s0: Submission, driver: PortalDriver, page: Page, dir: string): Promise<Submission> {
     let s = s0;
     const ledger = { ...s.ledger } as Ledger;
     const timings: Record<string, number> = {};
@@ -204,7 +217,7 @@ export class PortalWorker {
       timings[step] = now - mark;
       mark = now;
     };
-    const data = driver.prepare(await this.host.filingData(s));
+    const data = driver.prepare(await this.host.filingData(s, dir));
     lap('prepare');
     let confirmation: { applicationNumber: string; screenshot: Buffer } | null = null;
     if (ledger.submitStartedAt) {
@@ -240,14 +253,14 @@ export class PortalWorker {
   }
 
   /** Sends follow-up rounds not yet sent, then reads the application's status and moves the submission to it. */
-  private async follow(s0: Submission, driver: PortalDriver, page: Page): Promise<void> {
+  private async follow(s0: Submission, driver: PortalDriver, page: Page, dir: string): Promise<void> {
     let s = s0;
     const no = s.applicationNumber!;
     const ledger = { ...s.ledger, rounds: { ...(s.ledger as Ledger).rounds } } as Ledger & {
       rounds: Record<string, string>;
     };
     for (const r of s.rounds.filter((x) => !x.sentAt && !ledger.rounds[x.roundId])) {
-      await driver.uploadFollowUp(page, no, await this.host.roundDocuments(s, r.roundId));
+      await driver.uploadFollowUp(page, no, await this.host.roundDocuments(s, r.roundId, join(dir, r.roundId)));
       ledger.rounds[r.roundId] = new Date().toISOString();
       const rounds = s.rounds.map((x) => (x.roundId === r.roundId ? { ...x, sentAt: ledger.rounds[r.roundId]! } : x));
       s = await this.life.patch(s, { ledger: ledger as unknown as Record<string, unknown>, rounds });
@@ -283,4 +296,9 @@ export class PortalWorker {
         );
     }
   }
+}
+
+/** A folder of the step's own for the documents it uploads (removed when the step ends). */
+function stepFolder(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'titled-portal-'));
 }
