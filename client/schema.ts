@@ -1414,6 +1414,8 @@ export interface paths {
                     status?: string;
                     entryId?: string;
                     limit?: string;
+                    /** @description true: only submissions whose MAIL packet came back (needsAttention); false: the others */
+                    attention?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1444,8 +1446,13 @@ export interface paths {
                                     labelUrl?: string;
                                     /** @description the filing office, one line */
                                     to?: string;
-                                    /** @enum {unknown} */
-                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /**
+                                     * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                     * @enum {unknown}
+                                     */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                    /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                    voidPending?: boolean;
                                     events?: {
                                         id?: string;
                                         /** @enum {unknown} */
@@ -1458,6 +1465,8 @@ export interface paths {
                                         location?: string;
                                     }[];
                                 };
+                                /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                                needsAttention?: boolean;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -1522,8 +1531,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1536,6 +1550,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1609,8 +1625,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1623,6 +1644,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1694,8 +1717,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1708,6 +1736,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1780,8 +1810,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1794,6 +1829,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1866,8 +1903,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1880,6 +1922,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1958,8 +2002,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -1972,6 +2021,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3052,8 +3103,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -3066,6 +3122,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3143,8 +3201,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -3157,6 +3220,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3230,8 +3295,13 @@ export interface paths {
                                 labelUrl?: string;
                                 /** @description the filing office, one line */
                                 to?: string;
-                                /** @enum {unknown} */
-                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                /**
+                                 * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                 * @enum {unknown}
+                                 */
+                                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                voidPending?: boolean;
                                 events?: {
                                     id?: string;
                                     /** @enum {unknown} */
@@ -3244,6 +3314,8 @@ export interface paths {
                                     location?: string;
                                 }[];
                             };
+                            /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                            needsAttention?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3310,7 +3382,7 @@ export interface paths {
                             event?: {
                                 [key: string]: unknown;
                             };
-                            /** @description Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, feedbackMessage, followUpRounds (roundId, uploadedAt, feedbackMessage, sentAt, attachments); beyond the spec: packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), entryId, history */
+                            /** @description Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, feedbackMessage, followUpRounds (roundId, uploadedAt, feedbackMessage, sentAt, attachments); beyond the spec: packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), needsAttention, entryId, history */
                             submission?: {
                                 /** @description The MAIL packet's outbound carrier label (plugins.submission.mailCarrier; beyond the spec, docs/submission.md) */
                                 shipment?: {
@@ -3327,8 +3399,13 @@ export interface paths {
                                     labelUrl?: string;
                                     /** @description the filing office, one line */
                                     to?: string;
-                                    /** @enum {unknown} */
-                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure";
+                                    /**
+                                     * @description the carrier's last status; voided: the label was voided after the submission was canceled
+                                     * @enum {unknown}
+                                     */
+                                    status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "return_to_sender" | "failure" | "voided";
+                                    /** @description the submission was canceled before a scan; the void failed at the carrier and the poll retries it */
+                                    voidPending?: boolean;
                                     events?: {
                                         id?: string;
                                         /** @enum {unknown} */
@@ -3341,6 +3418,8 @@ export interface paths {
                                         location?: string;
                                     }[];
                                 };
+                                /** @description true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since */
+                                needsAttention?: boolean;
                             } & {
                                 [key: string]: unknown;
                             };

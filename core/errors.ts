@@ -106,6 +106,14 @@ export const LOG_CODES = {
     "a carrier tracking event was applied to a MAIL packet's shipment (delivered: the submission moves to SUBMITTED)",
   SUBMISSION_SHIPMENT_POLL_FAILED:
     "polling the carrier for a MAIL packet's tracking failed (the next poll tries again)",
+  SUBMISSION_SHIPMENT_UNDELIVERED:
+    "a MAIL packet's shipment came back (return_to_sender) or failed: the submission stays, with a history note, for an operator",
+  SUBMISSION_LABEL_VOIDED:
+    "a canceled submission's MAIL packet label, not yet scanned, was voided at the carrier (refund asked)",
+  SUBMISSION_LABEL_VOID_FAILED:
+    "voiding a canceled submission's MAIL packet label failed at the carrier (the cancel stands; the shipment poll tries again)",
+  SUBMISSION_LABEL_VOID_REJECTED:
+    "the carrier refused to void a canceled submission's MAIL packet label (it was used): its tracking continues",
   DAEMON_INFO_FAILED: 'the daemon could not write <dataDir>/daemon.json (CLI commands then use their own config)',
   SIGNING_STARTED: 'the signing plugin started (reminders and expiry loop)',
   SIGNING_SENT: 'a signature request was sent to its signers',

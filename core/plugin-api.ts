@@ -146,5 +146,6 @@ export {
   type ShipperAddress,
   type ShipperLabel,
   type ShipperTrackingEvent,
+  type ShipperVoid,
   type CarrierEventSink,
 } from './service/collaborators.js';

@@ -62,12 +62,13 @@ export const submissions: CommandGroup = {
     {
       name: 'list',
       summary: 'list submissions, newest first',
-      usage: 'submissions list [--org NAME] [--status S] [--entry ID] [--limit N] [--json]',
+      usage: 'submissions list [--org NAME] [--status S] [--entry ID] [--attention] [--limit N] [--json]',
       options: {
         ...ENGINE_OPTIONS,
         org: { type: 'string' },
         status: { type: 'string' },
         entry: { type: 'string' },
+        attention: { type: 'boolean' },
         limit: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -75,6 +76,7 @@ export const submissions: CommandGroup = {
         ['--org NAME', 'only this organization'],
         ['--status S', 'only this status (e.g. AWAITING_READINESS)'],
         ['--entry ID', 'only this entry'],
+        ['--attention', 'only those whose MAIL packet came back (return_to_sender, failure): an operator decides'],
         ['--limit N', 'at most N (default 100)'],
         ['--json', 'one JSON object per line'],
         ...ENGINE_OPTION_HELP,
@@ -91,12 +93,13 @@ export const submissions: CommandGroup = {
             status: str(values.status),
             entryId: str(values.entry),
             limit: Number(limit),
+            attention: values.attention === true ? true : undefined,
           });
           if (values.json) return print(...list.map((s) => JSON.stringify(s)));
           if (!list.length) return print('no submissions');
           print(
             ...table(
-              ['SUBMISSION', 'ENTRY', 'STATUS', 'METHOD', 'INTAKE', 'APPLICATION', 'CREATED'],
+              ['SUBMISSION', 'ENTRY', 'STATUS', 'METHOD', 'INTAKE', 'APPLICATION', 'CREATED', 'ATTENTION'],
               list.map((s) => [
                 String(s.submissionId),
                 String(s.entryId),
@@ -105,6 +108,7 @@ export const submissions: CommandGroup = {
                 String(s.intakeMode ?? '-'),
                 String(s.applicationNumber ?? '-'),
                 isoTime(Date.parse(String(s.createdAt))),
+                s.needsAttention ? `packet ${String((s.shipment as { status?: string }).status)}` : '-',
               ]),
             ),
           );

@@ -61,6 +61,15 @@ export interface ShipperTrackingEvent {
   location?: string;
 }
 
+/**
+ * The carrier's answer to voiding a label (a refund request, as the big shipping APIs take it):
+ * `submitted` or `refunded` (the label is void), `rejected` (the carrier refuses: the label was used).
+ */
+export interface ShipperVoid {
+  shipment_id: string;
+  refund_status: 'submitted' | 'refunded' | 'rejected';
+}
+
 /** The title-collection plugin's configured carrier, for another plugin's own shipments. */
 export interface Shipper {
   readonly provider: 'sandbox' | 'http';
@@ -75,6 +84,11 @@ export interface Shipper {
   }): Promise<ShipperLabel>;
   /** Every tracking event the carrier has for the number, oldest first. */
   track(trackingNumber: string): Promise<ShipperTrackingEvent[]>;
+  /**
+   * Voids an unused label (asks the carrier for its refund); asking again for the same shipment gives the same
+   * answer and never a second refund. Throws (CARRIER_ERROR) when the carrier cannot be reached or answers an error.
+   */
+  voidLabel(shipmentId: string): Promise<ShipperVoid>;
 }
 
 /** A plugin that owns shipments: takes the carrier webhook's events of its tracking numbers. */

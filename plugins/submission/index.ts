@@ -91,9 +91,11 @@ export class SubmissionPlugin implements EnginePlugin {
       throw new EngineConfigError((e as Error).message);
     }
     const life = new Lifecycle(db, entries, this.log);
+    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.owner = owner;
     const mc = this.options.mailCarrier;
     if (mc) {
-      this.shipping = new MailShipping(db, objects, life, container, mc, this.options.leaseMs, this.log);
+      this.shipping = new MailShipping(db, objects, life, container, mc, this.options.leaseMs, this.log, owner);
       container.register(COLLABORATORS.carrierEvents, { useValue: this.shipping });
     }
     this.browsers = new BrowserPool(this.options.chromiumPath, this.options.actionTimeoutMs);
@@ -110,8 +112,6 @@ export class SubmissionPlugin implements EnginePlugin {
       this.log,
       this.shipping,
     );
-    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.owner = owner;
     this.worker = new PortalWorker(db, life, this.options, this.browsers, this.service, this.log, owner);
     this.service.onWork(() => this.worker.wake());
     container.registerInstance(COLLABORATORS.submission, this.service);
@@ -316,11 +316,14 @@ export class SubmissionPlugin implements EnginePlugin {
     router.get('/submissions', async (ctx) => {
       await op(ctx);
       const q = ctx.query as Record<string, string | undefined>;
+      if (q.attention !== undefined && q.attention !== 'true' && q.attention !== 'false')
+        throw new TitledError('INVALID_INPUT', 'attention must be true or false');
       ctx.body = {
         submissions: await s.list({
           status: q.status,
           entryId: q.entryId,
           limit: q.limit ? Number(q.limit) : undefined,
+          attention: q.attention === undefined ? undefined : q.attention === 'true',
         }),
       };
     });

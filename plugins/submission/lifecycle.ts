@@ -45,6 +45,11 @@ export interface MoveOptions {
   patch?: Partial<Submission>;
   /** ACCEPTED: whether the lien is perfected by the acceptance. */
   perfected?: boolean;
+  /**
+   * Work done in the move's transaction before the row is written (the MAIL label's fate on a cancel); a text it
+   * returns is added to the history note.
+   */
+  within?: (m: EntityManager) => Promise<string | undefined>;
 }
 
 export class Lifecycle {
@@ -62,15 +67,18 @@ export class Lifecycle {
   async move(s: Submission, to: SubmissionStatus, o: MoveOptions): Promise<Submission> {
     assertSubmissionStatusMove(s.status, to);
     const now = Date.now();
-    const history = [
-      ...s.history,
-      { from: s.status, to, at: new Date(now).toISOString(), by: o.by, ...(o.note ? { note: o.note } : {}) },
-    ];
-    const patch: Partial<Submission> = { ...o.patch, status: to, history, statusSince: now, delayed: 0 };
+    const changed = () => new TitledError('CONFLICT', `submission ${s.id} changed meanwhile; read it again`);
     await this.db.tx(async (m) => {
-      if (!(await this.rows.update(s.id, s.status, patch, m))) {
-        throw new TitledError('CONFLICT', `submission ${s.id} changed meanwhile; read it again`);
-      }
+      // the history as stored now (a carrier note may have been added since `s` was read)
+      const current = await this.rows.get(s.id, m);
+      if (current?.status !== s.status) throw changed();
+      const note = [o.note, o.within ? await o.within(m) : undefined].filter(Boolean).join('; ');
+      const history = [
+        ...current.history,
+        { from: s.status, to, at: new Date(now).toISOString(), by: o.by, ...(note ? { note } : {}) },
+      ];
+      const patch: Partial<Submission> = { ...o.patch, status: to, history, statusSince: now, delayed: 0 };
+      if (!(await this.rows.update(s.id, s.status, patch, m, current.history))) throw changed();
       await this.walkAccount(m, s, accountSteps(to, o.perfected ?? false), to);
     });
     this.log.info(
@@ -78,6 +86,23 @@ export class Lifecycle {
       'submission moved',
     );
     return (await this.rows.get(s.id))!;
+  }
+
+  /**
+   * Adds a history item without a status move (`from` and `to` the current status): what the carrier reported
+   * or did to a MAIL packet. In `m` when given; compare-and-set on the history, read again when it changed.
+   */
+  async note(id: string, by: string, note: string, m?: EntityManager): Promise<void> {
+    const run = async (tx: EntityManager) => {
+      for (let i = 0; i < 5; i++) {
+        const s = await this.rows.get(id, tx);
+        if (!s) return;
+        const item = { from: s.status, to: s.status, at: new Date().toISOString(), by, note };
+        if (await this.rows.update(id, s.status, { history: [...s.history, item] }, tx, s.history)) return;
+      }
+      throw new TitledError('CONFLICT', `submission ${id} kept changing; its history note was not written`);
+    };
+    await (m ? run(m) : this.db.tx(run));
   }
 
   /** Writes members of the row without a status move (compare-and-set on the status). */

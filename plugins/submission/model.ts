@@ -79,6 +79,16 @@ function toRow(s: Partial<Submission>): Record<string, unknown> {
   return r;
 }
 
+/**
+ * A submission needs an operator when its MAIL packet came back (shipment status return_to_sender or failure)
+ * and nothing moved it since (not final, no status change after the carrier's report). Kept equal to
+ * MailShipping.needsAttention.
+ */
+const NEEDS_ATTENTION_SQL =
+  "(status NOT IN ('ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR') AND EXISTS (SELECT 1 FROM submission_shipments sh " +
+  "WHERE sh.\"submissionId\" = submissions.id AND sh.status IN ('return_to_sender', 'failure') " +
+  'AND submissions."statusSince" <= sh."updatedAt"))';
+
 export class SubmissionRows {
   constructor(private readonly db: Database) {}
 
@@ -97,13 +107,23 @@ export class SubmissionRows {
     );
   }
 
-  /** Writes `patch` when the row still has status `expect` (compare-and-set); false when it does not. */
-  async update(id: string, expect: SubmissionStatus, patch: Partial<Submission>, m?: EntityManager): Promise<boolean> {
+  /**
+   * Writes `patch` when the row still has status `expect` (compare-and-set), and, with `history`, still has
+   * that history (an item added meanwhile is not overwritten); false when it does not.
+   */
+  async update(
+    id: string,
+    expect: SubmissionStatus,
+    patch: Partial<Submission>,
+    m?: EntityManager,
+    history?: HistoryItem[],
+  ): Promise<boolean> {
     const r = toRow({ ...patch, updatedAt: Date.now() });
     const cols = Object.keys(r);
     const res = await this.db.exec(
-      `UPDATE submissions SET ${cols.map((c) => `"${c}" = ?`).join(', ')} WHERE id = ? AND status = ?`,
-      [...cols.map((c) => r[c]), id, expect],
+      `UPDATE submissions SET ${cols.map((c) => `"${c}" = ?`).join(', ')} WHERE id = ? AND status = ?` +
+        (history ? ' AND history = ?' : ''),
+      [...cols.map((c) => r[c]), id, expect, ...(history ? [JSON.stringify(history)] : [])],
       m,
     );
     return res.affected > 0;
@@ -121,9 +141,17 @@ export class SubmissionRows {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  async list(q: { orgId?: string; status?: string; entryId?: string; limit?: number }): Promise<Submission[]> {
+  async list(q: {
+    orgId?: string;
+    status?: string;
+    entryId?: string;
+    limit?: number;
+    /** true: only those that need an operator (NEEDS_ATTENTION_SQL); false: only the others. */
+    attention?: boolean;
+  }): Promise<Submission[]> {
     const where: string[] = [];
     const params: unknown[] = [];
+    if (q.attention !== undefined) where.push(q.attention ? NEEDS_ATTENTION_SQL : `NOT ${NEEDS_ATTENTION_SQL}`);
     if (q.orgId) {
       where.push('"orgId" = ?');
       params.push(q.orgId);

@@ -8,7 +8,7 @@ import {
   type OpenApiContribution,
 } from '../../core/plugin-api.js';
 import { DocumentsBody, SubmitBody } from './service.js';
-import { TRACKING_STATUSES as TRACKING } from './shipping.js';
+import { SHIPMENT_STATUSES, TRACKING_STATUSES as TRACKING } from './shipping.js';
 
 const sid = openApiPathParam('sid', 'the submissionId');
 const t = ['submission'];
@@ -30,7 +30,14 @@ const SHIPMENT = {
     trackingUrl: { type: 'string' },
     labelUrl: { type: 'string', description: 'presigned URL of the label PDF' },
     to: { type: 'string', description: 'the filing office, one line' },
-    status: { enum: [...TRACKING] },
+    status: {
+      enum: [...SHIPMENT_STATUSES],
+      description: "the carrier's last status; voided: the label was voided after the submission was canceled",
+    },
+    voidPending: {
+      type: 'boolean',
+      description: 'the submission was canceled before a scan; the void failed at the carrier and the poll retries it',
+    },
     events: {
       type: 'array',
       items: {
@@ -51,9 +58,17 @@ const SUBMISSION = {
   ...obj(
     'Submission: submissionId, status, method, intakeMode, applicationNumber, confirmationImg (presigned PNG), error, ' +
       'feedbackMessage, followUpRounds (roundId, uploadedAt, feedbackMessage, sentAt, attachments); beyond the spec: ' +
-      'packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), entryId, history',
+      'packet (presigned PDF), shipment (MAIL with mailCarrier: the outbound label, see Shipment), needsAttention, ' +
+      'entryId, history',
   ),
-  properties: { shipment: SHIPMENT },
+  properties: {
+    shipment: SHIPMENT,
+    needsAttention: {
+      type: 'boolean',
+      description:
+        'true when the MAIL packet came back (shipment return_to_sender or failure) and nothing moved the submission since',
+    },
+  },
 };
 const RECORD = {
   type: 'object',
@@ -140,12 +155,21 @@ export function submissionOpenApi(): OpenApiContribution {
           tags: ops,
           ok: json({ type: 'object', properties: { submissions: { type: 'array', items: SUBMISSION } } }),
           errors: [400, 403, 500],
-          params: ['status', 'entryId', 'limit'].map((name) => ({
-            name,
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-          })),
+          params: [
+            ...['status', 'entryId', 'limit'].map((name) => ({
+              name,
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+            })),
+            {
+              name: 'attention',
+              in: 'query',
+              required: false,
+              description: 'true: only submissions whose MAIL packet came back (needsAttention); false: the others',
+              schema: { enum: ['true', 'false'] },
+            },
+          ],
         }),
       },
       '/submissions/{sid}': {

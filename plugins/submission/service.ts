@@ -202,9 +202,13 @@ export class Submissions implements SubmissionService, WorkerHost {
     return this.view(await this.mine(p, entryId, submissionId));
   }
 
-  /** The spec's Submission (members without a value left out), object keys presigned; `shipment` with a label. */
+  /**
+   * The spec's Submission (members without a value left out), object keys presigned; `shipment` with a label,
+   * `needsAttention` when its packet came back and nothing moved the submission since.
+   */
   async view(s: Submission): Promise<Record<string, unknown>> {
     const url = (k: string | null) => (k ? this.objects.presign(k, this.ttl) : undefined);
+    const mail = this.shipping && s.method === 'MAIL' ? await this.shipping.view(s, this.ttl) : undefined;
     const v: Record<string, unknown> = {
       submissionId: s.id,
       status: s.status,
@@ -228,7 +232,8 @@ export class Submissions implements SubmissionService, WorkerHost {
         })),
       })),
       packet: url(s.packetKey),
-      shipment: this.shipping && s.method === 'MAIL' ? await this.shipping.view(s.id, this.ttl) : undefined,
+      shipment: mail?.shipment,
+      needsAttention: mail?.needsAttention ? true : undefined,
       entryId: s.entryId,
       createdAt: new Date(s.createdAt).toISOString(),
       updatedAt: new Date(s.updatedAt).toISOString(),
@@ -239,7 +244,31 @@ export class Submissions implements SubmissionService, WorkerHost {
 
   async cancel(p: Principal, entryId: string, submissionId: string, reason?: string): Promise<Record<string, unknown>> {
     const s = await this.mine(p, entryId, submissionId);
-    return this.view(await this.life.move(s, 'CANCELED', { by: p.userId, note: reason ?? 'canceled by the client' }));
+    return this.view(await this.cancelNow(s, p.userId, reason ?? 'canceled by the client'));
+  }
+
+  /**
+   * CANCELED, and the MAIL label's fate in the same transaction: a label not yet scanned by the carrier is
+   * voided (at once after the move; a carrier failure is logged and retried by the shipment poll, the cancel
+   * stands), one already scanned keeps its tracking and the history note says the packet is with the carrier.
+   */
+  private async cancelNow(s: Submission, by: string, note: string): Promise<Submission> {
+    const shipping = s.method === 'MAIL' ? this.shipping : undefined;
+    let voidDue = false;
+    const moved = await this.life.move(s, 'CANCELED', {
+      by,
+      note,
+      within: shipping
+        ? async (m) => {
+            const r = await shipping.onCancel(s.id, m);
+            voidDue = r.void;
+            return r.note;
+          }
+        : undefined,
+    });
+    if (!voidDue) return moved;
+    await shipping!.voidAfterCancel(s.id);
+    return (await this.life.rows.get(s.id)) ?? moved;
   }
 
   /** A follow-up round: fetches the documents, records the round with the feedbackMessage it answers */
@@ -295,6 +324,8 @@ export class Submissions implements SubmissionService, WorkerHost {
     status?: string;
     entryId?: string;
     limit?: number;
+    /** true: only the submissions that need an operator (`needsAttention`); false: only the others. */
+    attention?: boolean;
   }): Promise<Record<string, unknown>[]> {
     const rows = await this.life.rows.list(q);
     return Promise.all(rows.map(async (s) => ({ ...(await this.view(s)), orgId: s.orgId })));
@@ -369,9 +400,7 @@ export class Submissions implements SubmissionService, WorkerHost {
   }
 
   async cancelAsOperator(id: string, by: string, reason?: string): Promise<Record<string, unknown>> {
-    return this.view(
-      await this.life.move(await this.byId(id), 'CANCELED', { by, note: reason ?? 'canceled by an operator' }),
-    );
+    return this.view(await this.cancelNow(await this.byId(id), by, reason ?? 'canceled by an operator'));
   }
 
   // --- documents ---------------------------------------------------------------------------

@@ -7,13 +7,17 @@
  * webhook (title-collection forwards the events of numbers it does not know,
  * COLLABORATORS.carrierEvents), a leased poll, or the sandbox simulation;
  * `delivered` moves the submission PENDING -> SUBMITTED (account_status
- * filing_en_route through the Lifecycle, with its webhook).
+ * filing_en_route through the Lifecycle, with its webhook); `return_to_sender`
+ * and `failure` leave it where it is with a history note (it needs an
+ * operator). A canceled submission's label not yet scanned is voided at the
+ * carrier (at once, else by the poll's next rounds).
  */
 import type { EntityManager } from 'typeorm';
 import type { DependencyContainer } from 'tsyringe';
 import {
   COLLABORATORS,
   EntryObjects,
+  SUBMISSION_FINAL_STATUSES,
   TitledError,
   isUniqueViolation,
   type CarrierEventSink,
@@ -23,6 +27,7 @@ import {
   type Shipper,
   type ShipperAddress,
   type ShipperTrackingEvent,
+  type ShipperVoid,
   type TitleCollectionService,
   type TitleEntry,
 } from '../../core/plugin-api.js';
@@ -40,14 +45,22 @@ export const TRACKING_STATUSES: readonly TrackingStatus[] = [
   'return_to_sender',
   'failure',
 ];
-/** Carrier statuses after which the shipment moves no more. */
-const TERMINAL: ReadonlySet<string> = new Set(['delivered', 'return_to_sender', 'failure']);
+/** The shipment's statuses: the carrier's tracking statuses, and `voided` (its label voided after a cancel). */
+export const SHIPMENT_STATUSES: readonly string[] = [...TRACKING_STATUSES, 'voided'];
+/** Statuses after which the shipment moves no more. */
+const TERMINAL: ReadonlySet<string> = new Set(['delivered', 'return_to_sender', 'failure', 'voided']);
+/** The packet did not reach the office: the submission needs an operator. */
+const UNDELIVERED: ReadonlySet<string> = new Set(['return_to_sender', 'failure']);
 
 export interface ShipmentRow {
   submissionId: string;
   orgId: string;
   entryId: string;
-  state: 'open' | 'delivered' | 'done';
+  /**
+   * open (tracked) | delivered (the submission's move is due) | void (the submission was canceled before a
+   * scan: the label's void is due, retried by the poll) | done (no more tracking)
+   */
+  state: 'open' | 'delivered' | 'void' | 'done';
   provider: string;
   mode: string;
   carrier: string;
@@ -126,7 +139,11 @@ export class ShipmentRecords {
     );
   }
 
-  async update(submissionId: string, patch: { state?: string; status?: string }, m?: EntityManager): Promise<void> {
+  async update(
+    submissionId: string,
+    patch: { state?: string; status?: string; nextPollAt?: number },
+    m?: EntityManager,
+  ): Promise<void> {
     const sets = ['"updatedAt" = ?'];
     const params: unknown[] = [Date.now()];
     for (const [k, v] of Object.entries(patch)) {
@@ -160,6 +177,16 @@ export class ShipmentRecords {
     );
   }
 
+  /** The newest event that is not `pre_transit` (the carrier has scanned the packet), if any. */
+  async scanned(submissionId: string, m?: EntityManager): Promise<string | null> {
+    const rows = await this.db.query<{ status: string }>(
+      'SELECT status FROM submission_shipment_events WHERE "submissionId" = ? AND status <> ? ORDER BY id DESC LIMIT 1',
+      [submissionId, 'pre_transit'],
+      m,
+    );
+    return rows[0]?.status ?? null;
+  }
+
   async events(submissionId: string): Promise<ShipmentEvent[]> {
     const rows = await this.db.query<Record<string, unknown>>(
       'SELECT * FROM submission_shipment_events WHERE "submissionId" = ? ORDER BY id',
@@ -176,11 +203,11 @@ export class ShipmentRecords {
     }));
   }
 
-  /** Claims up to `n` due shipments still tracked (open, or delivered with the move due) for `leaseMs`. */
+  /** Claims up to `n` due shipments with work left (open, delivered with the move due, void due) for `leaseMs`. */
   async claim(owner: string, n: number, leaseMs: number): Promise<ShipmentRow[]> {
     const now = Date.now();
     const due = await this.db.query<Record<string, unknown>>(
-      "SELECT * FROM submission_shipments WHERE state IN ('open', 'delivered') AND \"nextPollAt\" <= ? " +
+      "SELECT * FROM submission_shipments WHERE state IN ('open', 'delivered', 'void') AND \"nextPollAt\" <= ? " +
         'AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?) ORDER BY "nextPollAt" LIMIT ?',
       [now, now, n],
     );
@@ -194,6 +221,17 @@ export class ShipmentRecords {
       if (res.affected) out.push(toRow(r));
     }
     return out;
+  }
+
+  /** Takes the lease of one shipment (whether due or not); false when another holder has it. */
+  async lease(submissionId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = Date.now();
+    const res = await this.db.exec(
+      'UPDATE submission_shipments SET "leaseOwner" = ?, "leaseExpiresAt" = ? ' +
+        'WHERE "submissionId" = ? AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ?)',
+      [owner, now + leaseMs, submissionId, now],
+    );
+    return res.affected > 0;
   }
 
   async release(submissionId: string, owner: string, nextPollAt: number): Promise<void> {
@@ -235,8 +273,15 @@ export class MailShipping implements CarrierEventSink {
     private readonly o: MailCarrierOptions,
     private readonly leaseMs: number,
     private readonly log: Logger,
+    /** Lease owner of this process (the poll's, and a cancel's void). */
+    private readonly owner: string,
   ) {
     this.records = new ShipmentRecords(db);
+  }
+
+  /** When a shipment released now is due again (the poll's interval, at least a second). */
+  private nextRound(): number {
+    return Date.now() + Math.max(this.o.pollIntervalMs, 1000);
   }
 
   /** The title-collection plugin's carrier (CONFLICT when that plugin is not enabled). */
@@ -334,21 +379,54 @@ export class MailShipping implements CarrierEventSink {
     await this.records.insert(row, m);
   }
 
-  /** Applies a tracking event once (by its id); false for one seen before. A delivery moves the submission. */
+  /**
+   * Applies a tracking event once (by its id); false for one seen before. A delivery moves the submission; a
+   * return or a failure adds a history note to it (it stays where it is: an operator decides).
+   */
   async applyEvent(row: ShipmentRow, e: ShipperTrackingEvent, source: string): Promise<boolean> {
+    let undelivered = false;
     try {
       await this.db.tx(async (m) => {
         await this.records.addEvent(m, row.submissionId, e, source);
         const current = (await this.records.get(row.submissionId, m)) ?? row;
-        // a late scan does not undo a delivery or a return
+        // a late scan does not undo a delivery, a return or a void; a late label-created event does not undo a scan
         if (TERMINAL.has(current.status)) return;
-        const state = e.status === 'delivered' ? 'delivered' : TERMINAL.has(e.status) ? 'done' : undefined;
+        if (e.status === 'pre_transit' && current.status !== 'pre_transit') return;
+        const by = `carrier:${row.provider}`;
+        let state: string | undefined;
+        if (e.status === 'delivered') state = 'delivered';
+        else if (TERMINAL.has(e.status)) state = 'done';
+        else if (current.state === 'void' && e.status !== 'pre_transit') {
+          // scanned before its void went through (the void failed and waits for a retry): keep tracking it
+          state = 'open';
+          await this.life.note(
+            row.submissionId,
+            by,
+            `${this.withCarrier(current, e.status)}: the label is not voided and its tracking continues`,
+            m,
+          );
+        }
         await this.records.update(row.submissionId, { status: e.status, state }, m);
+        if (UNDELIVERED.has(e.status)) {
+          undelivered = true;
+          await this.life.note(row.submissionId, by, undeliveredNote(current, e), m);
+        }
       });
     } catch (err) {
       if (isUniqueViolation(err)) return false;
       throw err;
     }
+    if (undelivered)
+      this.log.warn(
+        {
+          code: 'SUBMISSION_SHIPMENT_UNDELIVERED',
+          submissionId: row.submissionId,
+          entryId: row.entryId,
+          status: e.status,
+          source,
+        },
+        'MAIL packet not delivered: the submission needs an operator',
+      );
     this.log.info(
       {
         code: 'SUBMISSION_SHIPMENT_EVENT',
@@ -415,8 +493,14 @@ export class MailShipping implements CarrierEventSink {
     const rows = await this.records.claim(owner, this.o.pollBatch, this.leaseMs);
     for (const row of rows) {
       try {
-        const s = await this.life.rows.get(row.submissionId);
-        if (!s || ['ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR'].includes(s.status)) {
+        const s = row.state === 'void' ? undefined : await this.life.rows.get(row.submissionId);
+        if (row.state === 'void') {
+          await this.voidLabel(row);
+        } else if (
+          !s ||
+          (SUBMISSION_FINAL_STATUSES.includes(s.status) && !(s.status === 'CANCELED' && row.state === 'open'))
+        ) {
+          // a canceled submission's packet already with the carrier is still tracked (it may come back)
           await this.records.update(row.submissionId, { state: 'done' });
         } else if (row.state === 'delivered') {
           await this.settle(row.submissionId);
@@ -430,16 +514,116 @@ export class MailShipping implements CarrierEventSink {
           'MAIL packet tracking poll failed',
         );
       }
-      await this.records.release(row.submissionId, owner, Date.now() + Math.max(this.o.pollIntervalMs, 1000));
+      await this.records.release(row.submissionId, owner, this.nextRound());
     }
     return { polled: rows.length, applied };
   }
 
-  /** The Submission's `shipment` member (label URL presigned for `ttl` seconds). */
-  async view(submissionId: string, ttl: number): Promise<Record<string, unknown> | undefined> {
-    const row = await this.records.get(submissionId);
-    if (!row) return undefined;
-    return {
+  /** `<carrier> <tracking number>` and what the carrier last reported, for history notes. */
+  private withCarrier(row: ShipmentRow, status: string): string {
+    return `the packet is already with the carrier (${status}; ${row.carrier} ${row.trackingNumber})`;
+  }
+
+  /**
+   * In the cancel's transaction (Lifecycle.move `within`): a label the carrier has not scanned (no event but
+   * `pre_transit`) is marked for its void (`state` void, due now); one already scanned is left to its
+   * tracking, and the returned text goes into the cancel's history note. `void`: call `voidAfterCancel`.
+   */
+  async onCancel(submissionId: string, m: EntityManager): Promise<{ void: boolean; note?: string }> {
+    const row = await this.records.get(submissionId, m);
+    if (!row || row.state !== 'open') return { void: false };
+    const scanned = await this.records.scanned(submissionId, m);
+    if (scanned)
+      return {
+        void: false,
+        note: `${this.withCarrier(row, scanned)}: its label is not voided and its tracking continues`,
+      };
+    await this.records.update(submissionId, { state: 'void', nextPollAt: Date.now() }, m);
+    return { void: true };
+  }
+
+  /**
+   * Right after the cancel: voids the label under the shipment's lease (a poll round holding it does the same).
+   * A failure is logged and left to the poll's next rounds; the cancel never fails for it.
+   */
+  async voidAfterCancel(submissionId: string): Promise<void> {
+    if (!(await this.records.lease(submissionId, this.owner, this.leaseMs))) return;
+    try {
+      const row = await this.records.get(submissionId);
+      if (row) await this.voidLabel(row);
+    } finally {
+      await this.records.release(submissionId, this.owner, this.nextRound());
+    }
+  }
+
+  /**
+   * Voids a label marked `void` (the caller holds its lease): done with status `voided` and a history note when
+   * the carrier takes it; back to tracking (open) with a note when the carrier refuses it; left due for the
+   * next poll round (logged) when the carrier fails.
+   */
+  private async voidLabel(claimed: ShipmentRow): Promise<void> {
+    const row = await this.records.get(claimed.submissionId);
+    if (row?.state !== 'void') return;
+    const ids = { submissionId: row.submissionId, entryId: row.entryId, provider: row.provider };
+    let r: ShipperVoid;
+    try {
+      r = await this.shipper().voidLabel(row.shipmentId);
+    } catch (err) {
+      this.log.warn(
+        { code: 'SUBMISSION_LABEL_VOID_FAILED', ...ids, err: (err as Error).message },
+        'voiding a MAIL packet label failed; the shipment poll tries again',
+      );
+      return;
+    }
+    const by = `carrier:${row.provider}`;
+    const label = `${row.carrier} ${row.trackingNumber}`;
+    if (r.refund_status === 'rejected') {
+      await this.db.tx(async (m) => {
+        await this.records.update(row.submissionId, { state: 'open' }, m);
+        await this.life.note(
+          row.submissionId,
+          by,
+          `the carrier refused to void the outbound label (${label}): its tracking continues`,
+          m,
+        );
+      });
+      this.log.warn(
+        { code: 'SUBMISSION_LABEL_VOID_REJECTED', ...ids },
+        'the carrier refused to void a MAIL packet label',
+      );
+      return;
+    }
+    await this.db.tx(async (m) => {
+      await this.records.update(row.submissionId, { state: 'done', status: 'voided' }, m);
+      await this.life.note(
+        row.submissionId,
+        by,
+        `outbound label voided at the carrier, refund ${r.refund_status} (${label})`,
+        m,
+      );
+    });
+    this.log.info({ code: 'SUBMISSION_LABEL_VOIDED', ...ids, refund: r.refund_status }, 'MAIL packet label voided');
+  }
+
+  /**
+   * Whether the submission needs an operator: its packet came back (return_to_sender, failure) and nothing moved
+   * it since (not final, no status change after the report). Kept equal to the list's NEEDS_ATTENTION_SQL.
+   */
+  needsAttention(s: Submission, row: ShipmentRow | null): boolean {
+    return (
+      !!row &&
+      UNDELIVERED.has(row.status) &&
+      !SUBMISSION_FINAL_STATUSES.includes(s.status) &&
+      s.statusSince <= row.updatedAt
+    );
+  }
+
+  /** The Submission's `shipment` member (label URL presigned for `ttl` seconds), and `needsAttention`. */
+  async view(s: Submission, ttl: number): Promise<{ shipment?: Record<string, unknown>; needsAttention: boolean }> {
+    const row = await this.records.get(s.id);
+    if (!row) return { needsAttention: false };
+    const submissionId = s.id;
+    const shipment = {
       provider: row.provider,
       mode: row.mode,
       carrier: row.carrier,
@@ -450,6 +634,7 @@ export class MailShipping implements CarrierEventSink {
       labelUrl: this.objects.presign(row.labelKey, ttl),
       to: oneLine(row.toAddress),
       status: row.status,
+      ...(row.state === 'void' ? { voidPending: true } : {}),
       events: (await this.records.events(submissionId)).map((e) => ({
         id: e.eventId,
         status: e.status,
@@ -459,7 +644,21 @@ export class MailShipping implements CarrierEventSink {
         ...(e.location ? { location: e.location } : {}),
       })),
     };
+    return { shipment, needsAttention: this.needsAttention(s, row) };
   }
+}
+
+/** The history note of a return or a failure: the event, the office, the carrier's words. */
+function undeliveredNote(row: ShipmentRow, e: ShipperTrackingEvent): string {
+  const what =
+    e.status === 'return_to_sender'
+      ? 'the carrier returns the packet to the sender'
+      : 'the carrier reports a delivery failure';
+  const detail = [e.description, e.location].filter(Boolean).join(', ');
+  return (
+    `${e.status}: ${what}; not delivered to ${oneLine(row.toAddress)} (${row.carrier} ${row.trackingNumber}` +
+    `${detail ? `: ${detail}` : ''})`
+  );
 }
 
 function withoutRecipient<T extends { recipient_name?: string; county?: string }>(

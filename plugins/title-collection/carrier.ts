@@ -4,7 +4,7 @@
  * shipment from the borrower's address to the organization's receiving
  * facility, get back the shipment id, carrier, service, tracking number, the
  * label PDF, an optional QR code for label-less drop-off and where tracking
- * is shown; read tracking events. Two implementations: `sandbox` (mode STUB,
+ * is shown; read tracking events; void an unused label (its refund). Two implementations: `sandbox` (mode STUB,
  * ./sandbox.ts) and `http` (mode LIVE, ./http-carrier.ts).
  */
 import type { ShipperAddress } from '../../core/plugin-api.js';
@@ -72,12 +72,22 @@ export interface TrackingEvent {
   location?: string;
 }
 
+export const REFUND_STATUSES = ['submitted', 'refunded', 'rejected'] as const;
+
+/** The carrier's answer to a void: `submitted`/`refunded` (the label is void), `rejected` (refused: it was used). */
+export interface VoidResult {
+  shipment_id: string;
+  refund_status: (typeof REFUND_STATUSES)[number];
+}
+
 export interface CarrierProvider {
   readonly name: 'sandbox' | 'http';
   readonly mode: 'STUB' | 'LIVE';
   createReturnShipment(req: CreateShipmentRequest): Promise<Shipment>;
   /** Every tracking event the carrier has for the number, oldest first (the polling fallback). */
   track(trackingNumber: string): Promise<TrackingEvent[]>;
+  /** Voids an unused label (asks for its refund); idempotent per shipment. CARRIER_ERROR when it cannot. */
+  voidShipment(shipmentId: string): Promise<VoidResult>;
 }
 
 /** `street1, street2, city, ST zip` on one line. */

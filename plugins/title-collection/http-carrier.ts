@@ -8,17 +8,21 @@
  *   -> {id, carrier, service, tracking_code, tracking_url, label: {pdf_base64}, qr_code?: {png_base64, payload}}
  *   GET  {endpoint}/trackers/{tracking_code}
  *   -> {tracking_code, events: [{id, status, occurred_at, description?, location?}]}
+ *   POST {endpoint}/shipments/{id}/refund  Idempotency-Key: refund-<id>   (no body: void the label)
+ *   -> {id, refund_status: "submitted" | "refunded" | "rejected"}
  *
  * `Authorization: Bearer <apiKey>` when an API key is configured.
  */
 import { TitledError } from '../../core/plugin-api.js';
 import {
+  REFUND_STATUSES,
   TRACKING_STATUSES,
   type CarrierProvider,
   type CreateShipmentRequest,
   type Shipment,
   type TrackingEvent,
   type TrackingStatus,
+  type VoidResult,
 } from './carrier.js';
 
 export interface HttpCarrierOptions {
@@ -114,6 +118,15 @@ export class HttpCarrier implements CarrierProvider {
       const ev = parseTrackingEvent({ ...e, tracking_number: trackingNumber });
       return ev ? [ev] : [];
     });
+  }
+
+  async voidShipment(shipmentId: string): Promise<VoidResult> {
+    const path = `/shipments/${encodeURIComponent(shipmentId)}/refund`;
+    const r = await this.call('POST', path, undefined, { 'idempotency-key': `refund-${shipmentId}` });
+    const status = r.refund_status as VoidResult['refund_status'];
+    if (!REFUND_STATUSES.includes(status))
+      throw new TitledError('CARRIER_ERROR', `carrier answered POST ${path} without a known refund_status`);
+    return { shipment_id: typeof r.id === 'string' && r.id ? r.id : shipmentId, refund_status: status };
   }
 }
 

@@ -50,7 +50,7 @@ export { drawLabel, code128Png } from './label.js';
 export { decodeImage } from './decode.js';
 export { signCarrierBody, verifyCarrierSignature, CARRIER_SIGNATURE_HEADER } from './signature.js';
 export { parseAddressArg, parseOrgSettings } from './settings.js';
-export type { CarrierProvider, TrackingEvent, TrackingStatus } from './carrier.js';
+export type { CarrierProvider, TrackingEvent, TrackingStatus, VoidResult } from './carrier.js';
 
 function makeCarrier(o: TitleCollectionOptions): CarrierProvider {
   return o.provider === 'http'

@@ -9,11 +9,16 @@
  * - shipment id: `shp_sbx_` + the first 24 hex digits of SHA-256(reference);
  * - QR payload: `TITLED-DROPOFF:<tracking number>`;
  * - tracking: a single `pre_transit` event (label created); later events are
- *   played by `titled collections simulate` (or POST .../collection/simulate).
+ *   played by `titled collections simulate` (or POST .../collection/simulate);
+ * - void: a shipment id of the sandbox's form (`shp_sbx_` + 24 hex digits) is
+ *   voided with `refund_status: "submitted"`, every time it is asked (the
+ *   sandbox keeps no state, so it cannot refuse a scanned label: the caller
+ *   checks the scans); any other id is CARRIER_ERROR (no such shipment).
  */
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
-import type { CarrierProvider, CreateShipmentRequest, Shipment, TrackingEvent } from './carrier.js';
+import { TitledError } from '../../core/plugin-api.js';
+import type { CarrierProvider, CreateShipmentRequest, Shipment, TrackingEvent, VoidResult } from './carrier.js';
 import { drawLabel } from './label.js';
 
 export const SANDBOX_CARRIER = 'Titled Sandbox Post';
@@ -85,5 +90,11 @@ export class SandboxCarrier implements CarrierProvider {
         description: 'Shipping label created (sandbox)',
       },
     ];
+  }
+
+  async voidShipment(shipmentId: string): Promise<VoidResult> {
+    if (!/^shp_sbx_[0-9a-f]{24}$/.test(shipmentId))
+      throw new TitledError('CARRIER_ERROR', `the sandbox carrier has no shipment ${shipmentId.slice(0, 100)}`);
+    return { shipment_id: shipmentId, refund_status: 'submitted' };
   }
 }

@@ -291,6 +291,7 @@ export class CollectionService implements TitleCollectionService {
         };
       },
       track: (trackingNumber) => carrier.track(trackingNumber),
+      voidLabel: (shipmentId) => carrier.voidShipment(shipmentId),
     };
   }
 

@@ -241,6 +241,27 @@ for (const dialect of DIALECTS) {
       expect(withoutUrls((await svc.get(orgId, id))!)).to.deep.equal(withoutUrls(viaService));
     });
 
+    it('the sandbox shipper voids its own labels, deterministically; an id not of the sandbox is CARRIER_ERROR', async () => {
+      const { COLLABORATORS } = await import('../../core/plugin-api.js');
+      const shipper = t.engine.container.resolve<import('../../core/plugin-api.js').TitleCollectionService>(
+        COLLABORATORS.titleCollection,
+      ).shipper!();
+      const address = { name: 'Mail Room', street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' };
+      const label = await shipper.ship({
+        from: address,
+        to: address,
+        reference: 'sandbox-void-1',
+        service: 'priority',
+        parcel: { length_in: 12, width_in: 9, height_in: 1, weight_oz: 8 },
+      });
+      expect(label.shipment_id).to.match(/^shp_sbx_[0-9a-f]{24}$/);
+      const answer = { shipment_id: label.shipment_id, refund_status: 'submitted' };
+      expect(await shipper.voidLabel(label.shipment_id)).to.deep.equal(answer);
+      expect(await shipper.voidLabel(label.shipment_id)).to.deep.equal(answer);
+      const err = await shipper.voidLabel('shp_123').catch((e: unknown) => e);
+      expect(err).to.include({ code: 'CARRIER_ERROR' });
+    });
+
     it('a signature request that carries the collection shows the same object as the entry', async () => {
       const { Entries } = await import('../../core/plugin-api.js');
       const entries = t.engine.container.resolve<InstanceType<typeof Entries>>(Entries as never);

@@ -134,6 +134,36 @@ for (const dialect of DIALECTS) {
       expect(String(pt.return_label_url)).to.match(new RegExp(`/${id}/signing/sr_123/return-label\\.pdf$`));
       expect(carrier.shipments.at(-2)!.to_address).to.include({ street1: '12 Elm St' });
     });
+
+    it("the shipper voids a label at the carrier: POST /shipments/{id}/refund (the submission plugin's MAIL labels)", async () => {
+      const shipper = t.engine.container.resolve<TitleCollectionService>(COLLABORATORS.titleCollection).shipper!();
+      const address = { name: 'Mail Room', street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' };
+      const parcel = { length_in: 12, width_in: 9, height_in: 1, weight_oz: 8 };
+      const ship = (reference: string) =>
+        shipper.ship({ from: address, to: address, reference, service: 'priority', parcel });
+      const label = await ship(`void-${dialect}-1`);
+      expect(await shipper.voidLabel(label.shipment_id)).to.deep.equal({
+        shipment_id: label.shipment_id,
+        refund_status: 'submitted',
+      });
+      expect(carrier.requests.at(-1)).to.equal(`POST /shipments/${label.shipment_id}/refund`);
+      expect(carrier.refunds.at(-1)).to.deep.equal({
+        id: label.shipment_id,
+        idempotencyKey: `refund-${label.shipment_id}`,
+      });
+      expect(carrier.authorization.at(-1)).to.equal('Bearer k_live_1');
+
+      const used = await ship(`void-${dialect}-2`);
+      carrier.rejectRefunds.add(used.shipment_id);
+      expect((await shipper.voidLabel(used.shipment_id)).refund_status).to.equal('rejected');
+      carrier.failRefunds = 1;
+      const err = await shipper.voidLabel(label.shipment_id).catch((e: unknown) => e);
+      expect(err).to.include({ code: 'CARRIER_ERROR' });
+      expect((err as Error).message).to.include('503');
+      expect((await shipper.voidLabel('shp_999999').catch((e: unknown) => e)) as Error).to.include({
+        code: 'CARRIER_ERROR',
+      });
+    });
   });
 }
 

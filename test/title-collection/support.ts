@@ -86,6 +86,12 @@ export class FakeCarrier {
   readonly requests: string[] = [];
   /** Tracking events by tracking code (what GET /trackers/:code answers). */
   readonly events = new Map<string, Record<string, unknown>[]>();
+  /** Refund (void) requests answered 2xx: shipment id and Idempotency-Key. */
+  readonly refunds: { id: string; idempotencyKey: string }[] = [];
+  /** The next N refund requests answer 503. */
+  failRefunds = 0;
+  /** Shipment ids whose refund is answered `rejected` (the label was used). */
+  readonly rejectRefunds = new Set<string>();
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -140,6 +146,17 @@ export class FakeCarrier {
           label: { pdf_base64: label.toString('base64') },
         },
       ];
+    }
+    const refund = /^\/shipments\/([^/]+)\/refund$/.exec(url);
+    if (method === 'POST' && refund) {
+      const id = decodeURIComponent(refund[1]!);
+      if (!/^shp_\d+$/.test(id) || Number(id.slice(4)) > this.shipments.length) return [404, { error: 'no shipment' }];
+      if (this.failRefunds > 0) {
+        this.failRefunds--;
+        return [503, { error: 'refunds are down' }];
+      }
+      this.refunds.push({ id, idempotencyKey: String(headers['idempotency-key'] ?? '') });
+      return [200, { id, refund_status: this.rejectRefunds.has(id) ? 'rejected' : 'submitted' }];
     }
     const m = /^\/trackers\/([A-Z0-9]+)$/.exec(url);
     if (method === 'GET' && m) return [200, { tracking_code: m[1], events: this.events.get(m[1]!) ?? [] }];
