@@ -14,15 +14,32 @@ export interface Child<R extends Record<string, unknown>> {
 }
 
 /**
+ * The environment bin/titled gives the daemon (the NAME=VALUE words of its `#!/usr/bin/env -S ... node` line), so a
+ * server under test runs as `titled serve` would: read from the file itself, never copied.
+ */
+export function launcherEnv(): Record<string, string> {
+  const line = readFileSync(new URL('../../../bin/titled', import.meta.url), 'utf8').split('\n', 1)[0]!;
+  const m = /^#!\/usr\/bin\/env -S ((?:\w+=\S+ )*)node$/.exec(line);
+  if (!m) throw new Error(`bin/titled: unexpected first line ${line}`);
+  return Object.fromEntries(
+    m[1]!
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+  );
+}
+
+/**
  * Starts `node <script>` with an IPC channel and waits for its ready message.
- * `env` is added to the parent's environment.
+ * `env` is added to the parent's environment and to bin/titled's (launcherEnv).
  */
 export async function startChild<R extends Record<string, unknown>>(
   script: string,
   o: { env?: Record<string, string>; args?: string[]; execArgv?: string[]; timeoutMs?: number } = {},
 ): Promise<Child<R>> {
   const proc = fork(script, o.args ?? [], {
-    env: { ...process.env, ...o.env },
+    env: { ...process.env, ...launcherEnv(), ...o.env },
     execArgv: o.execArgv ?? [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

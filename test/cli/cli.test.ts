@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { launcherEnv } from '../../bench/lib/proc.js';
 import { packageRoot } from '../../core/paths.js';
 
 /** The compiled CLI next to this compiled test (dist/ or whichever outDir the tests were built into). */
@@ -295,6 +296,24 @@ describe('titled CLI', function () {
       );
       expect(r.code, r.stderr).to.equal(0);
       expect(JSON.parse(r.stdout)).to.deep.equal(['orgs', 'list']);
+    });
+
+    it("gives node glibc's MALLOC_MMAP_THRESHOLD_ (docs/operations.md, Memory), as the bench's daemons get it", async () => {
+      mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
+      writeFileSync(
+        join(root, 'dist', 'bin', 'cli.js'),
+        'process.stdout.write(String(process.env.MALLOC_MMAP_THRESHOLD_));\n',
+      );
+      const r = await collect(
+        spawn(join(root, 'bin', 'titled'), [], {
+          cwd: tmpdir(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '' },
+        }),
+      );
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.equal('131072');
+      expect(launcherEnv()).to.deep.equal({ MALLOC_MMAP_THRESHOLD_: '131072' });
     });
 
     it('tells the user to run npm run setup when dist/ is missing', async () => {
