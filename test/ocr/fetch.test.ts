@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,13 @@ describe('ocr: DocumentFetcher downloads through a temporary file (issue 13, ite
   let dripRequests = 0;
   const doc = Buffer.alloc(2 * 1024 * 1024, 5);
 
+  // a temporary folder of the test's own: another process's downloads (a second test run, a daemon) never show in it
+  const savedTmp = process.env.TMPDIR;
+  let ownTmp = '';
+
   before(async () => {
+    ownTmp = mkdtempSync(`${tmpdir()}/titled-fetch-test-`);
+    process.env.TMPDIR = ownTmp;
     server = createServer((q, s) => {
       if (q.url === '/big.pdf') {
         s.writeHead(200, { 'content-type': 'application/pdf' });
@@ -36,7 +42,12 @@ describe('ocr: DocumentFetcher downloads through a temporary file (issue 13, ite
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
-  after(() => server.close());
+  after(() => {
+    server.close();
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    rmSync(ownTmp, { recursive: true, force: true });
+  });
 
   it('keeps no document once overlapping fetches ended (the budget timer does not hold them)', async () => {
     setFlagsFromString('--expose-gc');
