@@ -114,6 +114,8 @@ export class SubmissionPlugin implements EnginePlugin {
     );
     this.worker = new PortalWorker(db, life, this.options, this.browsers, this.service, this.log, owner);
     this.service.onWork(() => this.worker.wake());
+    // a management command (titled submissions method ...) does not start the fake portal the daemon runs
+    this.service.portalConfigured = (state) => !!this.driver(state) || this.options.fakePortal.start;
     container.registerInstance(COLLABORATORS.submission, this.service);
   }
 

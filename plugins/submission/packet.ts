@@ -6,7 +6,7 @@
  * stamped "SIGNATURE REQUIRED" when nothing was signed.
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { TitleEntry, TitleCollectionView, SignedDocument } from '../../core/plugin-api.js';
+import { filingState, type TitleEntry, type TitleCollectionView, type SignedDocument } from '../../core/plugin-api.js';
 import { loadStateFeeSchedule } from '../../states/fee-schema.js';
 
 export interface Office {
@@ -39,9 +39,10 @@ export function filingOffice(entry: TitleEntry): Office | null {
   const si = (entry.fee_estimate as { submission_instructions?: Omit<Office, 'source'> } | undefined)
     ?.submission_instructions;
   if (si?.payable_to && si.address?.street1) return { ...si, source: 'fee_estimate' };
-  if (!entry.state) return null;
+  const state = filingState(entry);
+  if (!state) return null;
   try {
-    const s = loadStateFeeSchedule(entry.state).submission_instructions;
+    const s = loadStateFeeSchedule(state).submission_instructions;
     const a = s.address;
     return {
       payable_to: s.payable_to,

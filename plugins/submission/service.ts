@@ -13,6 +13,7 @@ import {
   EntryObjects,
   TitledError,
   describeZodError,
+  filingState,
   type Database,
   type Entries,
   type Logger,
@@ -92,6 +93,12 @@ export class Submissions implements SubmissionService, WorkerHost {
     private readonly shipping?: MailShipping,
   ) {}
 
+  /**
+   * Whether filings in `state` can go to an online portal: a driver is configured (the plugin also says yes for the
+   * fake portal a daemon starts, when this process is a management command that does not start it).
+   */
+  portalConfigured: (state: string) => boolean = (state) => !!this.portalFor(state);
+
   onWork(wake: () => void): void {
     this.wakeWorker = wake;
   }
@@ -122,13 +129,15 @@ export class Submissions implements SubmissionService, WorkerHost {
   async submit(p: Principal, entryId: string, body: unknown): Promise<Record<string, unknown>> {
     const b = parse(SubmitBody, body, 'submit');
     const { entry } = await this.entryFor(p, entryId);
-    if (!entry.state) throw new TitledError('CONFLICT', `entry ${entryId} has no filing state: nothing to file yet`);
+    // the state the entry is filed in (core's rule: the sale's state when given, else the entry's), as fees and forms
+    const state = filingState(entry);
+    if (!state) throw new TitledError('CONFLICT', `entry ${entryId} has no filing state: nothing to file yet`);
     const managed = b.intakeMode === 'MANAGED';
     const method: SubmissionMethod | null = managed
       ? null
-      : (b.method ?? (this.portalFor(entry.state) ? 'ONLINE_PORTAL' : 'MAIL'));
-    if (method === 'ONLINE_PORTAL' && !this.portalFor(entry.state)) {
-      throw new TitledError('CONFLICT', `no online portal is configured for ${entry.state}; file by MAIL or MANAGED`);
+      : (b.method ?? (this.portalConfigured(state) ? 'ONLINE_PORTAL' : 'MAIL'));
+    if (method === 'ONLINE_PORTAL' && !this.portalConfigured(state)) {
+      throw new TitledError('CONFLICT', `no online portal is configured for ${state}; file by MAIL or MANAGED`);
     }
     const now = Date.now();
     const status: SubmissionStatus = managed ? 'AWAITING_READINESS' : 'PENDING';
@@ -150,7 +159,7 @@ export class Submissions implements SubmissionService, WorkerHost {
         { from: null, to: status, at: new Date(now).toISOString(), by: p.userId, ...(b.note ? { note: b.note } : {}) },
       ],
       request: {
-        state: entry.state,
+        state,
         ...(managed && b.method ? { preferredMethod: b.method } : {}),
         ...(b.note ? { note: b.note } : {}),
       },
@@ -340,9 +349,9 @@ export class Submissions implements SubmissionService, WorkerHost {
         'CONFLICT',
         `submission ${id} is ${s.status}; the method is picked while AWAITING_READINESS`,
       );
-    const entry = await this.mustEntry(s);
-    if (method === 'ONLINE_PORTAL' && !this.portalFor(entry.state))
-      throw new TitledError('CONFLICT', `no online portal is configured for ${entry.state}`);
+    const state = filingState(await this.mustEntry(s));
+    if (method === 'ONLINE_PORTAL' && !this.portalConfigured(state))
+      throw new TitledError('CONFLICT', `no online portal is configured for ${state}`);
     const history = [
       ...s.history,
       { from: s.status, to: s.status, at: new Date().toISOString(), by, note: `method ${method}` },
@@ -488,7 +497,7 @@ export class Submissions implements SubmissionService, WorkerHost {
     return {
       submissionId: s.id,
       reference: s.id,
-      state: entry.state,
+      state: filingState(entry),
       vin: entry.VIN,
       year: String(v.year ?? ''),
       make: String(v.make ?? ''),

@@ -26,11 +26,12 @@ describe('submission: config/sandbox.json files by MAIL with a sandbox carrier l
   let daemon: Daemon | undefined;
   let key: string;
   let t: TestEngine;
+  let cli: (args: string[]) => Promise<string>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'titled-sandbox-'));
     const env = childEnv({ TITLED_DATA_DIR: dir });
-    const cli = (args: string[]) =>
+    cli = (args: string[]) =>
       promisify(execFile)(process.execPath, [CLI, ...args, '--config', SANDBOX], { env }).then((r) => r.stdout);
     await cli(['orgs', 'create', 'sandbox-lender']);
     key = (await cli(['keys', 'create', '--org', 'sandbox-lender'])).trim().split('\n').at(-1)!;
@@ -95,5 +96,21 @@ describe('submission: config/sandbox.json files by MAIL with a sandbox carrier l
     const canceled = await t.request('POST', `/title/${other.entryId}/submit/${sid2}/cancel`, { body: {} });
     expect(canceled.body.status).to.equal('CANCELED');
     expect(canceled.body.shipment.status).to.equal('voided');
+  });
+
+  it("an operator's CLI picks ONLINE_PORTAL for a managed filing: the daemon's fake portal counts as configured", async () => {
+    const e = await readyEntry(t, 'TX');
+    const r = await t.request('POST', `/title/${e.entryId}/submit`, { body: { intakeMode: 'MANAGED' } });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    const sid = r.body.submissionId as string;
+    expect(JSON.parse(await cli(['submissions', 'method', sid, 'ONLINE_PORTAL'])).method).to.equal('ONLINE_PORTAL');
+    expect(JSON.parse(await cli(['submissions', 'ready', sid])).status).to.equal('PENDING');
+    // the daemon's worker files it with the fake portal it started
+    for (let i = 0; i < 400; i++) {
+      const s = (await t.request('GET', `/title/${e.entryId}/submit/${sid}`)).body;
+      if (s.applicationNumber) return expect(s.applicationNumber).to.match(/^APP-\d{6}$/);
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    throw new Error('the managed filing was not filed with the fake portal');
   });
 });
