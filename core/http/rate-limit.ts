@@ -25,13 +25,21 @@ const require = createRequire(import.meta.url);
 const RateLimiterMemory =
   require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
 const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
+/** The counters RateLimiterMemory keeps (fixed windows, one timer per key and window), used without its promises. */
+const MemoryStorage = require('rate-limiter-flexible/lib/component/MemoryStorage/MemoryStorage.js') as new () => {
+  incrby(key: string, value: number, durationSec: number): RateLimiterRes;
+};
 const postgresLimiter = () =>
   require('rate-limiter-flexible/lib/RateLimiterPostgres.js') as typeof Flexible.RateLimiterPostgres;
 
 interface Limit {
   name: 'credential' | 'organization';
   points: number;
-  limiter: RateLimiterAbstract;
+  /**
+   * Counts one request of `key`: the counter's state (a RateLimiterRes), which rejects (or, counted in memory,
+   * is returned with `over`) when the request is over the limit.
+   */
+  consume: (key: string) => Promise<RateLimiterRes> | { res: RateLimiterRes; over: boolean };
   keyOf: (p: Principal) => string;
 }
 
@@ -55,19 +63,34 @@ export function rateLimitStore(config: Pick<TitledConfig, 'rateLimit' | 'databas
   return s;
 }
 
-function limiter(d: RateLimitDeps, points: number, prefix: string): RateLimiterAbstract {
-  const opts = { points, duration: d.config.windowSeconds, keyPrefix: prefix };
-  if (!d.postgres) return new RateLimiterMemory(opts);
+/**
+ * One limit's counter. In memory: rate-limiter-flexible's MemoryStorage counted synchronously, as RateLimiterMemory
+ * counts (without blockDuration and execEvenly, which are not used), so a request pays no promise per limit (about
+ * 5 us of daemon CPU per request with two limits). On PostgreSQL: RateLimiterPostgres.
+ */
+function counter(d: RateLimitDeps, points: number, prefix: string): Limit['consume'] {
+  const seconds = d.config.windowSeconds;
+  if (!d.postgres) {
+    const storage = new MemoryStorage();
+    return (key) => {
+      const res = storage.incrby(`${prefix}:${key}`, 1, seconds);
+      (res as { remainingPoints: number }).remainingPoints = Math.max(points - res.consumedPoints, 0);
+      return { res, over: res.consumedPoints > points };
+    };
+  }
   const RateLimiterPostgres = postgresLimiter();
-  return new RateLimiterPostgres({
+  const limiter: RateLimiterAbstract = new RateLimiterPostgres({
     // the table is made by a migration (core/db/migrations/postgres/*-RateLimits.ts), not by the limiter at start
-    ...opts,
+    points,
+    duration: seconds,
+    keyPrefix: prefix,
     storeClient: d.postgres.dataSource,
     storeType: 'typeorm',
     tableName: 'rate_limits',
     schemaName: d.postgres.schema,
     tableCreated: true,
   });
+  return (key) => limiter.consume(key);
 }
 
 function limits(d: RateLimitDeps): Limit[] {
@@ -76,7 +99,7 @@ function limits(d: RateLimitDeps): Limit[] {
     out.push({
       name: 'credential',
       points: d.config.perCredential,
-      limiter: limiter(d, d.config.perCredential, 'cred'),
+      consume: counter(d, d.config.perCredential, 'cred'),
       keyOf: credentialOf,
     });
   }
@@ -84,7 +107,7 @@ function limits(d: RateLimitDeps): Limit[] {
     out.push({
       name: 'organization',
       points: d.config.perOrganization,
-      limiter: limiter(d, d.config.perOrganization, 'org'),
+      consume: counter(d, d.config.perOrganization, 'org'),
       keyOf: (p) => p.org.id,
     });
   }
@@ -104,29 +127,30 @@ export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Prom
     } catch {
       return next(); // the route answers the bad credentials
     }
-    // both counters at once; the tightest limit is the one the headers describe
-    const results = await Promise.all(
-      all.map((l) =>
-        l.limiter.consume(l.keyOf(principal)).then(
-          (res) => ({ res, over: false }),
-          (e: unknown) => ({ e, over: true }),
-        ),
-      ),
-    );
+    // every counter (on PostgreSQL at once); the tightest limit is the one the headers describe
+    const counted = all.map((l) => l.consume(l.keyOf(principal)));
+    type Counted = { res: RateLimiterRes; over: boolean } | { e: unknown };
+    const results: Counted[] =
+      d.postgres === undefined
+        ? (counted as Counted[])
+        : await Promise.all(
+            counted.map((c) =>
+              (c as Promise<RateLimiterRes>).then(
+                (res): Counted => ({ res, over: false }),
+                (e: unknown): Counted => (e instanceof RateLimiterRes ? { res: e, over: true } : { e }),
+              ),
+            ),
+          );
     let shown: { points: number; res: RateLimiterRes } | undefined;
     let over: { name: string; res: RateLimiterRes } | undefined;
     for (const [i, r] of results.entries()) {
       const l = all[i]!;
-      let res: RateLimiterRes;
-      if ('res' in r) res = r.res;
-      else if (r.e instanceof RateLimiterRes) {
-        res = r.e;
-        over ??= { name: l.name, res };
-      } else {
+      if (!('res' in r)) {
         d.log(r.e); // a store that fails lets requests through rather than refusing every one
         continue;
       }
-      if (!shown || res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res };
+      if (r.over) over ??= { name: l.name, res: r.res };
+      if (!shown || r.res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res: r.res };
     }
     if (shown) setHeaders(ctx, shown.points, shown.res, policy);
     if (over) {
