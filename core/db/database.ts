@@ -34,7 +34,7 @@ interface TxMark {
 }
 const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 
-/** What the direct read path uses of better-sqlite3's Database. */
+/** What the direct path (runSqlite) uses of a better-sqlite3 statement. */
 interface SqliteStatement {
   /** true for a statement that returns rows (SELECT, RETURNING) */
   readonly reader: boolean;
@@ -42,6 +42,7 @@ interface SqliteStatement {
   run(...p: unknown[]): { changes: number };
 }
 
+/** What the direct path and the WAL checkpointer use of better-sqlite3's Database. */
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
   pragma(s: string): unknown;
