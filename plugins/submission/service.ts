@@ -328,14 +328,8 @@ export class Submissions implements SubmissionService, WorkerHost {
 
   // --- operators ---------------------------------------------------------------------
 
-  async list(q: {
-    orgId?: string;
-    status?: string;
-    entryId?: string;
-    limit?: number;
-    /** true: only the submissions that need an operator (`needsAttention`); false: only the others. */
-    attention?: boolean;
-  }): Promise<Record<string, unknown>[]> {
+  /** The operator's list (the filter of SubmissionRows.list). */
+  async list(q: Parameters<Lifecycle['rows']['list']>[0]): Promise<Record<string, unknown>[]> {
     const rows = await this.life.rows.list(q);
     return Promise.all(rows.map(async (s) => ({ ...(await this.view(s)), orgId: s.orgId })));
   }

@@ -8,22 +8,17 @@
  * `titled submissions list --attention`) until an operator moves the submission.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { DIALECTS } from '../helpers/engine.js';
 import { sandboxTrackingNumber } from '../../plugins/title-collection/index.js';
-import { accountEvents, readyEntry, startSubmissionEngine, type SubTestEngine } from './support.js';
+import {
+  accountEvents,
+  readyEntry,
+  startSubmissionEngine,
+  type SubTestEngine,
+  MAILROOM,
+  startCarrierCliEngine,
+} from './support.js';
 
-const MAILROOM = {
-  recipient_name: 'Titled Mail Room',
-  street1: '200 Filing Ln',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78702',
-};
 const TRAVIS = 'Travis County Tax Office, PO Box 149328, Austin, TX 78714-9328';
 
 async function submitMail(t: SubTestEngine, state = 'TX'): Promise<{ entryId: string; sid: string }> {
@@ -130,29 +125,9 @@ describe('submission: titled submissions list --attention (CLI, sqlite)', functi
   this.timeout(180_000);
 
   it('lists the submissions whose packet came back, with the reason in the ATTENTION column', async () => {
-    const plugins = {
-      'title-collection': { pollIntervalMs: 0 },
-      submission: { operatorOrgs: ['ops-team'], mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-    };
-    const t = await startSubmissionEngine({
-      titleCollection: plugins['title-collection'],
-      submission: { mailCarrier: plugins.submission.mailCarrier },
-    });
+    const { t, submissions } = await startCarrierCliEngine();
     try {
-      const config = join(t.dataDir, 'cli-config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({ stages: ['intake', 'fees', 'forms', 'title-collection', 'submission'], plugins }),
-      );
-      const env = { ...process.env };
-      for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
-      const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
-      const run = async (args: string[]) =>
-        (
-          await promisify(execFile)(process.execPath, [cli, 'submissions', ...args], {
-            env: { ...env, TITLED_DATA_DIR: t.dataDir, TITLED_CONFIG: config },
-          })
-        ).stdout;
+      const run = async (args: string[]) => (await submissions(args)).stdout;
       const back = await submitMail(t);
       const fine = await submitMail(t);
       expect(JSON.parse((await run(['simulate', back.sid, 'return_to_sender'])).trim().split('\n').at(-1)!)).to.include(

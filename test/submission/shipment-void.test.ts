@@ -11,23 +11,17 @@
  * cancel ever voids twice.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { FakeCarrier, SECRET } from '../title-collection/support.js';
 import { sandboxTrackingNumber, signCarrierBody } from '../../plugins/title-collection/index.js';
-import { accountEvents, readyEntry, startSubmissionEngine, type SubTestEngine } from './support.js';
-
-const MAILROOM = {
-  recipient_name: 'Titled Mail Room',
-  street1: '200 Filing Ln',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78702',
-};
+import {
+  accountEvents,
+  readyEntry,
+  startSubmissionEngine,
+  type SubTestEngine,
+  MAILROOM,
+  startCarrierCliEngine,
+} from './support.js';
 
 async function submitMail(t: SubTestEngine, entryId: string): Promise<{ sid: string; s: any }> {
   const r = await t.request('POST', `/title/${entryId}/submit`, { body: { method: 'MAIL' } });
@@ -274,30 +268,11 @@ describe('submission: titled submissions cancel voids the sandbox label (CLI, sq
   this.timeout(180_000);
 
   it('the CLI cancel voids the label; the HTTP API shows it', async () => {
-    const plugins = {
-      'title-collection': { pollIntervalMs: 0 },
-      submission: { operatorOrgs: ['ops-team'], mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-    };
-    const t = await startSubmissionEngine({
-      titleCollection: plugins['title-collection'],
-      submission: { mailCarrier: plugins.submission.mailCarrier },
-    });
+    const { t, submissions } = await startCarrierCliEngine();
     try {
-      const config = join(t.dataDir, 'cli-config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({ stages: ['intake', 'fees', 'forms', 'title-collection', 'submission'], plugins }),
-      );
-      const env = { ...process.env };
-      for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
-      const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
       const e = await readyEntry(t, 'TX');
       const { sid } = await submitMail(t, e.entryId);
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [cli, 'submissions', 'cancel', sid, '--reason', 'wrong office'],
-        { env: { ...env, TITLED_DATA_DIR: t.dataDir, TITLED_CONFIG: config } },
-      );
+      const { stdout } = await submissions(['cancel', sid, '--reason', 'wrong office']);
       const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
       expect(out).to.include({ submissionId: sid, status: 'CANCELED' });
       expect(out.shipment.status).to.equal('voided');

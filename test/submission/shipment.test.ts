@@ -8,25 +8,20 @@
  * webhook. Without mailCarrier nothing changes.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { receiver, type Receiver } from '../webhook/support.js';
 import { FakeCarrier, SECRET, code128OfPdf, textOfPdf } from '../title-collection/support.js';
 import { sandboxTrackingNumber, signCarrierBody } from '../../plugins/title-collection/index.js';
 import type { WebhookPlugin } from '../../plugins/webhook/index.js';
-import { accountEvents, pdfText, readyEntry, startSubmissionEngine, type SubTestEngine } from './support.js';
-
-const MAILROOM = {
-  recipient_name: 'Titled Mail Room',
-  street1: '200 Filing Ln',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78702',
-};
+import {
+  accountEvents,
+  pdfText,
+  readyEntry,
+  startSubmissionEngine,
+  type SubTestEngine,
+  MAILROOM,
+  startCarrierCliEngine,
+} from './support.js';
 
 const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
@@ -344,27 +339,9 @@ describe('submission: titled submissions simulate / poll-shipments (CLI, sqlite)
   this.timeout(180_000);
 
   it('the CLI plays delivered on the sandbox label: SUBMITTED, seen through the HTTP API', async () => {
-    const plugins = {
-      'title-collection': { pollIntervalMs: 0 },
-      submission: { operatorOrgs: ['ops-team'], mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-    };
-    const t = await startSubmissionEngine({
-      titleCollection: plugins['title-collection'],
-      submission: { mailCarrier: plugins.submission.mailCarrier },
-    });
+    const { t, submissions } = await startCarrierCliEngine();
     try {
-      const config = join(t.dataDir, 'cli-config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({ stages: ['intake', 'fees', 'forms', 'title-collection', 'submission'], plugins }),
-      );
-      const env = { ...process.env };
-      for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
-      const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
-      const run = (args: string[]) =>
-        promisify(execFile)(process.execPath, [cli, 'submissions', ...args], {
-          env: { ...env, TITLED_DATA_DIR: t.dataDir, TITLED_CONFIG: config },
-        });
+      const run = submissions;
       const e = await readyEntry(t, 'TX');
       const { sid } = await submitMail(t, e.entryId);
       const polled = JSON.parse((await run(['poll-shipments'])).stdout.trim().split('\n').at(-1)!);

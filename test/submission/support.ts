@@ -1,9 +1,11 @@
 /** Shared set-up of the submission tests: an engine with the stages a filing needs, entries, and polling. */
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { eventually, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
 import { createEntry, waitForStatus } from '../http/support.js';
 import { fixtureEntry } from '../support/fixtures.js';
@@ -106,4 +108,44 @@ export async function accountEvents(t: TestEngine, entryId: string): Promise<str
     .map((e) => e.name)
     .filter((n) => n.startsWith('title.account_status.'))
     .map((n) => n.slice('title.account_status.'.length));
+}
+
+/** The mail room MAIL packets' labels go from in the carrier tests. */
+export const MAILROOM = {
+  recipient_name: 'Titled Mail Room',
+  street1: '200 Filing Ln',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78702',
+};
+
+/**
+ * An engine with the sandbox carrier for MAIL packets (no polls), and `submissions` of the compiled CLI run on
+ * the same data folder and configuration, as an operator beside the daemon would.
+ */
+export async function startCarrierCliEngine(): Promise<{
+  t: SubTestEngine;
+  submissions: (args: string[]) => Promise<{ stdout: string; stderr: string }>;
+}> {
+  const plugins = {
+    'title-collection': { pollIntervalMs: 0 },
+    submission: { operatorOrgs: [OPERATOR_ORG], mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
+  };
+  const t = await startSubmissionEngine({
+    titleCollection: plugins['title-collection'],
+    submission: { mailCarrier: plugins.submission.mailCarrier },
+  });
+  const config = join(t.dataDir, 'cli-config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ stages: ['intake', 'fees', 'forms', 'title-collection', 'submission'], plugins }),
+  );
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('TITLED_') || k === 'DATABASE_URL') delete env[k];
+  const cli = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
+  const submissions = (args: string[]) =>
+    promisify(execFile)(process.execPath, [cli, 'submissions', ...args], {
+      env: { ...env, TITLED_DATA_DIR: t.dataDir, TITLED_CONFIG: config },
+    });
+  return { t, submissions };
 }
