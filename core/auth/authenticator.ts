@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, hash, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { TitledConfig } from '../config.js';
 import { TitledError } from '../errors.js';
@@ -71,13 +71,21 @@ export class Authenticator {
     this.sessionKey = createHash('sha256').update(`session:${secret}`).digest();
   }
 
-  async authenticate(authorization: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
+  authenticate(authorization: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
     const header = authorization?.trim();
-    if (!header && !sessionCookie)
-      throw denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie');
+    if (!header && !sessionCookie) {
+      return Promise.reject(
+        denied('missing credentials: send Authorization: Bearer <API key or JWT>, Basic, or the session cookie'),
+      );
+    }
     const cacheKey = header ? cacheKeyOf('header', header) : cacheKeyOf('cookie', sessionCookie!);
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.until > Date.now()) return hit.principal;
+    // a cached credential (most requests) costs no async function
+    if (hit && hit.until > Date.now()) return Promise.resolve(hit.principal);
+    return this.verify(cacheKey, header, sessionCookie);
+  }
+
+  private async verify(cacheKey: string, header: string | undefined, sessionCookie: string | undefined) {
     const { principal, until } = header ? await this.resolve(header) : await this.fromSession(sessionCookie!);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { principal, until: Math.min(until, Date.now() + this.config.auth.keyCacheMs) });
@@ -258,5 +266,5 @@ export class Authenticator {
 
 /** The credential cache's key: a hash of where the credential came from and its text. */
 function cacheKeyOf(source: 'header' | 'cookie', credential: string): string {
-  return createHash('sha256').update(`${source}\n${credential}`).digest('base64');
+  return hash('sha256', `${source}\n${credential}`, 'base64');
 }

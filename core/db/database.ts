@@ -165,17 +165,27 @@ export class Database {
   }
 
   /** Raw SQL with `?` placeholders on both dialects; rows (of a SELECT or RETURNING) and the rows affected. */
-  async exec<T = Record<string, unknown>>(
+  exec<T = Record<string, unknown>>(
     sql: string,
     params: unknown[] = [],
     manager?: EntityManager,
   ): Promise<{ rows: T[]; affected: number }> {
+    if (this.dialect !== 'sqlite') return this.run<T>(sql, params, manager);
     // SQLite: a write outside a transaction waits for the transaction in progress (it would otherwise join it)
-    const current = currentTransaction() as TxMark | undefined;
-    if (this.dialect === 'sqlite' && !manager && !isRead(sql) && !(current?.open && current.queue === this.writes)) {
-      return this.serialized(() => this.run<T>(sql, params));
+    if (!manager && !isRead(sql)) {
+      const current = currentTransaction() as TxMark | undefined;
+      if (!(current?.open && current.queue === this.writes)) return this.serialized(() => this.run<T>(sql, params));
     }
-    return this.run<T>(sql, params, manager);
+    return this.sqliteNow(() => this.runSqlite<T>(sql, params));
+  }
+
+  /** A statement run at once, as a promise (no async function around a synchronous call: every GET runs some). */
+  private sqliteNow<R>(fn: () => R): Promise<R> {
+    try {
+      return Promise.resolve(fn());
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
   }
 
   private async run<T>(
@@ -226,8 +236,11 @@ export class Database {
   }
 
   /** Rows of a raw SELECT (or RETURNING), `?` placeholders. */
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], manager?: EntityManager): Promise<T[]> {
-    return (await this.exec<T>(sql, params, manager)).rows;
+  query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], manager?: EntityManager): Promise<T[]> {
+    if (this.dialect === 'sqlite' && (manager || isRead(sql))) {
+      return this.sqliteNow(() => this.runSqlite<T>(sql, params).rows);
+    }
+    return this.exec<T>(sql, params, manager).then((r) => r.rows);
   }
 
   async ping(): Promise<boolean> {

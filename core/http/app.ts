@@ -15,7 +15,7 @@ import type { PiiCodec } from '../crypto/pii.js';
 import type { Database } from '../db/database.js';
 import { readJson } from './body.js';
 import { idempotency, IdempotencyKeys } from './idempotency.js';
-import { rateLimit, rateLimitStore } from './rate-limit.js';
+import { rateLimit, rateLimitStore, type CountRequest } from './rate-limit.js';
 import { answerClientErrors } from './server.js';
 
 export interface HttpDeps {
@@ -74,21 +74,24 @@ export function createApp(d: HttpDeps): Koa {
   app.use(requestId());
   if (d.config.cors.origins.length) app.use(corsMiddleware(d.config.cors));
   app.use(errorMiddleware(d.log, d.metrics));
-  // PostgreSQL text cannot hold NUL: refuse it in the URL here, so both databases answer 400 rather than one failing with 500.
-  app.use((ctx: Context, next: Next) => {
-    if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
-    return next();
-  });
 
-  // once per request: the rate limiter, the idempotency check and the route share the principal
+  // once per request: the idempotency check and the route share the principal; the request is counted against its
+  // rate limits as its credentials are verified (a request refused for its rate does not use up its Idempotency-Key)
+  const count = requestCounter(d);
   const authenticate: Authenticate = (ctx) => {
     const st = ctx.state as { auth?: Promise<Principal> };
-    st.auth ??= d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
+    st.auth ??= count
+      ? verify(d, ctx, cookieName).then((p) => {
+          const counted = count(ctx, p);
+          return counted ? counted.then(() => p) : p;
+        })
+      : verify(d, ctx, cookieName);
     return st.auth;
   };
-  useGuards(app, d, authenticate, cookieName);
-  const router = baseRoutes(d, cookieName);
-  const title = titleRoutes(d, authenticate, body);
+  if (d.db) app.use(idempotencyGuard(d, d.db, authenticate));
+  // one router (a router is two middlewares, and a request passes every router before the one that matches it)
+  const router = new Router<State>(ROUTER_OPTIONS);
+  baseRoutes(router, d, cookieName);
   // plugin routes: a viewer credential may only read there too (as on /title)
   const pluginAuth: Authenticate = async (ctx) => {
     const p = await authenticate(ctx);
@@ -98,13 +101,10 @@ export function createApp(d: HttpDeps): Koa {
     return p;
   };
   for (const add of d.extraRoutes) add(router as unknown as Router, { authenticate: pluginAuth, readJson: body });
+  // after the plugins': where both have a route (POST /title/:id/sign), the plugin's answers
+  titleRoutes(router, d, authenticate, body);
+  for (const add of d.lateRoutes ?? []) add(router as unknown as Router);
   app.use(router.routes()).use(router.allowedMethods({ throw: false }));
-  app.use(title.routes()).use(title.allowedMethods({ throw: false }));
-  if (d.lateRoutes?.length) {
-    const late = new Router(ROUTER_OPTIONS);
-    for (const add of d.lateRoutes) add(late);
-    app.use(late.routes()).use(late.allowedMethods({ throw: false }));
-  }
   // Koa's listen makes a plain node server, whose answers to requests it cannot parse are bodiless 400/431s:
   // the daemon's server answers those with the error body too (a server of your own: call answerClientErrors)
   const listen = app.listen.bind(app);
@@ -113,30 +113,33 @@ export function createApp(d: HttpDeps): Koa {
   return app;
 }
 
-/** Rate limits, then `Idempotency-Key` (a request refused for its rate does not use up its key). */
-function useGuards(app: Koa, d: HttpDeps, authenticate: Authenticate, cookieName: string): void {
+/** The request's credentials, verified (Authorization header, else the session cookie). */
+function verify(d: HttpDeps, ctx: Context, cookieName: string): Promise<Principal> {
+  return d.auth.authenticate(ctx.get('authorization') || undefined, ctx.cookies.get(cookieName) || undefined);
+}
+
+/** The rate limits' counter (core/http/rate-limit.ts); null when they are off. */
+function requestCounter(d: HttpDeps): CountRequest | null {
   const dataSource = d.db?.dialect === 'postgres' ? d.db.dataSource : undefined;
-  const limit = rateLimit({
+  return rateLimit({
     config: d.config.rateLimit,
-    authenticate,
     log: (err) => d.log.warn({ err, code: 'RATE_LIMIT_STORE_FAILED' }, 'rate limiter store failed'),
-    hasCredentials: (ctx) => !!ctx.get('authorization') || !!ctx.cookies.get(cookieName),
     postgres:
       dataSource && rateLimitStore(d.config) === 'postgres'
         ? { dataSource, schema: d.config.databaseSchema }
         : undefined,
   });
-  if (limit) app.use(limit);
-  if (!d.db) return;
-  app.use(
-    idempotency({
-      keys: new IdempotencyKeys(d.db, d.pii, d.config.idempotency),
-      authenticate,
-      bodyLimit: d.config.bodyLimitBytes,
-      maxResponseBytes: d.config.idempotency.maxResponseBytes,
-      log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
-    }),
-  );
+}
+
+/** `Idempotency-Key` on POSTs (core/http/idempotency.ts). */
+function idempotencyGuard(d: HttpDeps, db: Database, authenticate: Authenticate) {
+  return idempotency({
+    keys: new IdempotencyKeys(db, d.pii, d.config.idempotency),
+    authenticate,
+    bodyLimit: d.config.bodyLimitBytes,
+    maxResponseBytes: d.config.idempotency.maxResponseBytes,
+    log: (err) => d.log.warn({ err, code: 'IDEMPOTENCY_PRUNE_FAILED' }, 'pruning idempotency keys failed'),
+  });
 }
 
 /** A request id an `X-Request-Id` header may carry (else one is generated). */
@@ -148,12 +151,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
  * its async context (core/async-context.ts), so every log line written for it carries `reqId`.
  */
 function requestId() {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next): Promise<void> => {
     const given = ctx.get('x-request-id');
     const reqId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.reqId = reqId;
-    ctx.set('X-Request-Id', reqId);
-    await runInRequest(reqId, next);
+    ctx.res.setHeader('X-Request-Id', reqId);
+    return runInRequest(reqId, next);
   };
 }
 
@@ -186,6 +189,8 @@ function errorMiddleware(log: Logger, metrics: Metrics) {
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     try {
+      // PostgreSQL text cannot hold NUL: refused in the URL here, so both databases answer 400 (not one of them 500)
+      if (/%00/i.test(ctx.url)) throw new TitledError('INVALID_INPUT', 'the URL must not contain NUL characters (%00)');
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new TitledError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
@@ -236,8 +241,7 @@ function errorMiddleware(log: Logger, metrics: Metrics) {
 const ROUTER_OPTIONS = { sensitive: true } as const;
 
 /** Health, sessions and presigned files (the routes outside /title). */
-function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
-  const router = new Router<State>(ROUTER_OPTIONS);
+function baseRoutes(router: Router<State>, d: HttpDeps, cookieName: string): void {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -308,11 +312,10 @@ function baseRoutes(d: HttpDeps, cookieName: string): Router<State> {
     if (file.size === 0) file.stream.destroy();
     d.objects.notifyRead(key);
   });
-  return router;
 }
 
 /** The title API: each route authenticates, parses and calls the title service. */
-function titleRoutes(d: HttpDeps, authenticate: Authenticate, body: Body): Router<State> {
+function titleRoutes(title: Router<State>, d: HttpDeps, authenticate: Authenticate, body: Body): void {
   const requireAuth = async (ctx: Koa.ParameterizedContext<State>, next: Next) => {
     ctx.state.principal = await authenticate(ctx);
     if (ctx.state.principal.role === 'viewer' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -321,41 +324,39 @@ function titleRoutes(d: HttpDeps, authenticate: Authenticate, body: Body): Route
     await next();
   };
   const s = d.service;
-  const title = new Router<State>({ prefix: '/title', ...ROUTER_OPTIONS });
-  title.post('/', requireAuth, async (ctx) => {
+  title.post('/title', requireAuth, async (ctx) => {
     ctx.body = await s.create(ctx.state.principal, await body(ctx));
   });
-  title.get('/', requireAuth, async (ctx) => {
+  title.get('/title', requireAuth, async (ctx) => {
     ctx.body = await s.list(ctx.state.principal, ctx.query as Record<string, unknown>);
   });
-  title.get('/:id', requireAuth, async (ctx) => {
+  title.get('/title/:id', requireAuth, async (ctx) => {
     const json = await s.getJson(ctx.state.principal, ctx.params.id!);
     ctx.type = 'application/json';
     ctx.body = json;
   });
-  title.patch('/:id', requireAuth, async (ctx) => {
+  title.patch('/title/:id', requireAuth, async (ctx) => {
     ctx.body = await s.patch(ctx.state.principal, ctx.params.id!, (await body(ctx)) ?? {});
   });
-  title.delete('/:id', requireAuth, async (ctx) => {
+  title.delete('/title/:id', requireAuth, async (ctx) => {
     ctx.body = await s.delete(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/data', requireAuth, async (ctx) => {
+  title.post('/title/:id/data', requireAuth, async (ctx) => {
     ctx.body = await s.requestData(ctx.state.principal, ctx.params.id!, await body(ctx));
   });
-  title.post('/:id/fees', requireAuth, async (ctx) => {
+  title.post('/title/:id/fees', requireAuth, async (ctx) => {
     ctx.body = await s.requestFees(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/forms', requireAuth, async (ctx) => {
+  title.post('/title/:id/forms', requireAuth, async (ctx) => {
     ctx.body = await s.requestForms(ctx.state.principal, ctx.params.id!);
   });
-  title.post('/:id/sign', requireAuth, async (ctx) => {
+  title.post('/title/:id/sign', requireAuth, async (ctx) => {
     ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'sign');
   });
-  title.post('/:id/submit', requireAuth, async (ctx) => {
+  title.post('/title/:id/submit', requireAuth, async (ctx) => {
     ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
-  title.get('/:id/submit/:submissionId', requireAuth, async (ctx) => {
+  title.get('/title/:id/submit/:submissionId', requireAuth, async (ctx) => {
     ctx.body = await s.requestUnbuilt(ctx.state.principal, ctx.params.id!, 'submit');
   });
-  return title;
 }

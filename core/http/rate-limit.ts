@@ -8,7 +8,7 @@
  * is 429 RATE_LIMITED with `Retry-After`. Counters: in memory (one process)
  * or, on PostgreSQL, in a table every daemon shares (rate-limiter-flexible).
  */
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { createRequire } from 'node:module';
 import type * as Flexible from 'rate-limiter-flexible';
@@ -49,11 +49,14 @@ export interface RateLimitDeps {
   config: TitledConfig['rateLimit'];
   /** The PostgreSQL data source (store `postgres`), and its schema. */
   postgres?: { dataSource: DataSource; schema?: string };
-  authenticate: (ctx: Context) => Promise<Principal>;
-  /** Whether the request carries credentials (one without is not counted: its route refuses it). */
-  hasCredentials: (ctx: Context) => boolean;
   log: (e: unknown) => void;
 }
+
+/**
+ * Counts one authenticated request of `principal`: sets the headers, throws RATE_LIMITED (with `Retry-After`) when
+ * it is over a limit. Synchronous in memory; a promise on PostgreSQL.
+ */
+export type CountRequest = (ctx: Context, principal: Principal) => void | Promise<void>;
 
 /** Which store the counters use: PostgreSQL shares them between daemons. */
 export function rateLimitStore(config: Pick<TitledConfig, 'rateLimit' | 'databaseUrl'>): 'memory' | 'postgres' {
@@ -113,57 +116,66 @@ function limits(d: RateLimitDeps): Limit[] {
   return out;
 }
 
-/** The middleware; null when rate limits are off. */
-export function rateLimit(d: RateLimitDeps): ((ctx: Context, next: Next) => Promise<void>) | null {
+/**
+ * The counter of authenticated requests; null when rate limits are off. The app calls it once per request, when the
+ * request's credentials are verified (core/http/app.ts), so a request without valid credentials is not counted (its
+ * route refuses it) and nothing but the verification runs before a request over its limit is refused.
+ */
+export function rateLimit(d: RateLimitDeps): CountRequest | null {
   const all = limits(d);
   if (!d.config.enabled || !all.length) return null;
   const policy = all.map((l) => `${l.points};w=${d.config.windowSeconds};comment="${l.name}"`).join(', ');
-  return async (ctx, next) => {
-    if (!d.hasCredentials(ctx)) return next();
-    let principal: Principal;
-    try {
-      principal = await d.authenticate(ctx);
-    } catch {
-      return next(); // the route answers the bad credentials
-    }
-    // every counter (on PostgreSQL at once); the tightest limit is the one the headers describe
-    const counted = all.map((l) => l.consume(l.keyOf(principal)));
-    type Counted = { res: RateLimiterRes; over: boolean } | { e: unknown };
-    const results: Counted[] =
-      d.postgres === undefined
-        ? (counted as Counted[])
-        : await Promise.all(
-            counted.map((c) =>
-              (c as Promise<RateLimiterRes>).then(
-                (res): Counted => ({ res, over: false }),
-                (e: unknown): Counted => (e instanceof RateLimiterRes ? { res: e, over: true } : { e }),
-              ),
-            ),
-          );
-    let shown: { points: number; res: RateLimiterRes } | undefined;
-    let over: { name: string; res: RateLimiterRes } | undefined;
-    for (const [i, r] of results.entries()) {
-      const l = all[i]!;
-      if (!('res' in r)) {
-        d.log(r.e); // a store that fails lets requests through rather than refusing every one
-        continue;
-      }
-      if (r.over) over ??= { name: l.name, res: r.res };
-      if (!shown || r.res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res: r.res };
-    }
-    if (shown) setHeaders(ctx, shown.points, shown.res, policy);
-    if (over) {
-      const seconds = Math.max(1, Math.ceil(over.res.msBeforeNext / 1000));
-      ctx.set('Retry-After', String(seconds));
-      throw new TitledError('RATE_LIMITED', `too many requests for this ${over.name}; retry in ${seconds} s`);
-    }
-    await next();
+  if (d.postgres === undefined) {
+    // in memory: no promise (this runs on every authenticated request)
+    return (ctx, principal) => {
+      const results: Counted[] = [];
+      for (const l of all) results.push(l.consume(l.keyOf(principal)) as Counted);
+      answer(ctx, all, results, policy, d.log);
+    };
+  }
+  return async (ctx, principal) => {
+    // every counter at once; the tightest limit is the one the headers describe
+    const results = await Promise.all(
+      all.map((l) =>
+        (l.consume(l.keyOf(principal)) as Promise<RateLimiterRes>).then(
+          (res): Counted => ({ res, over: false }),
+          (e: unknown): Counted => (e instanceof RateLimiterRes ? { res: e, over: true } : { e }),
+        ),
+      ),
+    );
+    answer(ctx, all, results, policy, d.log);
   };
 }
 
+type Counted = { res: RateLimiterRes; over: boolean } | { e: unknown };
+
+/** The headers of the tightest limit; RATE_LIMITED when a limit is over. */
+function answer(ctx: Context, all: Limit[], results: Counted[], policy: string, log: (e: unknown) => void): void {
+  let shown: { points: number; res: RateLimiterRes } | undefined;
+  let over: { name: string; res: RateLimiterRes } | undefined;
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    const l = all[i]!;
+    if (!('res' in r)) {
+      log(r.e); // a store that fails lets requests through rather than refusing every one
+      continue;
+    }
+    if (r.over) over ??= { name: l.name, res: r.res };
+    if (!shown || r.res.remainingPoints < shown.res.remainingPoints) shown = { points: l.points, res: r.res };
+  }
+  if (shown) setHeaders(ctx, shown.points, shown.res, policy);
+  if (over) {
+    const seconds = Math.max(1, Math.ceil(over.res.msBeforeNext / 1000));
+    ctx.set('Retry-After', String(seconds));
+    throw new TitledError('RATE_LIMITED', `too many requests for this ${over.name}; retry in ${seconds} s`);
+  }
+}
+
+/** On node's response directly: the values are ours and valid, Koa's `set` would only add an array per header. */
 function setHeaders(ctx: Context, points: number, res: RateLimiterRes, policy: string): void {
-  ctx.set('RateLimit-Limit', String(points));
-  ctx.set('RateLimit-Remaining', String(Math.max(0, res.remainingPoints)));
-  ctx.set('RateLimit-Reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
-  ctx.set('RateLimit-Policy', policy);
+  const out = ctx.res;
+  out.setHeader('RateLimit-Limit', String(points));
+  out.setHeader('RateLimit-Remaining', String(Math.max(0, res.remainingPoints)));
+  out.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
+  out.setHeader('RateLimit-Policy', policy);
 }
