@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { DependencyContainer } from 'tsyringe';
@@ -45,7 +46,8 @@ export class PipelineRunner {
   private polling = false;
   /** A wake-up came while a poll was under way. */
   private pollAgain = false;
-  private readonly stopController = new AbortController();
+  /** Aborted when the engine stops: every running stage listens (as many as `workers.concurrency`; no listener cap). */
+  private readonly stopController = unlimited(new AbortController());
   private readonly onEnqueued = () => {
     this.enqueues++;
     this.drained = false;
@@ -446,4 +448,10 @@ export class PipelineRunner {
       await this.queue.fail(m, job.id, this.owner, message);
     });
   }
+}
+
+/** An AbortController whose signal takes any number of listeners (node warns of a leak past 10 by default). */
+function unlimited(c: AbortController): AbortController {
+  setMaxListeners(0, c.signal);
+  return c;
 }
