@@ -283,7 +283,9 @@ export function resolveConfig(
   if (env.TITLED_CONFIG) merged = mergePatch(merged, readJson(resolve(env.TITLED_CONFIG)));
   merged = mergePatch(merged, fromEnv(env));
   merged = mergePatch(merged, overrides);
-  const parsed = ConfigSchema.safeParse(merged);
+  // parsed once per process: zod's compiled fast path (generated and compiled per object schema on its first parse)
+  // would cost more than it saves, and stay in memory for good (docs/operations.md, "Memory")
+  const parsed = ConfigSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new EngineConfigError(`invalid configuration: ${detail}`);

@@ -362,7 +362,7 @@ function assemble(parts: CoreParts): Engine {
   const extraRoutes: HttpDeps['extraRoutes'] = [];
   /** Routes and documentation the engine itself adds after the core routes (the console). */
   const extraLate: ((r: Router) => void)[] = [];
-  const extraDocs: OpenApiContribution[] = [consoleOpenApi()];
+  const extraDocs = (): OpenApiContribution[] => [consoleOpenApi()];
   // loaded on the first import (csv-parse is not needed until then)
   const importer: ImportRunner = async (p, input) =>
     (await import('./import/csv-import.js')).importCsv({ service, db, metrics }, p, input);
@@ -451,7 +451,7 @@ function assemble(parts: CoreParts): Engine {
             .plugins()
             .filter((p) => p.openapi)
             .map((p) => p.openapi!()),
-          ...extraDocs,
+          ...extraDocs(),
         ],
       });
     },

@@ -8,8 +8,89 @@
  * describe the database (jobs by status, queue depth, entries by job_status)
  * are read at scrape time, so every daemon sharing a database reports the same.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as Prom from 'prom-client';
 import type { Database } from './db/database.js';
+
+// prom-client's index loads all of the package (Summary with its t-digest, the Pushgateway client, the cluster
+// aggregator), and its default metrics load @opentelemetry/api (51 files) for CPU-counter exemplars this registry never
+// turns on: together 83 modules a daemon carried from start-up without using them (docs/operations.md, "Memory").
+// The classes come from their own files (the package has no `exports` map; these are the files its index loads),
+// the default metrics from theirs (DEFAULT_METRICS), and the CPU counters are defaultCpuMetrics below.
+const require = createRequire(import.meta.url);
+const Registry = require('prom-client/lib/registry.js') as typeof Prom.Registry;
+const Counter = require('prom-client/lib/counter.js') as typeof Prom.Counter;
+const Gauge = require('prom-client/lib/gauge.js') as typeof Prom.Gauge;
+const Histogram = require('prom-client/lib/histogram.js') as typeof Prom.Histogram;
+type Counter<T extends string> = Prom.Counter<T>;
+type Histogram<T extends string> = Prom.Histogram<T>;
+
+/** A default metric of prom-client: registers its metrics in `registry` (lib/defaultMetrics.js calls them so). */
+type DefaultMetric = (
+  registry: Prom.Registry,
+  config: { prefix: string; eventLoopMonitoringPrecision: number },
+) => void;
+/**
+ * prom-client's default metrics (lib/defaultMetrics.js, in its order) but the CPU counters (processCpuTotal, whose
+ * file loads @opentelemetry/api): test/ops/metrics.test.ts checks that the scrape has every metric
+ * `collectDefaultMetrics` registers, with the same type and help.
+ */
+const DEFAULT_METRICS = [
+  'processStartTime',
+  'osMemoryHeap',
+  'processOpenFileDescriptors',
+  'processMaxFileDescriptors',
+  'eventLoopLag',
+  'processResources',
+  'processHandles',
+  'processRequests',
+  'heapSizeAndUsed',
+  'heapSpacesSizeAndUsed',
+  'version',
+  'gc',
+].map((name) => require(`prom-client/lib/metrics/${name}.js`) as DefaultMetric);
+
+/**
+ * prom-client's `process_cpu_user_seconds_total`, `process_cpu_system_seconds_total` and `process_cpu_seconds_total`
+ * (lib/metrics/processCpuTotal.js without exemplars): the CPU time used since they were registered, counted when
+ * scraped.
+ */
+function defaultCpuMetrics(registry: Prom.Registry, prefix: string): void {
+  const registers = [registry];
+  let last = process.cpuUsage();
+  // registered in prom-client's order (user, system, total); the first one's collect sets all three, as there
+  const user = new Counter({
+    name: `${prefix}process_cpu_user_seconds_total`,
+    help: 'Total user CPU time spent in seconds.',
+    registers,
+    collect() {
+      const now = process.cpuUsage();
+      const userMicros = now.user - last.user;
+      const systemMicros = now.system - last.system;
+      last = now;
+      user.inc(userMicros / 1e6);
+      system.inc(systemMicros / 1e6);
+      total.inc((userMicros + systemMicros) / 1e6);
+    },
+  });
+  const system = new Counter({
+    name: `${prefix}process_cpu_system_seconds_total`,
+    help: 'Total system CPU time spent in seconds.',
+    registers,
+  });
+  const total = new Counter({
+    name: `${prefix}process_cpu_seconds_total`,
+    help: 'Total user and system CPU time spent in seconds.',
+    registers,
+  });
+}
+
+/** prom-client's `collectDefaultMetrics({ register, prefix })`, from the files of its metrics. */
+function collectDefaultMetrics(registry: Prom.Registry, prefix: string): void {
+  defaultCpuMetrics(registry, prefix);
+  const config = { prefix, eventLoopMonitoringPrecision: 10 };
+  for (const metric of DEFAULT_METRICS) metric(registry, config);
+}
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const STAGE_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -56,7 +137,7 @@ export class Metrics {
       registers,
     });
     if (db) this.databaseGauges(db);
-    if (o.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'titled_' });
+    if (o.defaultMetrics !== false) collectDefaultMetrics(this.registry, 'titled_');
   }
 
   /** Gauges read from the database at scrape time. */

@@ -10,8 +10,10 @@
  *   there), and the country from the WMI's region code (ISO 3780).
  * Used by the sandbox providers, document reading (VIN repair) and the vin-decode stage.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from './paths.js';
 import { checkVin } from './vin.js';
-import wmiData from './wmi.json' with { type: 'json' };
 
 export interface WmiEntry {
   wmi: string;
@@ -42,11 +44,22 @@ export interface DecodedVin {
   serial: string;
 }
 
-const WMI = new Map<string, WmiEntry>((wmiData as { entries: WmiEntry[] }).entries.map((e) => [e.wmi, e]));
+let wmiByCode: Map<string, WmiEntry> | undefined;
+/**
+ * wmi.json by WMI, read on first use: every plugin loads this module (core/plugin-api.ts), few decode a VIN, and
+ * none at start-up.
+ */
+function wmiMap(): Map<string, WmiEntry> {
+  if (!wmiByCode) {
+    const data = JSON.parse(readFileSync(join(packageRoot, 'core', 'wmi.json'), 'utf8')) as { entries: WmiEntry[] };
+    wmiByCode = new Map(data.entries.map((e) => [e.wmi, e]));
+  }
+  return wmiByCode;
+}
 
 /** Every WMI of the table (tests, docs). */
 export function wmiTable(): readonly WmiEntry[] {
-  return [...WMI.values()];
+  return [...wmiMap().values()];
 }
 
 /** ISO 3780 order of the characters in a region range. */
@@ -152,7 +165,7 @@ export function decodeVin(raw: string, now: Date = new Date()): DecodedVin {
   const check = checkVin(raw);
   const vin = check.vin;
   const wmi = vin.slice(0, 3);
-  const entry = check.valid ? WMI.get(wmi) : undefined;
+  const entry = check.valid ? wmiMap().get(wmi) : undefined;
   const year = check.valid ? modelYearOf(vin, now) : null;
   const out: DecodedVin = {
     vin,

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, hash, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type * as Jose from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { TitledConfig } from '../config.js';
 import { TitledError } from '../errors.js';
 import type { ApiKeys } from './api-keys.js';
@@ -24,6 +25,14 @@ export interface Principal {
 }
 
 const SESSION_ISSUER = 'titled-session';
+
+let jose: typeof Jose | undefined;
+/**
+ * jose (46 modules), loaded with the first JWT or session cookie (docs/operations.md, "Memory"): a daemon whose
+ * callers send API keys never needs it.
+ */
+const loadJose = async (): Promise<typeof Jose> => jose ?? (jose = await import('jose'));
+
 const denied = (why: string) => new TitledError('UNAUTHENTICATED', why);
 /** Longest user id and group id stored (duplicate_pointers.userId, entries.groupId). */
 const MAX_ID_LENGTH = 200;
@@ -132,9 +141,9 @@ export class Authenticator {
     if (this.jwtKey) return this.jwtKey;
     const jwt = this.config.auth.jwt;
     if (!jwt) throw denied('JWT authentication is not configured');
-    if (jwt.jwksUrl) this.jwtKey = createRemoteJWKSet(new URL(jwt.jwksUrl));
+    if (jwt.jwksUrl) this.jwtKey = (await loadJose()).createRemoteJWKSet(new URL(jwt.jwksUrl));
     else if (jwt.publicKey!.trim().startsWith('{'))
-      this.jwtKey = (await importJWK(JSON.parse(jwt.publicKey!))) as KeyObject | Uint8Array;
+      this.jwtKey = (await (await loadJose()).importJWK(JSON.parse(jwt.publicKey!))) as KeyObject | Uint8Array;
     else this.jwtKey = createPublicKey(jwt.publicKey!);
     return this.jwtKey;
   }
@@ -145,6 +154,7 @@ export class Authenticator {
     let payload: JWTPayload;
     try {
       const key = await this.verifyKey();
+      const { jwtVerify } = jose ?? (await loadJose());
       ({ payload } = await jwtVerify(token, key as KeyObject, {
         issuer: jwt.issuer,
         audience: jwt.audience,
@@ -193,6 +203,7 @@ export class Authenticator {
     );
     const exp = Math.floor(expiresAt / 1000);
     if (exp * 1000 <= Date.now()) throw denied('the credential expires too soon to start a session');
+    const { SignJWT } = jose ?? (await loadJose());
     const id = await this.sessions.create(p.org.id, p.keyId ?? null, exp * 1000);
     const token = await new SignJWT({
       org: p.org.id,
@@ -217,6 +228,7 @@ export class Authenticator {
     this.cache.delete(cacheKeyOf('cookie', token));
     let payload: JWTPayload;
     try {
+      const { jwtVerify } = jose ?? (await loadJose());
       ({ payload } = await jwtVerify(token, this.sessionKey, { issuer: SESSION_ISSUER, algorithms: ['HS256'] }));
     } catch {
       return;
@@ -227,6 +239,7 @@ export class Authenticator {
   private async fromSession(token: string): Promise<{ principal: Principal; until: number }> {
     let payload: JWTPayload;
     try {
+      const { jwtVerify } = jose ?? (await loadJose());
       ({ payload } = await jwtVerify(token, this.sessionKey, {
         issuer: SESSION_ISSUER,
         algorithms: ['HS256'],

@@ -1,7 +1,8 @@
 import { currentTransaction, runInTransaction } from '../async-context.js';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DataSource, QueryFailedError, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
+import type { EntityManager, MixedList, EntitySchema } from 'typeorm';
+import { DataSource, QueryFailedError } from './typeorm.js';
 import type { TitledConfig } from '../config.js';
 import { CORE_ENTITIES } from './entities.js';
 import { Notifications } from './notifications.js';

@@ -5,7 +5,7 @@
  * bigint as text: the transformer turns it back into a number).
  */
 import 'reflect-metadata';
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from './typeorm.js';
 
 const epoch = {
   to: (v: number | null | undefined) => v,

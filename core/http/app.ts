@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
-import cors from '@koa/cors';
+import type cors from '@koa/cors';
+import { createRequire } from 'node:module';
 import { runInRequest } from '../async-context.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
@@ -160,10 +161,11 @@ function requestId() {
   };
 }
 
-/** CORS for the configured origins (config `cors`; off when `origins` is empty). */
+/** CORS for the configured origins (config `cors`; off when `origins` is empty, and @koa/cors is then not loaded). */
 function corsMiddleware(c: TitledConfig['cors']) {
   const any = c.origins.includes('*');
-  return cors({
+  const koaCors = createRequire(import.meta.url)('@koa/cors') as typeof cors;
+  return koaCors({
     origin: (ctx: Context) => {
       const o = ctx.get('origin');
       return any ? (c.credentials ? o : '*') : c.origins.includes(o) ? o : '';

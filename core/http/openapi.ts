@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ERROR_CATALOG as ERRORS } from '../errors.js';
 import * as M from '../model/schemas.js';
 import { ACCOUNT_STATUSES, JOB_STATUSES, PHYSICAL_TITLE_STATUSES } from '../status.js';
-import * as A from './api-schemas.js';
+import { apiSchemas } from './api-schemas.js';
 
 /** An OpenAPI path item (`{ get: {...}, post: {...} }`), as plain JSON. */
 export type PathItem = Record<string, unknown>;
@@ -327,42 +327,46 @@ function webhooks(): Record<string, PathItem> {
   };
 }
 
-const CORE_SCHEMAS: Record<string, z.ZodType> = {
-  ErrorBody: A.ErrorBodySchema,
-  ActionResult: A.ActionResultSchema,
-  FormsResult: A.FormsResultSchema,
-  DeleteResult: A.DeleteResultSchema,
-  ListResult: A.ListResultSchema,
-  TitleEntry: A.TitleEntrySchema,
-  DocumentUpload: A.DocumentUploadSchema,
-  AccountData: M.AccountDataSchema,
-  CreateTitleBody: M.CreateTitleBodySchema,
-  PatchTitleBody: M.PatchTitleBodySchema,
-  SyncFlags: M.SyncFlagsSchema,
-  Address: M.AddressSchema,
-  Person: M.PersonSchema,
-  Insurance: M.InsuranceSchema,
-  Lienholder: M.LienholderSchema,
-  Lien: M.LienSchema,
-  FeeItem: M.FeeItemSchema,
-  Vehicle: M.VehicleSchema,
-  VehicleTitle: M.VehicleTitleSchema,
-  Loan: M.LoanSchema,
-  Sale: M.SaleSchema,
-  SignRequestBody: A.SignRequestBodySchema,
-  SignatureRequest: A.SignatureRequestSchema,
-  TitleCollection: A.TitleCollectionSchema,
-  Submission: A.SubmissionSchema,
-  WebhookPayload: A.WebhookPayloadSchema,
-  LoginResult: A.LoginResultSchema,
-  LogoutResult: A.LogoutResultSchema,
-  Health: A.HealthSchema,
-  Ready: A.ReadySchema,
-  LegacyPoaBody: A.LegacyPoaBodySchema,
-  LegacyStatus: A.LegacyStatusSchema,
-  GenerateFormsBody: A.GenerateFormsBodySchema,
-  GenerateFormsResult: A.GenerateFormsResultSchema,
-};
+/** Core's component schemas (api-schemas.ts builds its own on first use). */
+function coreSchemas(): Record<string, z.ZodType> {
+  const A = apiSchemas();
+  return {
+    ErrorBody: A.ErrorBodySchema,
+    ActionResult: A.ActionResultSchema,
+    FormsResult: A.FormsResultSchema,
+    DeleteResult: A.DeleteResultSchema,
+    ListResult: A.ListResultSchema,
+    TitleEntry: A.TitleEntrySchema,
+    DocumentUpload: A.DocumentUploadSchema,
+    AccountData: M.AccountDataSchema,
+    CreateTitleBody: M.CreateTitleBodySchema,
+    PatchTitleBody: M.PatchTitleBodySchema,
+    SyncFlags: M.SyncFlagsSchema,
+    Address: M.AddressSchema,
+    Person: M.PersonSchema,
+    Insurance: M.InsuranceSchema,
+    Lienholder: M.LienholderSchema,
+    Lien: M.LienSchema,
+    FeeItem: M.FeeItemSchema,
+    Vehicle: M.VehicleSchema,
+    VehicleTitle: M.VehicleTitleSchema,
+    Loan: M.LoanSchema,
+    Sale: M.SaleSchema,
+    SignRequestBody: A.SignRequestBodySchema,
+    SignatureRequest: A.SignatureRequestSchema,
+    TitleCollection: A.TitleCollectionSchema,
+    Submission: A.SubmissionSchema,
+    WebhookPayload: A.WebhookPayloadSchema,
+    LoginResult: A.LoginResultSchema,
+    LogoutResult: A.LogoutResultSchema,
+    Health: A.HealthSchema,
+    Ready: A.ReadySchema,
+    LegacyPoaBody: A.LegacyPoaBodySchema,
+    LegacyStatus: A.LegacyStatusSchema,
+    GenerateFormsBody: A.GenerateFormsBodySchema,
+    GenerateFormsResult: A.GenerateFormsResultSchema,
+  };
+}
 
 /** The zod schemas as JSON Schema 2020-12 components, shared shapes as `$ref`s between them. */
 function componentSchemas(schemas: Record<string, z.ZodType>): Record<string, unknown> {
@@ -398,7 +402,7 @@ export interface OpenApiOptions {
 /** Builds the document. */
 export function buildOpenApi(o: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, PathItem> = { ...basePaths(), ...titlePaths() };
-  const schemas: Record<string, z.ZodType> = { ...CORE_SCHEMAS };
+  const schemas: Record<string, z.ZodType> = coreSchemas();
   const hooks = webhooks();
   for (const c of o.contributions) {
     Object.assign(paths, c.paths);

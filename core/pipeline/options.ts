@@ -38,7 +38,8 @@ export function definePluginOptions<S extends z.ZodRawShape>(name: string, shape
 
 /** Parses `raw` (absent = `{}`) with `schema`; an EngineConfigError naming `path` and each bad member when it does not fit. */
 function parseOptions<T>(path: string, schema: z.ZodType<T>, raw: unknown): T {
-  const r = schema.safeParse(raw ?? {});
+  // once per plugin, at start-up: without zod's compiled fast path, as the config is (core/config.ts)
+  const r = schema.safeParse(raw ?? {}, { jitless: true });
   if (r.success) return r.data;
   const detail = r.error.issues
     .map((i) => {
