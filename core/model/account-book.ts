@@ -102,7 +102,7 @@ export class AccountBook implements AccountAccess {
       if (!check.valid) throw new TitledError('INVALID_VIN', `account_data.vehicle.vin: ${check.reason}`);
       record.vehicle!.vin = check.vin;
     }
-    // each request was validated where it came in, and the merged result is validated at the commit
+    // each request was validated where it came in; RFC 7396 merging of two records that fit keeps the fit
     this.put({ id: 'client', kind: 'client', record: structuredClone(record) });
   }
 
@@ -114,16 +114,15 @@ export class AccountBook implements AccountAccess {
    * Merges the sources and writes the result onto the entry: `account_data`,
    * VIN/state/Borrower/lenderLoanId/loanData, `account_discrepancies` and
    * `account_matches` (once any document or pull takes part), `account_review`.
-   * Throws INVALID_INPUT when the merged account data breaks the schema.
+   *
+   * The merge is not validated again: each record was (`contribute`; the
+   * client's requests where they came in), and the merge only copies a
+   * record's values to the same place, so it fits the schema too: every member
+   * of AccountDataSchema is optional and none is checked against another
+   * (test/core/account-schema.test.ts fails when that stops being so).
    */
   commit(): MergeOutcome {
     const out = this.preview();
-    const check = AccountDataSchema.safeParse(out.account_data);
-    if (!check.success)
-      throw new TitledError(
-        'INVALID_INPUT',
-        `merged account_data is invalid: ${describeZodError(check.error, 'account_data')}`,
-      );
     const e = this.entry;
     e.account_data = out.account_data;
     e.account_sources = this.list;
