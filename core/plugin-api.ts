@@ -25,7 +25,8 @@ export type { PluginCatalog, PluginCatalogEntry } from './engine.js';
 export type { JobInput } from './jobs/job-queue.js';
 
 // --- the model --------------------------------------------------------------------
-export type { TitleEntry, DocumentUpload } from './model/entry.js';
+export type { TitleEntry, DocumentUpload, DocumentType } from './model/entry.js';
+export { DOCUMENT_TYPES } from './model/entry.js';
 export * from './model/schemas.js';
 export type { AccountAccess } from './model/account-book.js';
 export {

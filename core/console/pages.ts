@@ -25,6 +25,7 @@ import { entryPage, type DeliveryView } from './entry-page.js';
 import { field, html, isoTime, layout, raw, select, type Html } from './html.js';
 import { consoleImportPage, fileFromMultipart, importUpload } from './import-page.js';
 import { CONSOLE_ROUTES, type ConsoleDeps, type ConsoleHandler } from './routes.js';
+import { clearSessionCookie, setSessionCookie } from '../http/session-cookie.js';
 
 /** The webhook plugin's methods the console uses (found by name among the enabled plugins). */
 interface WebhookOps {
@@ -224,14 +225,7 @@ function registerPages(router: PageRouter, d: ConsoleDeps): void {
         );
       }
       const { token, expiresAt } = await d.auth.issueSession(p);
-      ctx.cookies.set(cookieName, token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: '/',
-        expires: new Date(expiresAt),
-        overwrite: true,
-      });
+      setSessionCookie(ctx, cookieName, token, expiresAt);
       ctx.cookies.set(ORG_COOKIE, '', { path: '/console', expires: new Date(0), overwrite: true });
       throw new Redirect(next);
     }),
@@ -243,13 +237,7 @@ function registerPages(router: PageRouter, d: ConsoleDeps): void {
       const v = await viewer(ctx);
       await form(ctx, v, { read: true });
       await d.auth.endSession(ctx.cookies.get(cookieName)!);
-      ctx.cookies.set(cookieName, '', {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        expires: new Date(0),
-        overwrite: true,
-      });
+      clearSessionCookie(ctx, cookieName);
       throw back('/console/login', 'ok', 'signed out');
     }),
   );

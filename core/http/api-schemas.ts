@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { ACCOUNT_STATUSES, FORMS_STATUSES, JOB_STATUSES, PHYSICAL_TITLE_STATUSES } from '../status.js';
 import { AccountDataSchema, AddressSchema, InsuranceSchema, PersonSchema } from '../model/schemas.js';
+import { DOCUMENT_TYPES } from '../model/entry.js';
 
 export type ApiSchemas = ReturnType<typeof build>;
 let built: ApiSchemas | undefined;
@@ -41,17 +42,7 @@ function build() {
   const DocumentUploadSchema = z.looseObject({
     display_name: s,
     store_key: s.describe('presigned URL on reads'),
-    document_type: z
-      .enum([
-        'VEHICLE_TITLE',
-        'VEHICLE_TITLE_BACK',
-        'VEHICLE_REGISTRATION',
-        'DRIVER_LICENSE',
-        'DRIVER_LICENSE_BACK',
-        'PAYOFF_LETTER',
-        'UNKNOWN',
-      ])
-      .or(s),
+    document_type: z.enum(DOCUMENT_TYPES).or(s),
     json_path: s.optional().describe('presigned URL of the extraction JSON'),
   });
 

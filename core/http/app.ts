@@ -18,6 +18,7 @@ import { readJson } from './body.js';
 import { idempotency, IdempotencyKeys } from './idempotency.js';
 import { rateLimit, rateLimitStore, type CountRequest } from './rate-limit.js';
 import { answerClientErrors } from './server.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 export interface HttpDeps {
   config: Readonly<TitledConfig>;
@@ -263,27 +264,14 @@ function baseRoutes(router: Router<State>, d: HttpDeps, cookieName: string): voi
       throw new TitledError('UNAUTHENTICATED', 'send an API key (Bearer or Basic) to log in');
     const principal = await d.auth.authenticate(header, undefined);
     const { token, expiresAt } = await d.auth.issueSession(principal);
-    ctx.cookies.set(cookieName, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.secure,
-      path: '/',
-      expires: new Date(expiresAt),
-      overwrite: true,
-    });
+    setSessionCookie(ctx, cookieName, token, expiresAt);
     ctx.body = { organization: principal.org.name, expiresAt: new Date(expiresAt).toISOString() };
   });
   router.post('/auth/logout', async (ctx) => {
     // the session ends on the server too: its cookie is refused from now on, even if a copy of it was kept
     const token = ctx.cookies.get(cookieName);
     if (token) await d.auth.endSession(token);
-    ctx.cookies.set(cookieName, '', {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      expires: new Date(0),
-      overwrite: true,
-    });
+    clearSessionCookie(ctx, cookieName);
     ctx.body = { statusCode: 200, message: 'logged out' };
   });
   router.get('/files/*key', async (ctx) => {

@@ -5,18 +5,23 @@ import { checkVin } from '../vin.js';
 import type { AccountSource } from './account.js';
 import { personName } from './names.js';
 
+/** The document types a classifier assigns (spec: DocumentUpload.document_type). */
+export const DOCUMENT_TYPES = [
+  'VEHICLE_TITLE',
+  'VEHICLE_TITLE_BACK',
+  'VEHICLE_REGISTRATION',
+  'DRIVER_LICENSE',
+  'DRIVER_LICENSE_BACK',
+  'PAYOFF_LETTER',
+  'UNKNOWN',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
 /** A document uploaded with an entry (spec: DocumentUpload). */
 export interface DocumentUpload {
   display_name: string;
   store_key: string;
-  document_type:
-    | 'VEHICLE_TITLE'
-    | 'VEHICLE_TITLE_BACK'
-    | 'VEHICLE_REGISTRATION'
-    | 'DRIVER_LICENSE'
-    | 'DRIVER_LICENSE_BACK'
-    | 'PAYOFF_LETTER'
-    | 'UNKNOWN';
+  document_type: DocumentType;
   json_path: string;
   [k: string]: unknown;
 }

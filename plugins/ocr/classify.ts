@@ -4,20 +4,12 @@
  * only and, for long cues, within a misread letter), the shape of the page (an ID card is 85.6 x 54 mm) and a decoded
  * AAMVA barcode (the back of a license, whatever else the page says).
  */
+import type { DocumentType } from '../../core/plugin-api.js';
 import type { Layout } from './layout/layout.js';
 import { headerState } from './extract/common.js';
 import { findDates, parseCityLine } from './layout/text.js';
 
-const DOCUMENT_TYPES = [
-  'VEHICLE_TITLE',
-  'VEHICLE_TITLE_BACK',
-  'VEHICLE_REGISTRATION',
-  'DRIVER_LICENSE',
-  'DRIVER_LICENSE_BACK',
-  'PAYOFF_LETTER',
-  'UNKNOWN',
-] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export type { DocumentType };
 type Scored = Exclude<DocumentType, 'UNKNOWN'>;
 
 /** Cue phrases (letters only, spaces removed) and their weights. */

@@ -12,11 +12,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from '../helpers/engine.js';
-import { receiver, type Receiver } from '../webhook/support.js';
+import type { Receiver } from '../webhook/support.js';
 import type { FakePortal } from '../../plugins/submission/index.js';
-import type { WebhookPlugin } from '../../plugins/webhook/index.js';
 import { chromiumExecutable } from '../../plugins/submission/portal/browser.js';
-import { accountEvents, readyEntry, startSubmissionEngine, waitSubmission, type SubTestEngine } from './support.js';
+import {
+  accountEvents,
+  accountStatusHooks,
+  readyEntry,
+  startSubmissionEngine,
+  waitSubmission,
+  type SubTestEngine,
+} from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FINAL = ['ACCEPTED', 'REJECTED', 'CANCELED', 'ERROR'];
@@ -40,13 +46,7 @@ describe('submission: ONLINE_PORTAL against the fake state portal (sqlite)', fun
       submission: { fakePortal: { start: true }, maxAttempts: 3, chromiumPath: CHROMIUM },
     });
     portal = t.plugin.fakePortal!;
-    hooks = await receiver();
-    const wh = t.engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
-    await wh.setProfile(t.org.name, {
-      url: `${hooks.url}/hook`,
-      events: ['title.account_status.*'],
-      auth: { scheme: 'none' },
-    });
+    hooks = await accountStatusHooks(t);
     docs = createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 driver license'),
     );

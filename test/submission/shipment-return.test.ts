@@ -10,14 +10,7 @@
 import { expect } from 'chai';
 import { DIALECTS } from '../helpers/engine.js';
 import { sandboxTrackingNumber } from '../../plugins/title-collection/index.js';
-import {
-  accountEvents,
-  readyEntry,
-  startSubmissionEngine,
-  type SubTestEngine,
-  MAILROOM,
-  startCarrierCliEngine,
-} from './support.js';
+import { accountEvents, readyEntry, type SubTestEngine, startCarrierCliEngine, startCarrierEngine } from './support.js';
 
 const TRAVIS = 'Travis County Tax Office, PO Box 149328, Austin, TX 78714-9328';
 
@@ -45,11 +38,7 @@ for (const dialect of DIALECTS) {
     };
 
     before(async () => {
-      t = await startSubmissionEngine({
-        dialect,
-        titleCollection: { pollIntervalMs: 0 },
-        submission: { mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-      });
+      t = await startCarrierEngine(dialect);
     });
     after(async () => t?.stop());
 

@@ -14,14 +14,7 @@ import { expect } from 'chai';
 import { DIALECTS, eventually } from '../helpers/engine.js';
 import { FakeCarrier, SECRET } from '../title-collection/support.js';
 import { sandboxTrackingNumber, signCarrierBody } from '../../plugins/title-collection/index.js';
-import {
-  accountEvents,
-  readyEntry,
-  startSubmissionEngine,
-  type SubTestEngine,
-  MAILROOM,
-  startCarrierCliEngine,
-} from './support.js';
+import { accountEvents, readyEntry, type SubTestEngine, startCarrierCliEngine, startCarrierEngine } from './support.js';
 
 async function submitMail(t: SubTestEngine, entryId: string): Promise<{ sid: string; s: any }> {
   const r = await t.request('POST', `/title/${entryId}/submit`, { body: { method: 'MAIL' } });
@@ -42,11 +35,7 @@ for (const dialect of DIALECTS) {
       t.request('POST', `/title/${entryId}/submit/${sid}/shipment/simulate`, { body: { event } });
 
     before(async () => {
-      t = await startSubmissionEngine({
-        dialect,
-        titleCollection: { pollIntervalMs: 0 },
-        submission: { mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-      });
+      t = await startCarrierEngine(dialect);
     });
     after(async () => t?.stop());
 
@@ -131,15 +120,12 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       carrier = await new FakeCarrier().listen();
-      t = await startSubmissionEngine({
-        dialect,
+      t = await startCarrierEngine(dialect, {
         titleCollection: {
           provider: 'http',
           http: { endpoint: carrier.url, apiKey: 'k_live_3' },
-          pollIntervalMs: 0,
           webhookSecret: SECRET,
         },
-        submission: { mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
       });
     });
     after(async () => {

@@ -9,18 +9,18 @@
  */
 import { expect } from 'chai';
 import { DIALECTS, eventually } from '../helpers/engine.js';
-import { receiver, type Receiver } from '../webhook/support.js';
+import type { Receiver } from '../webhook/support.js';
 import { FakeCarrier, SECRET, code128OfPdf, textOfPdf } from '../title-collection/support.js';
 import { sandboxTrackingNumber, signCarrierBody } from '../../plugins/title-collection/index.js';
-import type { WebhookPlugin } from '../../plugins/webhook/index.js';
 import {
   accountEvents,
   pdfText,
   readyEntry,
   startSubmissionEngine,
   type SubTestEngine,
-  MAILROOM,
   startCarrierCliEngine,
+  startCarrierEngine,
+  accountStatusHooks,
 } from './support.js';
 
 const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
@@ -49,19 +49,8 @@ for (const dialect of DIALECTS) {
         .map((n) => n.replace('title.account_status.', ''));
 
     before(async () => {
-      t = await startSubmissionEngine({
-        dialect,
-        webhook: true,
-        titleCollection: { pollIntervalMs: 0, webhookSecret: SECRET },
-        submission: { mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
-      });
-      hooks = await receiver();
-      const wh = t.engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
-      await wh.setProfile(t.org.name, {
-        url: `${hooks.url}/hook`,
-        events: ['title.account_status.*'],
-        auth: { scheme: 'none' },
-      });
+      t = await startCarrierEngine(dialect, { webhook: true, titleCollection: { webhookSecret: SECRET } });
+      hooks = await accountStatusHooks(t);
     });
     after(async () => {
       await t?.stop();

@@ -10,6 +10,8 @@ import { eventually, startTestEngine, type Dialect, type TestEngine } from '../h
 import { createEntry, waitForStatus } from '../http/support.js';
 import { fixtureEntry } from '../support/fixtures.js';
 import type { SubmissionPlugin } from '../../plugins/submission/index.js';
+import type { WebhookPlugin } from '../../plugins/webhook/index.js';
+import { receiver, type Receiver } from '../webhook/support.js';
 import { computeCheckDigit } from '../../core/vin.js';
 
 let vinSeq = Math.floor(Math.random() * 90_000);
@@ -118,6 +120,34 @@ export const MAILROOM = {
   state: 'TX',
   zip: '78702',
 };
+
+/**
+ * An engine whose MAIL packets go from the mail room with a label of the title-collection carrier (the sandbox's
+ * unless `titleCollection` names another), neither polled.
+ */
+export function startCarrierEngine(
+  dialect: Dialect | undefined,
+  o: { titleCollection?: Record<string, unknown>; webhook?: boolean } = {},
+): Promise<SubTestEngine> {
+  return startSubmissionEngine({
+    dialect,
+    webhook: o.webhook,
+    titleCollection: { pollIntervalMs: 0, ...o.titleCollection },
+    submission: { mailCarrier: { fromAddress: MAILROOM, pollIntervalMs: 0 } },
+  });
+}
+
+/** A webhook receiver of the engine's organization's `title.account_status.*` events (the engine runs `webhook`). */
+export async function accountStatusHooks(t: TestEngine): Promise<Receiver> {
+  const hooks = await receiver();
+  const wh = t.engine.plugins.find((p) => p.name === 'webhook') as WebhookPlugin;
+  await wh.setProfile(t.org.name, {
+    url: `${hooks.url}/hook`,
+    events: ['title.account_status.*'],
+    auth: { scheme: 'none' },
+  });
+  return hooks;
+}
 
 /**
  * An engine with the sandbox carrier for MAIL packets (no polls), and `submissions` of the compiled CLI run on
