@@ -137,8 +137,9 @@ export class Database {
     return this.dataSource.showMigrations();
   }
 
-  /** Runs `fn` in a transaction. */
-  tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs `fn` in a transaction; with `batch`, in a savepoint of the batch's transaction (see `batch`). */
+  tx<T>(fn: (m: EntityManager) => Promise<T>, batch?: TxBatch): Promise<T> {
+    if (batch) return (batch as OpenBatch).savepoint(fn);
     if (this.dialect === 'postgres') return this.dataSource.transaction(fn);
     return this.serialized(async () => {
       const current = { queue: this.writes, open: true };
@@ -154,6 +155,23 @@ export class Database {
         current.open = false;
       }
     });
+  }
+
+  /**
+   * Runs `fn` in one transaction that the `tx(..., batch)` calls it makes share: each runs in a savepoint of its
+   * own, one at a time, so one that fails rolls back its own writes only and the others commit together (bulk
+   * writes: one commit, one WAL sync, for many). Callbacks given to `batch.afterCommit` run once it committed.
+   */
+  async batch<T>(fn: (batch: TxBatch) => Promise<T>): Promise<T> {
+    const after: (() => void)[] = [];
+    const result = await this.tx((m) => fn(new OpenBatch(this, m, after)));
+    for (const f of after) f();
+    return result;
+  }
+
+  /** SQLite: this connection's page cache, at most `kib` KiB (better-sqlite3's default: 16 MB); PostgreSQL: none. */
+  limitPageCache(kib: number): void {
+    if (this.dialect === 'sqlite') this.sqliteConnection().pragma(`cache_size = ${-Math.max(1, Math.floor(kib))}`);
   }
 
   /** SQLite: runs `fn` when the writers before it (this process, this file) are done. */
@@ -279,6 +297,48 @@ export class Database {
     await this.notifications.close();
     await this.writes.chain.catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** A transaction shared by several writers, each in a savepoint of its own (`Database.batch`). */
+export interface TxBatch {
+  /** Runs `f` once the batch's transaction has committed (not when it rolls back). */
+  afterCommit(f: () => void): void;
+}
+
+class OpenBatch implements TxBatch {
+  /** Savepoints are a stack: one writer at a time. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly m: EntityManager,
+    private readonly after: (() => void)[],
+  ) {}
+
+  afterCommit(f: () => void): void {
+    this.after.push(f);
+  }
+
+  savepoint<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    const run = this.turn.then(() => this.inSavepoint(fn));
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async inSavepoint<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    await this.db.exec('SAVEPOINT titled_batch_row', [], this.m);
+    try {
+      const result = await fn(this.m);
+      await this.db.exec('RELEASE SAVEPOINT titled_batch_row', [], this.m);
+      return result;
+    } catch (e) {
+      await this.db.exec('ROLLBACK TO SAVEPOINT titled_batch_row', [], this.m);
+      await this.db.exec('RELEASE SAVEPOINT titled_batch_row', [], this.m);
+      // PostgreSQL drops the notifications queued in the savepoint: the next writer sends its own
+      this.db.notifications.forget(this.m);
+      throw e;
+    }
   }
 }
 

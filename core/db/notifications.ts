@@ -72,6 +72,11 @@ export class Notifications {
     await m.query('SELECT pg_notify($1, $2)', [this.channel(topic), this.instanceId]);
   }
 
+  /** Forgets what transaction `m` notified (its savepoint was rolled back, and the notifications with it). */
+  forget(m: EntityManager): void {
+    this.sent.delete(m);
+  }
+
   /**
    * The SQL of a statement that notifies `topic` once when some row of `from`
    * matches `where` (one round trip: `SELECT pg_notify(...) FROM ... LIMIT 1`),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
 import type { Organization } from '../auth/organizations.js';
 import type { TitledConfig } from '../config.js';
-import { isUniqueViolation, type Database } from '../db/database.js';
+import { isUniqueViolation, type Database, type TxBatch } from '../db/database.js';
 import type { EntityManager } from 'typeorm';
 import { TitledError } from '../errors.js';
 import type { JobInput, JobQueue } from '../jobs/job-queue.js';
@@ -135,8 +135,11 @@ export class TitleService {
       );
   }
 
-  /** POST /title */
-  async create(p: Principal, body: unknown): Promise<ActionResult> {
+  /**
+   * POST /title. With `batch` (Database.batch: batch import), the entry is written in a savepoint of the batch's
+   * transaction and the workers are woken once it commits.
+   */
+  async create(p: Principal, body: unknown, o: { batch?: TxBatch } = {}): Promise<ActionResult> {
     const raw = Array.isArray(body) ? { attachments: body } : body;
     if (!raw || typeof raw !== 'object')
       throw new TitledError('INVALID_INPUT', 'body must be a JSON object or an array of document URLs');
@@ -158,40 +161,14 @@ export class TitleService {
     if (req.attachments?.length) input.attachments = req.attachments;
     for (const f of ['sync_nmvtis', 'sync_public', 'sync_private'] as const) if (req[f]) input[f] = true;
     if (req.dppa_exemption) input.dppa_exemption = req.dppa_exemption;
+    const issuingState = req.account_data?.vehicle?.title?.issuing_state;
 
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await this.db.tx(async (m) => {
           const existing = vin ? await this.store.findByVin(p.org.id, vin, m) : null;
-          if (existing) {
-            const entry = existing.entry;
-            if (!this.visible(p, entry))
-              throw new TitledError('VIN_CONFLICT', 'an entry with this VIN exists in a group you cannot see');
-            applyRule2(
-              input,
-              req.account_data?.vehicle?.title?.issuing_state ?? entry.account_data.vehicle?.title?.issuing_state,
-            );
-            const to: JobStatus = hasSyncFlag(input) ? 'enriching' : 'pending';
-            const pointerId = randomUUID();
-            await this.store.addPointer(m, {
-              id: pointerId,
-              orgId: p.org.id,
-              canonicalId: entry.entryId,
-              userId: p.userId,
-            });
-            await this.store.setJobStatus(m, p.org.id, entry, to, { trigger: 'POST /title', pointerId });
-            if (input.sync_private) entry.private_enrichment_pending = true;
-            await this.markRequested(m, p.org.id, entry, input);
-            await this.store.save(m, p.org.id, entry);
-            await this.queue.enqueue(m, {
-              entryId: entry.entryId,
-              orgId: p.org.id,
-              input: { ...input, reasons: ['update'] },
-              initialStatus: to,
-            });
-            return { entryId: pointerId, job_status: to };
-          }
-          applyRule2(input, req.account_data?.vehicle?.title?.issuing_state);
+          if (existing) return this.createPointer(m, p, existing.entry, input, issuingState);
+          applyRule2(input, issuingState);
           const entry = newEntry({
             orgId: p.org.id,
             orgName: p.org.name,
@@ -211,8 +188,9 @@ export class TitleService {
             newEntry: true,
           });
           return { entryId: entry.entryId, job_status: 'pending' as JobStatus };
-        });
-        this.queue.wake();
+        }, o.batch);
+        if (o.batch) o.batch.afterCommit(() => this.queue.wake());
+        else this.queue.wake();
         return result;
       } catch (e) {
         // A concurrent create of the same VIN won the unique index: this one becomes an update.
@@ -220,6 +198,38 @@ export class TitleService {
         throw e;
       }
     }
+  }
+
+  /** POST /title for a VIN the organization has: a duplicate pointer to its entry, and an update job. */
+  private async createPointer(
+    m: EntityManager,
+    p: Principal,
+    entry: TitleEntry,
+    input: JobInput,
+    issuingState: string | null | undefined,
+  ): Promise<ActionResult> {
+    if (!this.visible(p, entry))
+      throw new TitledError('VIN_CONFLICT', 'an entry with this VIN exists in a group you cannot see');
+    applyRule2(input, issuingState ?? entry.account_data.vehicle?.title?.issuing_state);
+    const to: JobStatus = hasSyncFlag(input) ? 'enriching' : 'pending';
+    const pointerId = randomUUID();
+    await this.store.addPointer(m, {
+      id: pointerId,
+      orgId: p.org.id,
+      canonicalId: entry.entryId,
+      userId: p.userId,
+    });
+    await this.store.setJobStatus(m, p.org.id, entry, to, { trigger: 'POST /title', pointerId });
+    if (input.sync_private) entry.private_enrichment_pending = true;
+    await this.markRequested(m, p.org.id, entry, input);
+    await this.store.save(m, p.org.id, entry);
+    await this.queue.enqueue(m, {
+      entryId: entry.entryId,
+      orgId: p.org.id,
+      input: { ...input, reasons: ['update'] },
+      initialStatus: to,
+    });
+    return { entryId: pointerId, job_status: to };
   }
 
   /** GET /title/{id}: the canonical entry, object paths presigned. */
