@@ -1,20 +1,22 @@
 /**
  * Batch import: a CSV of accounts becomes title entries (docs/import.md).
  *
- * Streamed with csv-parse (one row in memory per worker, whatever the file's
+ * Streamed with csv-parse (a batch of rows in memory, whatever the file's
  * size), each row created through the title service as POST /title would,
- * a few at a time. Idempotent by VIN: a row whose VIN the organization
- * already has is reported as `exists` and left alone, so re-running a file
- * (or resuming an interrupted run) creates nothing twice.
+ * a batch of rows to a transaction, each row in a savepoint of its own.
+ * Idempotent by VIN: a row whose VIN the organization already has is
+ * reported as `exists` and left alone, so re-running a file (or resuming an
+ * interrupted run) creates nothing twice.
  */
-import type { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Principal } from '../auth/authenticator.js';
-import type { Database } from '../db/database.js';
+import type { Database, TxBatch } from '../db/database.js';
 import { isTitledError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { TitleService } from '../service/title-service.js';
 import { checkVin } from '../vin.js';
+import { VinSet } from './vin-set.js';
 
 /** Short column names and the account_data paths they fill (any other column is a dotted path, e.g. `vehicle.color`). */
 export const COLUMN_ALIASES: Record<string, string> = {
@@ -85,9 +87,11 @@ export interface ImportSummary {
   ms: number;
 }
 export interface ImportOptions {
-  /** Called once per row, in completion order (progress bars, error reports). */
+  /** Called once per row, in row order, once the row's batch committed (progress bars, error reports). */
   onRow?: (r: RowResult, bytesRead: number) => void;
-  /** Rows created at once (default 4). */
+  /** Rows written in one transaction, each in a savepoint of its own (default 100). */
+  batch?: number;
+  /** PostgreSQL: batches written at once (default 4); on SQLite, whose one connection writes, one at a time. */
   concurrency?: number;
   /** Group of every created entry (a `groupId` column wins). */
   groupId?: string;
@@ -164,6 +168,26 @@ export function rowBody(
   return { ...body, account_data: account };
 }
 
+/** A row read and checked (VIN present, valid, not earlier in the file) that the database decides on. */
+interface PendingRow {
+  row: number;
+  vin: string;
+  body: Record<string, unknown>;
+}
+const isPending = (r: RowResult | PendingRow): r is PendingRow => 'body' in r;
+
+/**
+ * The input in slices of at most 4 KB: csv-parse parses each chunk it is given at once, so the rows of a 64 KB
+ * chunk (about 500) would wait until the ones before them are created, living long enough for V8 to promote them
+ * to its old space; an uploaded file comes as one chunk.
+ */
+async function* slices(input: Readable, size = 4096): AsyncGenerator<Buffer> {
+  for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let i = 0; i < b.length; i += size) yield b.subarray(i, i + size);
+  }
+}
+
 /** Imports a CSV stream for the principal's organization; see the module comment. */
 export async function importCsv(
   deps: ImportDeps,
@@ -172,13 +196,9 @@ export async function importCsv(
   o: ImportOptions = {},
 ): Promise<ImportSummary> {
   const started = Date.now();
-  const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false }));
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false });
+  pipeline(Readable.from(slices(input)), parser, () => undefined);
   const summary: ImportSummary = { rows: 0, created: 0, exists: 0, errors: 0, errorRows: [], ms: 0 };
-  const seen = new Set<string>();
-  const inFlight = new Set<Promise<void>>();
-  let header: string[] | undefined;
-  let paths: (string | null)[] = [];
-  let row = 1;
   const finish = (r: RowResult) => {
     summary.rows++;
     summary[r.result === 'error' ? 'errors' : r.result]++;
@@ -186,66 +206,119 @@ export async function importCsv(
     deps.metrics?.importRows.inc({ result: r.result });
     o.onRow?.(r, parser.info.bytes);
   };
+  // SQLite has one writer: a second batch would only wait, its rows in memory
+  const batches = new Batches(deps.db.dialect === 'sqlite' ? 1 : (o.concurrency ?? 4), finish);
+  const seen = new VinSet();
+  let header: string[] | undefined;
+  let paths: (string | null)[] = [];
+  let rows: (RowResult | PendingRow)[] = [];
+  let row = 1;
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       if (!header) {
         header = cells.map((c) => c.trim());
-        const mapped = mapColumns(header);
-        if (mapped.unknown.length)
-          throw new ImportError(`unknown column(s): ${mapped.unknown.join(', ')} (docs/import.md lists the columns)`);
-        if (!mapped.paths.includes('vehicle.vin'))
-          throw new ImportError('the file needs a vin column (rows are matched by VIN)');
-        paths = mapped.paths;
+        paths = columnPaths(header);
         continue;
       }
-      row++;
-      const task = importRow(deps, p, row, rowBody(header, paths, cells, o.groupId), seen).then(finish);
-      inFlight.add(task);
-      void task.finally(() => inFlight.delete(task));
-      if (inFlight.size >= (o.concurrency ?? 4)) await Promise.race(inFlight);
+      rows.push(checkRow(++row, rowBody(header, paths, cells, o.groupId), seen));
+      if (rows.length < (o.batch ?? 100)) continue;
+      await batches.add(createRows(deps, p, rows));
+      rows = [];
     }
+    await batches.add(createRows(deps, p, rows));
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('CSV_'))
       throw new ImportError(`the file is not valid CSV: ${(e as Error).message}`);
     throw e;
   } finally {
-    await Promise.all(inFlight);
+    parser.destroy();
+    await batches.done();
   }
   if (!header) throw new ImportError('the file is empty (no header row)');
   summary.ms = Date.now() - started;
   return summary;
 }
 
-/** A file that cannot be imported at all (bad header, empty). */
-export class ImportError extends Error {
-  override readonly name = 'ImportError';
+/** The account_data paths of a header's columns; ImportError for a header that cannot be imported. */
+function columnPaths(header: string[]): (string | null)[] {
+  const mapped = mapColumns(header);
+  if (mapped.unknown.length)
+    throw new ImportError(`unknown column(s): ${mapped.unknown.join(', ')} (docs/import.md lists the columns)`);
+  if (!mapped.paths.includes('vehicle.vin'))
+    throw new ImportError('the file needs a vin column (rows are matched by VIN)');
+  return mapped.paths;
 }
 
-async function importRow(
-  deps: ImportDeps,
-  p: Principal,
-  row: number,
-  body: Record<string, unknown>,
-  seen: Set<string>,
-): Promise<RowResult> {
+/**
+ * The batches being written, at most `limit` at once; their rows are reported in row order, each batch's once it
+ * committed and the batches before it were reported.
+ */
+class Batches {
+  private readonly inFlight = new Set<Promise<void>>();
+  private reported: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly limit: number,
+    private readonly report: (r: RowResult) => void,
+  ) {}
+
+  /** Takes a batch's results; resolves when there is room for another batch. */
+  async add(results: Promise<RowResult[]>): Promise<void> {
+    const done = Promise.all([results, this.reported]).then(([rs]) => rs.forEach(this.report));
+    this.reported = done;
+    this.inFlight.add(done);
+    // a failed batch stays in the set: `done` rejects with its error
+    done.then(
+      () => this.inFlight.delete(done),
+      () => undefined,
+    );
+    if (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+}
+
+/** A row's result when it needs no database (no VIN, an invalid one, one earlier in the file), else the row. */
+function checkRow(row: number, body: Record<string, unknown>, seen: VinSet): RowResult | PendingRow {
   const rawVin = (body.account_data as { vehicle?: { vin?: unknown } }).vehicle?.vin;
   if (typeof rawVin !== 'string' || !rawVin) return { row, result: 'error', error: 'no VIN (the vin column is empty)' };
   const check = checkVin(rawVin);
   if (!check.valid) return { row, vin: rawVin, result: 'error', error: `invalid VIN: ${check.reason}` };
   const vin = check.vin;
-  if (seen.has(vin)) return { row, vin, result: 'exists', error: 'the VIN appears earlier in this file' };
-  seen.add(vin);
+  if (!seen.add(vin)) return { row, vin, result: 'exists', error: 'the VIN appears earlier in this file' };
+  return { row, vin, body };
+}
+
+/** Creates a batch's rows in one transaction, each in a savepoint of its own (a row in error rolls back alone). */
+async function createRows(deps: ImportDeps, p: Principal, rows: (RowResult | PendingRow)[]): Promise<RowResult[]> {
+  if (!rows.some(isPending)) return rows as RowResult[];
+  return deps.db.batch(async (batch) => {
+    const results: RowResult[] = [];
+    for (const r of rows) results.push(isPending(r) ? await createRow(deps, p, r, batch) : r);
+    return results;
+  });
+}
+
+async function createRow(deps: ImportDeps, p: Principal, r: PendingRow, batch: TxBatch): Promise<RowResult> {
+  const { row, vin } = r;
   const [hit] = await deps.db.query<{ id: string }>('SELECT id FROM entries WHERE "orgId" = ? AND vin = ?', [
     p.org.id,
     vin,
   ]);
   if (hit) return { row, vin, result: 'exists', entryId: hit.id };
   try {
-    const r = await deps.service.create(p, body);
-    return { row, vin, result: 'created', entryId: r.entryId };
+    const created = await deps.service.create(p, r.body, { batch });
+    return { row, vin, result: 'created', entryId: created.entryId };
   } catch (e) {
     if (isTitledError(e)) return { row, vin, result: 'error', error: e.message };
     throw e;
   }
+}
+
+/** A file that cannot be imported at all (bad header, empty). */
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
 }

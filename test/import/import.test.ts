@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { CLI, runCli } from '../helpers/cli.js';
-import { importCsv, mapColumns, rowBody } from '../../core/import/csv-import.js';
+import { importCsv, mapColumns, rowBody, type RowResult } from '../../core/import/csv-import.js';
 import { packageRoot } from '../../core/paths.js';
 import { DIALECTS, eventually, startTestEngine } from '../helpers/engine.js';
 import { accountsCsv, vinFor } from '../helpers/vins.js';
@@ -64,8 +64,9 @@ for (const dialect of DIALECTS) {
           'BADVIN,2020,X,Y,TX,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n' +
           `${vinFor(900)},2020,X,Y,ZZ,A,B,a@example.com,1 St,Austin,TX,78701,LN,1,Bank\n`;
         const deps = { service: t.engine.service, db: t.engine.db, metrics: t.engine.metrics };
-        const rows: string[] = [];
-        const first = await importCsv(deps, p, Readable.from([csv]), { onRow: (r) => rows.push(r.result) });
+        const rows: RowResult[] = [];
+        // batches of 7: the file's 43 rows make 7 batches, the last one short
+        const first = await importCsv(deps, p, Readable.from([csv]), { batch: 7, onRow: (r) => rows.push(r) });
         expect({ ...first, ms: 0, errorRows: first.errorRows.map((r) => r.row) }).to.deep.equal({
           rows: 43,
           created: 40,
@@ -76,7 +77,8 @@ for (const dialect of DIALECTS) {
         });
         expect(first.errorRows[0]!.error).to.match(/invalid VIN/);
         expect(first.errorRows[1]!.error).to.match(/issuing_state/);
-        expect(rows).to.have.length(43);
+        expect(rows.map((r) => r.row)).to.deep.equal(Array.from({ length: 43 }, (_, i) => i + 2));
+        expect(rows.slice(40).map((r) => r.result)).to.deep.equal(['exists', 'error', 'error']);
         const listed = await eventually(
           async () => {
             const l = await t.engine.service.list(p, { limit: 500 });
@@ -87,6 +89,9 @@ for (const dialect of DIALECTS) {
         const one = (listed.items as any[]).find((e) => e.VIN === vinFor(7));
         expect(one.account_data.loan.borrower[0]).to.deep.include({ name_first: 'Pat7', name_last: 'Borrower7' });
         expect(one.account_data.loan.loan_amount).to.equal(10007);
+        // each created entry's first event was written with it
+        for (const e of listed.items as any[])
+          expect((await t.engine.outbox.forEntry(e.entryId))[0]!.name).to.equal('title.job_status.pending');
         const again = await importCsv(deps, p, Readable.from([csv]));
         expect([again.created, again.exists, again.errors]).to.deep.equal([0, 41, 2]);
         expect((await t.engine.service.list(p, { limit: 500 })).count).to.equal(40);
@@ -149,6 +154,22 @@ describe('batch import: titled import', function () {
     expect(r.status, r.stdout).to.equal(0);
     expect(r.stdout).to.match(/import \|[█░]+\| 100% \| 300 rows: 300 created, 0 present, 0 errors/);
     expect(r.stdout).to.match(/300 rows, 300 created/);
+  });
+
+  it('--batch N: rows committed N at a time, the same counts; a bad --batch is a usage error', async () => {
+    const file = join(dataDir, 'batched.csv');
+    writeFileSync(
+      file,
+      accountsCsv(25, { start: 70_000 }) + accountsCsv(5, { start: 70_010 }).split('\n').slice(1).join('\n'),
+    );
+    const r = await run(['import', file, '--org', 'acme', '--batch', '4', '--json'], dataDir);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.include({ rows: 30, created: 25, exists: 5, errors: 0 });
+    for (const bad of ['0', '1001', '2.5', 'x']) {
+      const b = await run(['import', file, '--org', 'acme', '--batch', bad], dataDir);
+      expect(b.code).to.equal(2);
+      expect(b.stderr).to.include('--batch must be 1 to 1000');
+    }
   });
 
   it('refuses a file with unknown columns or no vin column, naming them (exit 2)', async () => {
