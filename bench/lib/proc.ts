@@ -14,8 +14,8 @@ export interface Child<R extends Record<string, unknown>> {
 }
 
 /**
- * The environment bin/titled gives the daemon (the NAME=VALUE words of its `#!/usr/bin/env -S ... node` line), so a
- * server under test runs as `titled serve` would: read from the file itself, never copied.
+ * The environment bin/titled gives every command (the NAME=VALUE words of its `#!/usr/bin/env -S ... node` line), so
+ * a server under test runs as `titled serve` would, and `titled import` as a user's: read from the file, never copied.
  */
 export function launcherEnv(): Record<string, string> {
   const line = readFileSync(new URL('../../../bin/titled', import.meta.url), 'utf8').split('\n', 1)[0]!;

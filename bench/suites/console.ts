@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { api } from '../lib/api.js';
-import { startChild, type Child } from '../lib/proc.js';
+import { launcherEnv, startChild, type Child } from '../lib/proc.js';
 import type { Metric, Suite, SuiteContext } from '../lib/types.js';
 import { vinFor } from '../lib/vin.js';
 
@@ -62,7 +62,10 @@ function peakRss(pid: number): number | null {
   }
 }
 
-/** Runs `titled import` in its own process; returns its JSON summary and the highest VmHWM seen. */
+/**
+ * Runs `titled import` in its own process, with the environment bin/titled gives every command (launcherEnv), as a
+ * user's `titled import` runs; returns its JSON summary and the highest VmHWM seen.
+ */
 async function runImport(
   ctx: SuiteContext,
   dataDir: string,
@@ -70,7 +73,7 @@ async function runImport(
 ): Promise<{ summary: { rows: number; created: number; ms: number }; peak: number | null }> {
   const cli = join(ctx.benchDir, '..', 'bin', 'cli.js');
   const child = spawn(process.execPath, [...ctx.execArgv, cli, 'import', file, '--org', 'bench', '--json'], {
-    env: { ...process.env, TITLED_DATA_DIR: dataDir, TITLED_LOG_LEVEL: 'warn', TITLED_CONFIG: '' },
+    env: { ...process.env, ...launcherEnv(), TITLED_DATA_DIR: dataDir, TITLED_LOG_LEVEL: 'warn', TITLED_CONFIG: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
