@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { classifyPage } from '../../plugins/ocr/classify.js';
 import { parseAamva } from '../../plugins/ocr/extract/aamva.js';
+import { identifier } from '../../plugins/ocr/extract/common.js';
 import { licenseFields } from '../../plugins/ocr/extract/license.js';
 import { extractPayoff } from '../../plugins/ocr/extract/payoff.js';
 import { extractTitle } from '../../plugins/ocr/extract/title.js';
@@ -99,6 +100,12 @@ describe('value parsers', () => {
     ).to.deep.equal(['2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2024-03-15', '2026-01-02']);
     expect(findDates('O3/I5/2O24')).to.deep.equal(['2024-03-15']);
     expect(findDates('13/45/2024')).to.deep.equal([]);
+  });
+  it('identifiers: a speck read as an apostrophe or quote inside one is dropped', () => {
+    expect(identifier("Y'7035033")).to.equal('Y7035033');
+    expect(identifier('4d DLN Y\u20197035033')).to.equal('Y7035033');
+    expect(identifier('Y 124056514')).to.equal('Y124056514');
+    expect(identifier("O'BRIEN")).to.equal(null);
   });
   it('money', () => {
     expect(findMoney('is $22,524.80. and $9.57 per day; total 1,234.50')).to.deep.equal([

@@ -141,10 +141,12 @@ export function yearMakeText(s: string): string | null {
 
 /** An identifier: the first token with a digit, 4 to 20 letters and digits (dashes kept inside). */
 export function identifier(s: string): string | null {
-  // OCR doubles a glyph into a sign ("S$"), splits at hyphens ("5903- 107033") and after a leading letter ("Y 124056514")
+  // OCR doubles a glyph into a sign ("S$"), splits at hyphens ("5903- 107033") and after a leading letter ("Y 124056514"),
+  // and reads a speck between two characters as an apostrophe or a quote ("Y'7035033")
   for (const tok of s
     .toUpperCase()
     .replace(/[$]/g, '')
+    .replace(/(?<=[A-Z0-9])['`"\u2018\u2019\u201C\u201D](?=[A-Z0-9])/g, '')
     .replace(/\s*-\s*/g, '-')
     .replace(/^([A-Z]) (?=\d{4,}\b)/, '$1')
     .split(/\s+/)) {
