@@ -2,12 +2,16 @@
  * Small print on cards (issue 20): a card whose smallest labels (4.5-5 pt,
  * about 13 px at 300 dpi) are under what tesseract reads well is enlarged,
  * whatever its median glyph, so a one-letter value beside such a label (SEX
- * M) is read; a full page's fine print is left alone.
+ * M) is read; a full page's fine print is left alone; a grainy card is enlarged at most 1.5 times.
  */
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { analyzeDocument } from '../../plugins/ocr/analyze.js';
 import { smallPrintScale } from '../../plugins/ocr/read/image.js';
 import { generateHeldout } from '../fixtures/ocr/heldout/generate.js';
+import { generateCorpus } from '../fixtures/ocr/generator/corpus.js';
 
 const heights = (small: number, big: number, n = 100) =>
   Array.from({ length: n }, (_, i) => (i < n * 0.2 ? small : big));
@@ -25,6 +29,26 @@ describe('small print', function () {
     // never past twice the native size; too few glyphs to tell: unchanged
     expect(smallPrintScale(heights(6, 20), 1, 600 * 400)).to.equal(2);
     expect(smallPrintScale(heights(10, 20, 10), 1, 600 * 400)).to.equal(1);
+    // a grainy page: its smallest "glyphs" may be grain, enlarged at most 1.5 times
+    expect(smallPrintScale(heights(6, 20), 1, 600 * 400, true)).to.equal(1.5);
+    expect(smallPrintScale(heights(13, 20), 1, 1020 * 648, true)).to.equal(1.5);
+    expect(smallPrintScale(heights(14, 20), 1, 1020 * 648, true)).to.be.closeTo(20 / 14, 0.01);
+  });
+
+  it('reads the grainy CA-like cards of the bench corpus whole (grain enlarged twice read as thousands of words)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titled-small-print-'));
+    try {
+      const docs = await generateCorpus(dir, { perLayout: 2, seed: 1, layouts: ['dl-b'], conditions: ['degraded'] });
+      expect(docs).to.have.lengthOf(2);
+      for (const d of docs) {
+        const a = await analyzeDocument(readFileSync(join(dir, d.file)));
+        expect(a.document_type, d.id).to.equal('DRIVER_LICENSE');
+        expect(a.fields.license_number, d.id).to.equal(d.expected.license_number);
+        expect(a.fields.name_last, d.id).to.equal(d.expected.name_last);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the SEX of every CA-like held-out card scan (seed 3: two lost it at native size)', async () => {

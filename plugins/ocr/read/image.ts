@@ -145,13 +145,22 @@ const SMALL_GLYPH = 18;
 const SMALL_PRINT = 15;
 const SMALL_PRINT_TO = 20;
 const SMALL_PRINT_AREA = 4_000_000;
+/**
+ * On a grainy page (GRAINY) the smallest "glyphs" may be grain, and grain enlarged twice passes the median filter
+ * for print: tesseract then read thousands of specks (a degraded card of the bench took 75 s instead of 0.3 s and
+ * lost every field). Enlarged at most this much there, the cards keep their small print (the held-out SEX) and
+ * the grain stays grain.
+ */
+const GRAINY_MAX_UP = 1.5;
+/** Paper noise (standard deviation of the paper's gray level) above which a page is grainy: it is median-filtered. */
+const GRAINY = 5;
 
 /** The scale that brings the smallest print to a size tesseract reads well, or `scale` when it is large enough or the area too big. */
-export function smallPrintScale(heights: readonly number[], scale: number, area: number): number {
+export function smallPrintScale(heights: readonly number[], scale: number, area: number, grainy = false): number {
   if (heights.length < 20) return scale;
   const fine = heights[Math.floor(0.1 * (heights.length - 1))]! * scale;
   if (fine >= SMALL_PRINT) return scale;
-  const up = Math.min(2 / scale, SMALL_PRINT_TO / fine);
+  const up = Math.min(2 / scale, grainy ? GRAINY_MAX_UP : Infinity, SMALL_PRINT_TO / fine);
   return up > 1.05 && area * (scale * up) ** 2 <= SMALL_PRINT_AREA ? scale * up : scale;
 }
 
@@ -223,15 +232,15 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
       height: Math.min(g.height - at.y, c.height + 2 * margin),
     });
   }
-  scale = smallPrintScale(ink.heights, scale, src.width * src.height);
-  const origin = { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
   // measured on the whole page, so a crop changes nothing but the area read (a card's tinted background is not paper grain)
   const hist = histogram(g);
   // grainy scans (noise on the paper) lose whole text blocks in tesseract's layout analysis: a median filter keeps the strokes
   const noise = paperNoise(hist);
+  scale = smallPrintScale(ink.heights, scale, src.width * src.height, noise > GRAINY);
+  const origin = { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
   const [lo, paper] = inkAndPaper(hist);
   const resize = Math.abs(scale - 1) > 0.05;
-  const median = noise > 5 ? (noise > 9 ? 5 : 3) : 0;
+  const median = noise > GRAINY ? (noise > 9 ? 5 : 3) : 0;
   // stretch only a washed-out page: grey ink on grey paper (the darkest ink to black, the paper to white)
   const stretch = paper - lo >= 24 && paper - lo < 150;
   const rotate = Math.abs(skew) >= 0.3;
