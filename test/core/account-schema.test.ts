@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import type { z } from 'zod';
 import { mergeAccountData, PRECEDENCE, type AccountSource } from '../../core/model/account.js';
 import { AccountDataSchema, type AccountData } from '../../core/model/schemas.js';
+import { prng } from '../support/fixtures.js';
 
 type Def = {
   type: string;
@@ -37,18 +38,6 @@ function objectsOf(s: z.ZodType, path = 'account_data', out: [string, z.ZodType]
     objectsOf(d.out!, path, out);
   } else if (d.type === 'record') objectsOf(d.valueType!, `${path}{}`, out);
   return out;
-}
-
-/** A small seeded PRNG (mulberry32): a failure names its seed and replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // scalars a leaf may take (each leaf takes those its schema accepts); few, so sources agree and disagree
@@ -158,7 +147,7 @@ describe('account data: a merge of records that fit the schema fits it', () => {
   it('merges of random records that fit (client, documents, pulls, VIN decode, insurance, plugins) fit', () => {
     let nonEmpty = 0;
     for (let seed = 1; seed <= 400; seed++) {
-      const r = rng(seed);
+      const r = prng(seed);
       const list = sources(r);
       const out = mergeAccountData(list);
       const check = AccountDataSchema.safeParse(out.account_data);
