@@ -22,6 +22,17 @@ describe('storage: LocalObjectStore', () => {
     expect(bodies.some((b) => b.equals(got))).to.equal(true);
     expect(readdirSync(join(dir, 'org/entry'))).to.deep.equal(['form.pdf']);
   });
+
+  it('writes again into a folder removed behind its back, and after deletePrefix', async () => {
+    const store = new LocalObjectStore(dir, 'x'.repeat(32), 'http://localhost');
+    await Promise.all(['a.json', 'b.pdf', 'c.png'].map((f) => store.put(`org/e1/pull/${f}`, f)));
+    rmSync(join(dir, 'org/e1'), { recursive: true });
+    await store.put('org/e1/pull/a.json', 'again');
+    expect(String(await store.get('org/e1/pull/a.json'))).to.equal('again');
+    await store.deletePrefix('org/e1');
+    await store.put('org/e1/pull/b.pdf', 'after delete');
+    expect(readdirSync(join(dir, 'org/e1/pull'))).to.deep.equal(['b.pdf']);
+  });
 });
 
 describe('storage: large objects are read in bounded chunks (issue 13, item 9)', () => {
