@@ -19,7 +19,7 @@ import { vinText } from './extract/common.js';
 import type { SpecResult } from './extract/run.js';
 import { buildLayout, type Layout } from './layout/layout.js';
 import { readPdf417 } from './read/barcode.js';
-import { decodeImage, ocrScale, prepareForOcr } from './read/image.js';
+import { applyOcrPlan, decodeImage, ocrScale, planOcr, type OcrPlan } from './read/image.js';
 import { ToolError } from './read/exec.js';
 import { pageCount, rasterizePage, readTextLayer, type TextLayerPage } from './read/pdf.js';
 import { openPdf, pageImages, pageScanImage } from './read/pdf-image.js';
@@ -139,7 +139,7 @@ const defaults = (o: ThreadOptions) => ({
 type Opts = ReturnType<typeof defaults>;
 
 /** Runs one step and adds its time to the document's step timings. */
-async function step<T>(o: Opts, name: Step, fn: () => Promise<T>): Promise<T> {
+async function step<T>(o: Pick<Opts, 'steps'>, name: Step, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   try {
     return await fn();
@@ -205,12 +205,32 @@ async function findUpright(g: Gray, opts: OcrOptions): Promise<number> {
 }
 
 /**
+ * How a raster is to be prepared for OCR. A card is enlarged for its small
+ * print (image.ts `smallPrintScale`), but a license back's barcode says all
+ * its print does and its fields come from the barcode: a card whose AAMVA
+ * barcode reads at its own scale is read at that scale (the enlargement
+ * doubled a back's OCR time), and the barcode is kept for `pageBarcode`.
+ */
+export async function planPage(
+  g: Gray,
+  scale: number | undefined,
+  o: Pick<Opts, 'steps'> = { steps: {} },
+): Promise<{ plan: OcrPlan; pdf417?: string[] }> {
+  const plan = await step(o, 'prepare', () => planOcr(g, scale));
+  if (plan.scale <= plan.base) return { plan };
+  const found = await step(o, 'barcode', () => readPdf417(plan.src));
+  if (!firstAamva(found)) return { plan };
+  return { plan: { ...plan, scale: plan.base }, pdf417: found };
+}
+
+/**
  * Preprocesses and OCRs one raster; turns it upright when it reads badly and
  * lies on its side. Word boxes are in the page's coordinates (300 dpi) even
  * when tesseract read only the part of the page that holds print.
  */
 async function ocrPage(page: number, g: Gray, scale: number | undefined, o: Opts): Promise<PageText> {
-  const prep = await step(o, 'prepare', () => prepareForOcr(g, scale));
+  const { plan, pdf417 } = await planPage(g, scale, o);
+  const prep = await step(o, 'prepare', () => applyOcrPlan(plan));
   const opts = { timeoutMs: o.ocrTimeoutMs, signal: o.signal, concurrency: o.concurrency };
   let raster = prep.gray;
   let place = { origin: prep.origin, page: prep.page };
@@ -241,6 +261,7 @@ async function ocrPage(page: number, g: Gray, scale: number | undefined, o: Opts
     origin: place.origin,
     rotated: Math.round(rotated * 10) / 10,
     mean_conf: Math.round(meanConf({ words })),
+    ...(pdf417 ? { pdf417 } : {}),
   };
 }
 
@@ -320,6 +341,7 @@ const firstAamva = (texts: string[]) => texts.map(parseAamva).find((r) => r) ?? 
  * then rendered.
  */
 async function pageBarcode(p: PageText, pdf: PdfSource | undefined, o: Opts): Promise<AamvaRecord | null> {
+  if (p.pdf417) return firstAamva(p.pdf417);
   if (p.raster) return firstAamva(await readPdf417(p.raster));
   if (!pdf) return null;
   const doc = await parsed(pdf);

@@ -2,14 +2,16 @@
  * Small print on cards (issue 20): a card whose smallest labels (4.5-5 pt,
  * about 13 px at 300 dpi) are under what tesseract reads well is enlarged,
  * whatever its median glyph, so a one-letter value beside such a label (SEX
- * M) is read; a full page's fine print is left alone; a grainy card is enlarged at most 1.5 times.
+ * M) is read; a full page's fine print is left alone; a grainy card is enlarged at most 1.5 times; a license back
+ * whose barcode reads is read at its own scale.
  */
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzeDocument } from '../../plugins/ocr/analyze.js';
-import { smallPrintScale } from '../../plugins/ocr/read/image.js';
+import { analyzeDocument, planPage } from '../../plugins/ocr/analyze.js';
+import { parseAamva } from '../../plugins/ocr/extract/aamva.js';
+import { decodeImage, ocrScale, smallPrintScale } from '../../plugins/ocr/read/image.js';
 import { generateHeldout } from '../fixtures/ocr/heldout/generate.js';
 import { generateCorpus } from '../fixtures/ocr/generator/corpus.js';
 
@@ -46,6 +48,38 @@ describe('small print', function () {
         expect(a.fields.license_number, d.id).to.equal(d.expected.license_number);
         expect(a.fields.name_last, d.id).to.equal(d.expected.name_last);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a license back whose barcode reads at its own scale, and enlarges a front', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titled-small-print-'));
+    try {
+      const docs = await generateCorpus(dir, {
+        perLayout: 1,
+        seed: 1,
+        layouts: ['dl-b', 'dl-back'],
+        conditions: ['scan'],
+      });
+      const back = docs.find((d) => d.layout === 'dl-back')!;
+      const front = docs.find((d) => d.layout === 'dl-b')!;
+      for (const d of [back, front]) expect(d.file, d.id).to.match(/\.png$/);
+      const plan = async (file: string) => {
+        const { gray, density } = await decodeImage(readFileSync(join(dir, file)), 40_000_000);
+        return planPage(gray, ocrScale(gray, density));
+      };
+      const b = await plan(back.file);
+      expect(b.plan.scale, 'back').to.equal(b.plan.base);
+      expect(b.pdf417?.map(parseAamva).some((r) => r?.license_number === back.expected.license_number)).to.equal(true);
+      const f = await plan(front.file);
+      expect(f.plan.scale, 'front').to.be.above(f.plan.base);
+      expect(f.pdf417).to.equal(undefined);
+      // the back read at its own scale still reads as a back, its fields from the barcode
+      const a = await analyzeDocument(readFileSync(join(dir, back.file)));
+      expect(a.document_type).to.equal('DRIVER_LICENSE_BACK');
+      expect(a.barcode).to.not.equal(null);
+      expect(a.fields.license_number).to.equal(back.expected.license_number);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -210,6 +210,28 @@ function cropGray(g: Gray, b: Box): Gray {
  * itself, so a stretch of a page with good contrast buys nothing.
  */
 export async function prepareForOcr(g: Gray, scale: number | undefined): Promise<Prepared> {
+  return applyOcrPlan(await planOcr(g, scale));
+}
+
+/** What preparing a page will do, decided from a small copy of it; `scale` may still be lowered to `base` before it is applied. */
+export interface OcrPlan {
+  /** The part of the page read (the print and a margin, or the whole page), at the page's own scale. */
+  src: Gray;
+  /** Where `src` sits on the page, and the page's size, at the page's own scale. */
+  at: { x: number; y: number };
+  size: { width: number; height: number };
+  scale: number;
+  /** The scale before the enlargement for small print (equal to `scale` when there is none). */
+  base: number;
+  skew: number;
+  noise: number;
+  ink: number;
+  paper: number;
+  glyph: number | null;
+}
+
+/** Surveys a page (skew, print, grain, contrast, glyph sizes) and decides its crop and scale; the pixels are not touched. */
+export async function planOcr(g: Gray, scale: number | undefined): Promise<OcrPlan> {
   const smallW = Math.min(700, g.width);
   const factor = smallW / g.width;
   const small = await run(raw(g).resize(smallW, Math.max(1, Math.round(g.height * factor)), { kernel: 'linear' }));
@@ -236,9 +258,25 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
   const hist = histogram(g);
   // grainy scans (noise on the paper) lose whole text blocks in tesseract's layout analysis: a median filter keeps the strokes
   const noise = paperNoise(hist);
-  scale = smallPrintScale(ink.heights, scale, src.width * src.height, noise > GRAINY);
-  const origin = { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
   const [lo, paper] = inkAndPaper(hist);
+  return {
+    src,
+    at,
+    size: { width: g.width, height: g.height },
+    scale: smallPrintScale(ink.heights, scale, src.width * src.height, noise > GRAINY),
+    base: scale,
+    skew,
+    noise,
+    ink: lo,
+    paper,
+    glyph: ink.glyph,
+  };
+}
+
+/** Crops, resizes, denoises, stretches and straightens a page as its plan says, doing only what the plan needs. */
+export async function applyOcrPlan(plan: OcrPlan): Promise<Prepared> {
+  const { src, scale, skew, noise, ink: lo, paper } = plan;
+  const origin = { x: Math.round(plan.at.x * scale), y: Math.round(plan.at.y * scale) };
   const resize = Math.abs(scale - 1) > 0.05;
   const median = noise > GRAINY ? (noise > 9 ? 5 : 3) : 0;
   // stretch only a washed-out page: grey ink on grey paper (the darkest ink to black, the paper to white)
@@ -246,11 +284,11 @@ export async function prepareForOcr(g: Gray, scale: number | undefined): Promise
   const rotate = Math.abs(skew) >= 0.3;
   const report = {
     origin,
-    page: { width: Math.round(g.width * scale), height: Math.round(g.height * scale) },
+    page: { width: Math.round(plan.size.width * scale), height: Math.round(plan.size.height * scale) },
     scale,
     skew,
     noise: Math.round(noise * 10) / 10,
-    ...(ink.glyph !== null ? { glyph_px: Math.round(ink.glyph) } : {}),
+    ...(plan.glyph !== null ? { glyph_px: Math.round(plan.glyph) } : {}),
   };
   if (!resize && !median && !stretch && !rotate) return { gray: src, ...report };
   let img = raw(src);

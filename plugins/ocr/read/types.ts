@@ -34,6 +34,8 @@ export interface PageText {
   origin?: { x: number; y: number };
   /** Degrees the page was turned by before OCR (orientation and deskew). */
   rotated?: number;
+  /** The PDF417 symbols of a license back, read before OCR from the page at its own scale (analyze.ts `ocrPage`). */
+  pdf417?: string[];
   /** Mean word confidence (OCR pages). */
   mean_conf?: number;
 }
