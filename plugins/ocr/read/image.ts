@@ -336,11 +336,7 @@ function inkAndPaper(hist: Uint32Array): [number, number] {
   return [lo, Math.max(lo, mode(hist) - 6)];
 }
 
-/** The raster as binary PGM, the cheapest format to hand tesseract (no compression). */
-export function toPgm(g: Gray): Buffer {
-  return Buffer.concat([pgmHeader(g), g.data]);
-}
-
+/** The header of a raster as binary PGM, the cheapest format to hand tesseract (no compression). */
 export function pgmHeader(g: Gray): Buffer {
   return Buffer.from(`P5\n${g.width} ${g.height}\n255\n`, 'latin1');
 }

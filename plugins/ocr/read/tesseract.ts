@@ -1,32 +1,34 @@
 /**
- * OCR with tesseract through node-tesseract-ocr: word boxes as TSV, one
- * tesseract process per core (a p-queue shared by every job of the process)
- * and OMP_THREAD_LIMIT=1 in each (DESIGN.md: 3.5x faster per page than
- * tesseract's own threading on these machines). node-tesseract-ocr runs a
- * shell command built from its arguments: it gets only a temp file path this
- * module made (a PGM written just before the call, removed after it) and the
- * fixed options below, never text from a client. A file, not stdin: a 10 MB
- * page piped through the event loop stalls tesseract whenever the loop is
- * busy with another document.
+ * OCR with tesseract: word boxes as TSV, one tesseract process per core (a
+ * p-queue shared by every job of the process) and OMP_THREAD_LIMIT=1 in each
+ * (DESIGN.md: 3.5x faster per page than tesseract's own threading on these
+ * machines). Run through runTool (exec.ts), without a shell: a fixed argument
+ * array, and a process that is killed when its time limit passes or its job is
+ * cancelled (node-tesseract-ocr, used before, runs a shell command and gives no
+ * handle on the process: a read that timed out ran on, holding a core). The
+ * page goes in a temp file this module writes just before the call and
+ * removes after it, not stdin: a 10 MB page piped through the event loop
+ * stalls tesseract whenever the loop is busy with another document.
  */
-import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, accessSync, constants } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import tesseract from 'node-tesseract-ocr';
 import { packageRoot } from '../../../core/plugin-api.js';
-import { pgmHeader, toPgm } from './image.js';
+import { runTool } from './exec.js';
+import { pgmHeader } from './image.js';
 import type { Gray, Word } from './types.js';
 
-const BINARY = 'OMP_THREAD_LIMIT=1 tesseract';
-/** Our settings files (plugins/ocr/*.cfg), passed by path: only when the path needs no shell quoting. */
+/** Our settings files (plugins/ocr/*.cfg), passed by path. */
 const configFile = (name: string) => {
   const p = join(packageRoot, 'plugins', 'ocr', name);
-  return /^[A-Za-z0-9_./-]+$/.test(p) && existsSync(p) ? [p] : [];
+  return existsSync(p) ? [p] : [];
 };
 const CONFIG = configFile('tesseract.cfg');
 const VIN_CONFIG = configFile('tesseract-vin.cfg');
+/** Far more than any page's TSV (a dense page gives about 300 KB). */
+const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /** Parses tesseract's TSV: the words (level 5) with their boxes and confidence. */
 function parseTsv(tsv: string): Word[] {
@@ -66,19 +68,7 @@ export interface OcrOptions {
   concurrency?: number;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-    const onAbort = () => reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', onAbort);
-    });
-  });
-}
-
-let tempDir: string | null | undefined;
+let tempDir: string | undefined;
 let tempSeq = 0;
 
 /** A folder in memory (/dev/shm) when the machine has one: a page is written and read back once, it never needs a disk. */
@@ -91,21 +81,24 @@ function tempRoot(): string {
   }
 }
 
-/** This process's folder for page files (null when its path would need shell quoting); removed when the process exits. */
-function pageDir(): string | null {
+/** This process's folder for page files; removed when the process exits. */
+function pageDir(): string {
   if (tempDir === undefined) {
     const d = mkdtempSync(join(tempRoot(), 'titled-ocr-'));
-    tempDir = /^[A-Za-z0-9_./-]+$/.test(d) ? d : null;
+    tempDir = d;
     process.once('exit', () => rmSync(d, { recursive: true, force: true }));
   }
   return tempDir;
 }
 
-/** Runs tesseract on a raster: from a temp PGM file this module writes (stdin when no safe folder exists). */
-async function recognize(g: Gray, config: Record<string, unknown>): Promise<string> {
-  const dir = pageDir();
-  if (!dir) return String(await tesseract.recognize(toPgm(g), config));
-  const file = join(dir, `p${process.pid}-${++tempSeq}.pgm`);
+/**
+ * Runs tesseract on a raster written to a temp PGM file: `psm` the page
+ * segmentation mode, `configs` the config files (tesseract's own `tsv`, ours
+ * by path). Killed past `timeoutMs` or when `signal` aborts (a ToolError, or
+ * the signal's reason).
+ */
+async function recognize(g: Gray, psm: number, configs: string[], o: OcrOptions): Promise<string> {
+  const file = join(pageDir(), `p${process.pid}-${++tempSeq}.pgm`);
   const fh = await open(file, 'w');
   try {
     await fh.writev([pgmHeader(g), g.data]);
@@ -113,7 +106,14 @@ async function recognize(g: Gray, config: Record<string, unknown>): Promise<stri
     await fh.close();
   }
   try {
-    return String(await tesseract.recognize(file, config));
+    const args = [file, 'stdout', '-l', 'eng', '--oem', '1', '--psm', String(psm), '--dpi', '300', ...configs];
+    const out = await runTool('tesseract', args, {
+      timeoutMs: o.timeoutMs,
+      maxOutputBytes: MAX_OUTPUT,
+      signal: o.signal,
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    });
+    return out.toString('utf8');
   } finally {
     await rm(file, { force: true });
   }
@@ -124,12 +124,7 @@ export async function ocrWords(g: Gray, o: OcrOptions): Promise<Word[]> {
   const tsv = await ocrQueue(o.concurrency).add(
     () => {
       o.signal?.throwIfAborted();
-      return withTimeout(
-        recognize(g, { lang: 'eng', oem: 1, psm: o.psm ?? 11, dpi: 300, presets: ['tsv', ...CONFIG], binary: BINARY }),
-        o.timeoutMs,
-        'tesseract',
-        o.signal,
-      );
+      return recognize(g, o.psm ?? 11, ['tsv', ...CONFIG], o);
     },
     { signal: o.signal },
   );
@@ -138,15 +133,6 @@ export async function ocrWords(g: Gray, o: OcrOptions): Promise<Word[]> {
 
 /** One line of VIN characters (a crop around a VIN): tesseract limited to the VIN alphabet, single-line (7) or single-word (8) mode. */
 export async function ocrVinLine(g: Gray, o: OcrOptions & { line?: 7 | 8 }): Promise<string> {
-  const out = await ocrQueue(o.concurrency).add(
-    () =>
-      withTimeout(
-        recognize(g, { lang: 'eng', oem: 1, psm: o.line ?? 7, dpi: 300, presets: VIN_CONFIG, binary: BINARY }),
-        o.timeoutMs,
-        'tesseract',
-        o.signal,
-      ),
-    { signal: o.signal },
-  );
+  const out = await ocrQueue(o.concurrency).add(() => recognize(g, o.line ?? 7, VIN_CONFIG, o), { signal: o.signal });
   return out.trim();
 }
