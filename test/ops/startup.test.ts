@@ -75,4 +75,24 @@ describe('start-up', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the OCR plugin reads core/wmi.json at its first VIN repair, not when it loads (titled import loads it)', () => {
+    const vin = fileURLToPath(new URL('../../plugins/ocr/extract/vin.js', import.meta.url));
+    const script = `
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const read = fs.readFileSync;
+      const seen = [];
+      fs.readFileSync = (...a) => (seen.push(String(a[0])), read(...a));
+      syncBuiltinESMExports();
+      const { repairVin } = await import(${JSON.stringify(vin)});
+      const atLoad = seen.some((f) => f.endsWith('wmi.json'));
+      // a check digit that fails: the one-swap candidates are checked against the manufacturer codes
+      repairVin('1HGCM82633A004S52');
+      process.stdout.write(JSON.stringify({ atLoad, atRepair: seen.some((f) => f.endsWith('wmi.json')) }));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.equal({ atLoad: false, atRepair: true });
+  });
 });

@@ -54,10 +54,12 @@ const SWAPS: Record<string, string> = {
   '7': 'T',
 };
 const VIN_ALPHABET = /^[A-HJ-NPR-Z0-9]{17}$/;
-const KNOWN_WMI = new Set(wmiTable().map((w) => w.wmi));
+/** The manufacturer codes of core/wmi.json, read at the first repair (not when the plugin loads: `titled import` loads it). */
+let knownWmi: Set<string> | undefined;
+const isKnownWmi = (code: string) => (knownWmi ??= new Set(wmiTable().map((w) => w.wmi))).has(code);
 
 /** What a repaired VIN must also satisfy: a known manufacturer code, a model year code at 10, digits at 14-17. */
-const plausible = (v: string) => KNOWN_WMI.has(v.slice(0, 3)) && !/[UZ0]/.test(v[9]!) && /^\d{4}$/.test(v.slice(13));
+const plausible = (v: string) => isKnownWmi(v.slice(0, 3)) && !/[UZ0]/.test(v[9]!) && /^\d{4}$/.test(v.slice(13));
 
 const checks = (v: string) => VIN_ALPHABET.test(v) && computeCheckDigit(v) === v[8];
 
