@@ -7,7 +7,10 @@
  */
 import { expect } from 'chai';
 import { analyzeDocument, type DocumentAnalysis } from '../../plugins/ocr/analyze.js';
-import type { CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCorpus, type CorpusDoc } from '../fixtures/ocr/generator/corpus.js';
 import { scoreDoc, summarize, type DocScore } from '../fixtures/ocr/generator/score.js';
 import { corpus, corpusBytes } from './support.js';
 
@@ -88,5 +91,23 @@ describe('ocr accuracy on the committed corpus', function () {
     const t = title.analysis.account_data.vehicle!.title!;
     expect(t.owners!.length).to.equal(title.doc.truth.kind === 'title' ? title.doc.truth.owners.length : 0);
     expect(t.odometer_reading_unit).to.equal('MI');
+  });
+});
+
+describe('a VIN read as 18 characters', function () {
+  this.timeout(120_000);
+
+  it('is read again where it was printed (a PA title prints values above their labels; the bench missed this VIN)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titled-vin18-'));
+    try {
+      // the bench corpus's title-pa-1-scan: tesseract reads its VIN "1FMMAWFN5RE330665" as "LTFMMAWFN5RE330665"
+      const docs = await generateCorpus(dir, { perLayout: 2, seed: 1, layouts: ['title-pa'], conditions: ['scan'] });
+      const d = docs.find((x) => x.id === 'title-pa-1-scan')!;
+      const a = await analyzeDocument(readFileSync(join(dir, d.file)));
+      expect(a.fields.vin).to.equal(d.expected.vin);
+      expect(a.vin?.status).to.equal('valid');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

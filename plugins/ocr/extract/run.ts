@@ -91,5 +91,11 @@ export function runSpecs(
   const lab = bestVin(labelled);
   const vin = lab && lab.status !== 'unverified' ? lab : bestVin([...labelled, ...vinReads]);
   if (vin?.box) vinRegions.unshift({ page: vin.page!, box: vin.box });
+  else {
+    // no string read is a VIN: where one that may be was read (18 characters: a speck, or a 1 read as two), it is
+    // read again first, before the space beside the labels (a page that prints its values above their labels)
+    const spots = [...labelled, ...vinReads].filter((c) => c.box && c.page !== undefined);
+    vinRegions.unshift(...spots.slice(0, 2).map((c) => ({ page: c.page!, box: c.box! })));
+  }
   return { values, how, blocks: out, vin, vinRegions };
 }
