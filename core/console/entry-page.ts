@@ -14,7 +14,7 @@ import {
   type AccountStatus,
   type PhysicalTitleStatus,
 } from '../status.js';
-import { html, isoTime, raw, renderAny, valueText, type Html } from './html.js';
+import { html, isoTime, raw, renderAny, table, valueText, type Html } from './html.js';
 
 export interface TimelineEvent {
   name: string;
@@ -228,48 +228,19 @@ function account(e: TitleEntry, d: EntryPageData): Html {
   const discrepancies =
     (e.account_discrepancies as { items?: { field_path: string; observations: unknown[] }[] } | undefined)?.items ?? [];
   const review = e.account_review as { summary?: string[]; other_titles?: unknown[] } | undefined;
-  return html`<table class="grid">
-      <caption>
-        Fields, with the source whose value the entry holds
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Value</th>
-          <th scope="col">Source</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${leaves.map(
-          ([ptr, v]) =>
-            html`<tr>
-              <td><code>${ptr}</code></td>
-              <td>${valueText(v)}</td>
-              <td>${sourceText(ptr)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+  return html`${table(
+      ['Field', 'Value', 'Source'],
+      leaves.map(([ptr, v]) => [html`<code>${ptr}</code>`, valueText(v), sourceText(ptr)]),
+      { indent: 4, caption: 'Fields, with the source whose value the entry holds' },
+    )}
     <h3>Discrepancies</h3>
     ${
       discrepancies.length
-        ? html`<table class="grid">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Observations</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${discrepancies.map(
-                (x) =>
-                  html`<tr>
-                    <td><code>${x.field_path}</code></td>
-                    <td>${renderAny(x.observations)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        ? table(
+            ['Field', 'Observations'],
+            discrepancies.map((x) => [html`<code>${x.field_path}</code>`, renderAny(x.observations)]),
+            { indent: 10 },
+          )
         : html`<p class="muted">No discrepancies between sources.</p>`
     }
     <h3>Review</h3>
@@ -284,27 +255,11 @@ function account(e: TitleEntry, d: EntryPageData): Html {
     <h3>Sources</h3>
     ${
       d.sources.length
-        ? html`<table class="grid">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Type</th>
-                <th scope="col">At</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${d.sources.map(
-                (s) =>
-                  html`<tr>
-                    <td><code>${s.id}</code></td>
-                    <td>${s.kind}</td>
-                    <td>${s.type ?? ''}</td>
-                    <td>${s.at ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        ? table(
+            ['Id', 'Kind', 'Type', 'At'],
+            d.sources.map((s) => [html`<code>${s.id}</code>`, s.kind, s.type ?? '', s.at ?? '']),
+            { indent: 10 },
+          )
         : html`<p class="muted">No sources recorded.</p>`
     }`;
 }

@@ -1,7 +1,7 @@
 /**
- * HTML helpers of the operator console: escaping, the page layout, and a
- * generic renderer for members whose shape plugins decide (signature
- * requests, title collection, submissions, fee estimates).
+ * HTML helpers of the operator console: escaping, the page layout, tables and
+ * form fields, and a generic renderer for members whose shape plugins decide
+ * (signature requests, title collection, submissions, fee estimates).
  */
 
 /** Text made safe for HTML element content and attribute values. */
@@ -105,6 +105,27 @@ export function renderAny(v: unknown, depth = 0): Html {
 
 function cell(v: unknown, depth: number): Html {
   return v && typeof v === 'object' ? renderAny(v, depth + 1) : valueText(v);
+}
+
+/**
+ * A table of the console's `grid` kind: a header cell per column, then a row per item of `rows`, a cell per
+ * column (each value escaped unless it is Html, as in `html`). `indent` is how far the table is indented in the
+ * page's markup (the spaces before its `</table>`): the whitespace between the tags is the same as when each page
+ * wrote its tables out by hand.
+ */
+export function table(
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  o: { indent: number; caption?: unknown; className?: string },
+): Html {
+  const at = (n: number) => `\n${' '.repeat(o.indent + n)}`;
+  const caption = o.caption === undefined ? '' : `${at(2)}<caption>${at(4)}${render(o.caption)}${at(2)}</caption>`;
+  const head = columns.map((c) => `${at(6)}<th scope="col">${esc(c)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `${at(10)}<td>${render(c)}</td>`).join('')}${at(8)}</tr>`);
+  return raw(
+    `<table class="${esc(o.className ?? 'grid')}">${caption}${at(2)}<thead>${at(4)}<tr>${head}${at(4)}</tr>` +
+      `${at(2)}</thead>${at(2)}<tbody>${at(4)}${body.join('')}${at(2)}</tbody>${at(0)}</table>`,
+  );
 }
 
 export interface LayoutOptions {

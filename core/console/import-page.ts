@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Principal } from '../auth/authenticator.js';
 import { TitledError } from '../errors.js';
 import type { ImportSummary } from '../import/csv-import.js';
-import { html, type Html } from './html.js';
+import { html, table, type Html } from './html.js';
 
 export type ImportRunner = (p: Principal, input: Readable) => Promise<ImportSummary>;
 
@@ -35,28 +35,11 @@ function summaryView(s: ImportSummary): Html {
     </p>
     ${
       s.errorRows.length
-        ? html`<table class="grid">
-            <caption>
-              Rows with errors
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">VIN</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${s.errorRows.map(
-                (r) =>
-                  html`<tr>
-                    <td>${r.row}</td>
-                    <td>${r.vin ?? ''}</td>
-                    <td>${r.error}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        ? table(
+            ['Row', 'VIN', 'Error'],
+            s.errorRows.map((r) => [r.row, r.vin ?? '', r.error]),
+            { indent: 10, caption: 'Rows with errors' },
+          )
         : ''
     }
   </section>`;

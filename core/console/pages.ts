@@ -22,7 +22,7 @@ import type { EntryFilter } from '../store/entry-store.js';
 import { checkVin } from '../vin.js';
 import { packageRoot } from '../paths.js';
 import { entryPage, type DeliveryView } from './entry-page.js';
-import { field, html, isoTime, layout, raw, select, type Html } from './html.js';
+import { field, html, isoTime, layout, raw, select, table, type Html } from './html.js';
 import { consoleImportPage, fileFromMultipart, importUpload } from './import-page.js';
 import { CONSOLE_ROUTES, type ConsoleDeps, type ConsoleHandler } from './routes.js';
 import { clearSessionCookie, setSessionCookie } from '../http/session-cookie.js';
@@ -469,36 +469,23 @@ async function entriesList(d: ConsoleDeps, v: Viewer, q: Record<string, unknown>
       ${field('groupId', 'Group', str('groupId'))} ${select('limit', 'Per page', PAGE_SIZES, String(limit))}
       <button type="submit">Apply</button> <a href="/console/entries">Clear</a>
     </form>
-    <table class="grid entries">
-      <caption>
-        ${rows.length} entries on this page${after ? '' : ' (newest first)'}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">VIN</th>
-          <th scope="col">Borrower</th>
-          <th scope="col">State</th>
-          <th scope="col">Job status</th>
-          <th scope="col">Account status</th>
-          <th scope="col">Group</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (e) =>
-            html`<tr>
-              <td><a href="/console/entries/${e.entryId}">${e.VIN || e.entryId}</a></td>
-              <td>${e.Borrower}</td>
-              <td>${e.state}</td>
-              <td><span class="badge">${e.job_status}</span></td>
-              <td>${e.account_status}</td>
-              <td>${e.groupId ?? ''}</td>
-              <td>${isoTime(e.createdAt)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${table(
+      ['VIN', 'Borrower', 'State', 'Job status', 'Account status', 'Group', 'Created'],
+      rows.map((e) => [
+        html`<a href="/console/entries/${e.entryId}">${e.VIN || e.entryId}</a>`,
+        e.Borrower,
+        e.state,
+        html`<span class="badge">${e.job_status}</span>`,
+        e.account_status,
+        e.groupId ?? '',
+        isoTime(e.createdAt),
+      ]),
+      {
+        indent: 4,
+        className: 'grid entries',
+        caption: `${rows.length} entries on this page${after ? '' : ' (newest first)'}`,
+      },
+    )}
     <nav class="pager" aria-label="Pages">
       ${after ? html`<a href="/console/entries?${keep.toString()}">First page</a>` : ''}
       ${nextHref ? html`<a href="${nextHref}" rel="next">Next page</a>` : html`<span class="muted">Last page</span>`}
@@ -601,31 +588,18 @@ function webhookPages(router: PageRouter, d: ConsoleDeps, k: PageKit): void {
           <h2>Recent deliveries</h2>
           ${
             recent.length
-              ? html`<table class="grid">
-                  <thead>
-                    <tr>
-                      <th scope="col">Delivery</th>
-                      <th scope="col">Entry</th>
-                      <th scope="col">Events</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${recent.map(
-                      (x) =>
-                        html`<tr>
-                          <td><code>${x.id}</code></td>
-                          <td><a href="/console/entries/${x.entryId}#deliveries">${x.entryId}</a></td>
-                          <td>${x.events.join(', ')}</td>
-                          <td>${x.status}</td>
-                          <td>${x.attempts}</td>
-                          <td>${isoTime(x.createdAt)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              ? table(
+                  ['Delivery', 'Entry', 'Events', 'Status', 'Attempts', 'Created'],
+                  recent.map((x) => [
+                    html`<code>${x.id}</code>`,
+                    html`<a href="/console/entries/${x.entryId}#deliveries">${x.entryId}</a>`,
+                    x.events.join(', '),
+                    x.status,
+                    x.attempts,
+                    isoTime(x.createdAt),
+                  ]),
+                  { indent: 16 },
+                )
               : html`<p class="muted">No deliveries yet.</p>`
           }`,
       );
@@ -698,29 +672,17 @@ ${JSON.stringify(org.settings, null, 2)}</textarea>
             ${v.canAct ? html`<button type="submit">Save settings</button>` : html`<p class="muted">Your role may only read.</p>`}
           </form>
           <h2>API keys and roles</h2>
-          <table class="grid">
-            <thead>
-              <tr>
-                <th scope="col">Key id</th>
-                <th scope="col">Role</th>
-                <th scope="col">Groups</th>
-                <th scope="col">Label</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${keys.map(
-                (x) =>
-                  html`<tr>
-                    <td><code>${x.id}</code></td>
-                    <td>${x.role}</td>
-                    <td>${x.groups?.join(', ') ?? 'all'}</td>
-                    <td>${x.label ?? ''}</td>
-                    <td>${x.revokedAt ? 'revoked' : 'active'}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          ${table(
+            ['Key id', 'Role', 'Groups', 'Label', 'Status'],
+            keys.map((x) => [
+              html`<code>${x.id}</code>`,
+              x.role,
+              x.groups?.join(', ') ?? 'all',
+              x.label ?? '',
+              x.revokedAt ? 'revoked' : 'active',
+            ]),
+            { indent: 10 },
+          )}
           <p class="hint">
             Keys are made with <code>titled keys create --org ${org.name} --role viewer|operator|host</code>.
           </p>`,

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
 import type { Organization } from '../auth/organizations.js';
@@ -13,26 +13,16 @@ import { parseInput } from '../model/validate.js';
 import { AccountDataSchema, CreateTitleBodySchema, SyncFlagsSchema, type AccountData } from '../model/schemas.js';
 import type { StageRegistry } from '../pipeline/registry.js';
 import type { StageAction } from '../pipeline/stage.js';
-import { ACCOUNT_STATUSES, JOB_STATUSES, PHYSICAL_TITLE_STATUSES, type JobStatus } from '../status.js';
-import type { EntryFilter, EntryStore, PageCursor, StatusField } from '../store/entry-store.js';
+import { ACCOUNT_STATUSES, PHYSICAL_TITLE_STATUSES, type JobStatus } from '../status.js';
+import type { EntryStore, StatusField } from '../store/entry-store.js';
 import { mayHoldObjectKeys, presignEntry, type ObjectStore } from '../storage/object-store.js';
 import { checkVin } from '../vin.js';
-import type { DependencyContainer } from 'tsyringe';
-import type { Logger } from '../logger.js';
-import { runToCheckpoint, type CheckpointIO } from '../pipeline/execute.js';
-import type { Outbox } from '../store/outbox.js';
-import { EntryObjects } from '../storage/object-store.js';
+import { runActionNow, type SyncParts } from './run-now.js';
+import { listTitles, type ListResult } from './title-list.js';
 
 export interface ActionResult {
   entryId: string;
   job_status: JobStatus;
-}
-interface ListResult {
-  items: unknown[];
-  count: number;
-  nextToken: string | null;
-  hasMore: boolean;
-  stateMap?: Record<string, number>;
 }
 interface DeleteResult {
   statusCode: 200;
@@ -40,21 +30,6 @@ interface DeleteResult {
   entryId: string;
   deletedCount: number;
 }
-
-const ListQuerySchema = z.object({
-  vin: z.string().optional(),
-  groupId: z.string().optional(),
-  state: z
-    .string()
-    .length(2)
-    .transform((s) => s.toUpperCase())
-    .optional(),
-  job_status: z.enum(JOB_STATUSES).optional(),
-  account_status: z.enum(ACCOUNT_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  nextToken: z.string().max(500).optional(),
-  stateMap: z.enum(['true', 'false']).optional(),
-});
 
 const parse = parseInput;
 
@@ -81,35 +56,8 @@ export class TitleService {
     /** HMAC key of `nextToken` (derived from the server secret, so tokens survive restarts). */
     private readonly cursorKey: Uint8Array = randomBytes(32),
     /** What a stage's `runNow` needs beyond the service's own parts (synchronous actions). */
-    private readonly sync: { log?: Logger; outbox?: Outbox; container?: DependencyContainer } = {},
+    private readonly sync: SyncParts = {},
   ) {}
-
-  /** `nextToken`: the cursor and an HMAC over it and the organization, so a client cannot forge or reuse one elsewhere. */
-  private encodeCursor(orgId: string, c: PageCursor): string {
-    const body = Buffer.from(JSON.stringify(c)).toString('base64url');
-    return `${body}.${this.cursorMac(orgId, body)}`;
-  }
-
-  private decodeCursor(orgId: string, token: string): PageCursor {
-    const bad = () => new TitledError('INVALID_INPUT', 'nextToken is not a token this service issued');
-    const parts = token.split('.');
-    if (parts.length !== 2) throw bad();
-    const [body, mac] = parts as [string, string];
-    const want = Buffer.from(this.cursorMac(orgId, body));
-    const got = Buffer.from(mac);
-    if (want.length !== got.length || !timingSafeEqual(want, got)) throw bad();
-    try {
-      const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as PageCursor;
-      if (typeof c.createdAt !== 'number' || typeof c.id !== 'string') throw new Error('shape');
-      return c;
-    } catch {
-      throw bad();
-    }
-  }
-
-  private cursorMac(orgId: string, body: string): string {
-    return createHmac('sha256', this.cursorKey).update(`${orgId}\n${body}`).digest('base64url');
-  }
 
   private visible(p: Principal, entry: TitleEntry): boolean {
     return !p.groups || !entry.groupId || p.groups.includes(entry.groupId);
@@ -281,28 +229,7 @@ export class TitleService {
 
   /** GET /title */
   async list(p: Principal, query: Record<string, unknown>): Promise<ListResult> {
-    const q = parse(ListQuerySchema, query);
-    const filter: EntryFilter = {
-      vin: q.vin ? checkVin(q.vin).vin : undefined,
-      groupId: q.groupId,
-      state: q.state,
-      job_status: q.job_status,
-      account_status: q.account_status,
-      visibleGroups: p.groups,
-    };
-    if (q.stateMap === 'true') {
-      const map = await this.store.stateMap(p.org.id, filter);
-      const items = Object.entries(map).map(([state, count]) => ({ state, count }));
-      return { items, count: items.reduce((n, i) => n + i.count, 0), nextToken: null, hasMore: false, stateMap: map };
-    }
-    const after = q.nextToken ? this.decodeCursor(p.org.id, q.nextToken) : undefined;
-    const page = await this.store.list(p.org.id, filter, q.limit, after);
-    return {
-      items: page.entries.map((e) => this.present(e, undefined, p.org)),
-      count: page.entries.length,
-      nextToken: page.next ? this.encodeCursor(p.org.id, page.next) : null,
-      hasMore: !!page.next,
-    };
+    return listTitles(this.store, this.cursorKey, p, query, (e) => this.present(e, undefined, p.org));
   }
 
   /** PATCH /title/{id}: only `account_data`, merged (RFC 7396); returns the full entry. */
@@ -376,70 +303,17 @@ export class TitleService {
     return this.runNow(p, id, 'forms');
   }
 
-  /**
-   * Serves an action synchronously through the `runNow` of the stage that
-   * handles it: the stage gets the context a pipeline run gets, and its draft
-   * is saved the way the runner checkpoints a stage (members someone else
-   * changed meanwhile are kept; if they changed the same members, the stage
-   * runs again on the fresh entry, up to 3 times). job_status is not changed.
-   */
+  /** Serves an action synchronously through the `runNow` of the stage that handles it (core/service/run-now.ts). */
   private async runNow(p: Principal, id: string, action: StageAction): Promise<{ entryId: string }> {
     await this.mustLoad(p, id);
     this.requireStage(action);
-    const stage = this.stages.list().find((s) => s.handles?.includes(action) && typeof s.runNow === 'function');
-    const { log, outbox, container } = this.sync;
-    if (!stage || !log || !outbox || !container)
-      throw new TitledError('NOT_IMPLEMENTED', `POST /title/{id}/${action} cannot run synchronously in this engine`);
-    const gone: () => never = () => {
-      throw new TitledError('ENTRY_NOT_FOUND', `entry ${id} not found`);
-    };
-    let entryId = id;
-    const io: CheckpointIO<void> = {
-      read: async () => {
-        const { entry, version } = await this.mustLoad(p, id);
-        entryId = entry.entryId;
-        return { entry, version, doc: JSON.stringify(entry) };
-      },
-      tx: (fn) => this.db.tx(fn),
-      versionOf: async (m) => (await this.store.load(p.org.id, id, m))?.version ?? null,
-      load: (m) => this.store.load(p.org.id, id, m),
-      gone,
-      commit: async (m, target, events) => {
-        await this.store.save(m, p.org.id, target);
-        for (const ev of events) {
-          await outbox.append(m, {
-            orgId: p.org.id,
-            entryId: target.entryId,
-            name: ev.name,
-            payload: { stage: stage.name, action, ...ev.payload },
-          });
-        }
-      },
-    };
-    await runToCheckpoint(stage, 'runNow', io, {
-      parts: (snapshot) => ({
-        job: { reasons: [action] },
-        jobId: `now-${randomUUID()}`,
-        attempt: 1,
-        org: p.org,
-        config: this.config,
-        options: this.config.plugins[stage.name],
-        log: log.child({ entryId: snapshot.entryId, stage: stage.name, action }),
-        objects: new EntryObjects(this.objects, snapshot.storeIndex),
-        container,
-      }),
-      timeoutMs: stage.timeoutMs ?? this.config.stageTimeoutMs,
-      maxReplays: 3,
-      failed: (e) => {
-        if (e instanceof TitledError) return e;
-        log.error(
-          { err: e, code: 'STAGE_FAILED', stage: stage.name, hook: 'runNow', entryId, action },
-          'synchronous action failed',
-        );
-        return new TitledError('INTERNAL', `stage '${stage.name}' failed`, { cause: e });
-      },
-    });
-    return { entryId };
+    const { db, store, stages, objects, config, sync } = this;
+    return runActionNow(
+      { db, store, stages, objects, config, sync, mustLoad: () => this.mustLoad(p, id) },
+      p,
+      id,
+      action,
+    );
   }
 
   /** Actions whose stage is not built in this engine answer 501 after the entry is found. */
