@@ -18,10 +18,6 @@ import type { Database } from './db/database.js';
 // The classes come from their own files (the package has no `exports` map; these are the files its index loads),
 // the default metrics from theirs (DEFAULT_METRICS), and the CPU counters are defaultCpuMetrics below.
 const require = createRequire(import.meta.url);
-const Registry = require('prom-client/lib/registry.js') as typeof Prom.Registry;
-const Counter = require('prom-client/lib/counter.js') as typeof Prom.Counter;
-const Gauge = require('prom-client/lib/gauge.js') as typeof Prom.Gauge;
-const Histogram = require('prom-client/lib/histogram.js') as typeof Prom.Histogram;
 type Counter<T extends string> = Prom.Counter<T>;
 type Histogram<T extends string> = Prom.Histogram<T>;
 
@@ -48,7 +44,29 @@ const DEFAULT_METRICS = [
   'heapSpacesSizeAndUsed',
   'version',
   'gc',
-].map((name) => require(`prom-client/lib/metrics/${name}.js`) as DefaultMetric);
+];
+
+/**
+ * prom-client's classes and default metrics, loaded with the first Metrics: a process that imports core without
+ * starting an engine (the plugin API in a forms render, `titled extract`) does not carry them (about 8 MB).
+ */
+let loaded:
+  | {
+      Registry: typeof Prom.Registry;
+      Counter: typeof Prom.Counter;
+      Gauge: typeof Prom.Gauge;
+      Histogram: typeof Prom.Histogram;
+      defaults: DefaultMetric[];
+    }
+  | undefined;
+const prom = () =>
+  (loaded ??= {
+    Registry: require('prom-client/lib/registry.js') as typeof Prom.Registry,
+    Counter: require('prom-client/lib/counter.js') as typeof Prom.Counter,
+    Gauge: require('prom-client/lib/gauge.js') as typeof Prom.Gauge,
+    Histogram: require('prom-client/lib/histogram.js') as typeof Prom.Histogram,
+    defaults: DEFAULT_METRICS.map((name) => require(`prom-client/lib/metrics/${name}.js`) as DefaultMetric),
+  });
 
 /**
  * prom-client's `process_cpu_user_seconds_total`, `process_cpu_system_seconds_total` and `process_cpu_seconds_total`
@@ -56,6 +74,7 @@ const DEFAULT_METRICS = [
  * scraped.
  */
 function defaultCpuMetrics(registry: Prom.Registry, prefix: string): void {
+  const { Counter } = prom();
   const registers = [registry];
   let last = process.cpuUsage();
   // registered in prom-client's order (user, system, total); the first one's collect sets all three, as there
@@ -89,14 +108,14 @@ function defaultCpuMetrics(registry: Prom.Registry, prefix: string): void {
 function collectDefaultMetrics(registry: Prom.Registry, prefix: string): void {
   defaultCpuMetrics(registry, prefix);
   const config = { prefix, eventLoopMonitoringPrecision: 10 };
-  for (const metric of DEFAULT_METRICS) metric(registry, config);
+  for (const metric of prom().defaults) metric(registry, config);
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const STAGE_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export class Metrics {
-  readonly registry = new Registry();
+  readonly registry: Prom.Registry = new (prom().Registry)();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly stageDuration: Histogram<'stage' | 'outcome'>;
   readonly webhookAttempts: Counter<'outcome'>;
@@ -104,6 +123,7 @@ export class Metrics {
   readonly importRows: Counter<'result'>;
 
   constructor(db?: Database, o: { defaultMetrics?: boolean } = {}) {
+    const { Counter, Histogram } = prom();
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'titled_http_request_duration_seconds',
@@ -142,6 +162,7 @@ export class Metrics {
 
   /** Gauges read from the database at scrape time. */
   private databaseGauges(db: Database): void {
+    const { Gauge } = prom();
     const registers = [this.registry];
     const count = async (sql: string) =>
       (await db.query<{ k: string; n: unknown }>(sql)).map((r) => [String(r.k), Number(r.n)] as const);

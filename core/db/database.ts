@@ -2,9 +2,8 @@ import { currentTransaction, runInTransaction } from '../async-context.js';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EntityManager, MixedList, EntitySchema } from 'typeorm';
-import { DataSource, QueryFailedError } from './typeorm.js';
+import { dataSourceClass, QueryFailedError, type DataSource } from './typeorm.js';
 import type { TitledConfig } from '../config.js';
-import { CORE_ENTITIES } from './entities.js';
 import { Notifications } from './notifications.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations/index.js';
 import { WalCheckpointer, type CheckpointStats } from './wal-checkpointer.js';
@@ -85,6 +84,9 @@ export class Database {
     config: Pick<TitledConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & { workers?: { notify?: boolean } },
     plugins: PluginSchema[] = [],
   ): Promise<Database> {
+    // the entities (TypeORM's column decorators, about 8 MB) and DataSource load with the first database opened
+    const { CORE_ENTITIES } = await import('./entities.js');
+    const DataSource = dataSourceClass();
     const entities = [...CORE_ENTITIES, ...plugins.flatMap((p) => p.entities as unknown[])] as Function[];
     let ds: DataSource;
     let sqliteFile: string | undefined;
@@ -349,7 +351,7 @@ function toPg(sql: string): string {
 }
 
 async function ensurePgSchema(url: string, schema: string): Promise<void> {
-  const ds = new DataSource({ type: 'postgres', url });
+  const ds = new (dataSourceClass())({ type: 'postgres', url });
   await ds.initialize();
   try {
     await ds.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

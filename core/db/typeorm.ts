@@ -11,14 +11,31 @@ import type * as TypeOrm from 'typeorm';
 const require = createRequire(import.meta.url);
 const typeorm = <T>(file: string) => require(`typeorm/${file}.js`) as T;
 
-export const { DataSource } = typeorm<Pick<typeof TypeOrm, 'DataSource'>>('data-source/DataSource');
+/**
+ * TypeORM's DataSource, loaded when a database is first opened: its file brings most of the package (drivers, query
+ * builders, about 10 MB), which a process that imports core without opening a database (the plugin API in a forms
+ * render or `titled extract`) does not need.
+ */
+export const dataSourceClass = () => typeorm<Pick<typeof TypeOrm, 'DataSource'>>('data-source/DataSource').DataSource;
 export const { QueryFailedError } = typeorm<Pick<typeof TypeOrm, 'QueryFailedError'>>('error/QueryFailedError');
-export const { Column } = typeorm<Pick<typeof TypeOrm, 'Column'>>('decorator/columns/Column');
-export const { Entity } = typeorm<Pick<typeof TypeOrm, 'Entity'>>('decorator/entity/Entity');
-export const { Index } = typeorm<Pick<typeof TypeOrm, 'Index'>>('decorator/Index');
-export const { PrimaryColumn } = typeorm<Pick<typeof TypeOrm, 'PrimaryColumn'>>('decorator/columns/PrimaryColumn');
-export const { PrimaryGeneratedColumn } = typeorm<Pick<typeof TypeOrm, 'PrimaryGeneratedColumn'>>(
+/**
+ * A decorator of TypeORM's, loaded from its file when first applied: the entities are defined with the first
+ * database opened, so importing core (the plugin API) loads none of them.
+ */
+const decorator =
+  <K extends 'Column' | 'Entity' | 'Index' | 'PrimaryColumn' | 'PrimaryGeneratedColumn'>(file: string, name: K) =>
+  (...args: unknown[]) =>
+    (typeorm<Record<K, (...a: unknown[]) => unknown>>(file)[name] as (...a: unknown[]) => unknown)(...args);
+export const Column = decorator('decorator/columns/Column', 'Column') as typeof TypeOrm.Column;
+export const Entity = decorator('decorator/entity/Entity', 'Entity') as typeof TypeOrm.Entity;
+export const Index = decorator('decorator/Index', 'Index') as typeof TypeOrm.Index;
+export const PrimaryColumn = decorator(
+  'decorator/columns/PrimaryColumn',
+  'PrimaryColumn',
+) as typeof TypeOrm.PrimaryColumn;
+export const PrimaryGeneratedColumn = decorator(
   'decorator/columns/PrimaryGeneratedColumn',
-);
+  'PrimaryGeneratedColumn',
+) as typeof TypeOrm.PrimaryGeneratedColumn;
 export type DataSource = TypeOrm.DataSource;
 export type QueryFailedError = TypeOrm.QueryFailedError;

@@ -76,6 +76,24 @@ describe('start-up', function () {
     }
   });
 
+  it('the plugin API loads no database or metrics code until an engine opens them (a forms render does not carry it)', () => {
+    const api = fileURLToPath(new URL('../../core/plugin-api.js', import.meta.url));
+    const render = fileURLToPath(new URL('../../plugins/forms/render.js', import.meta.url));
+    const script = `
+      import { createRequire } from 'node:module';
+      const { Metrics } = await import(${JSON.stringify(api)});
+      await import(${JSON.stringify(render)});
+      const cache = () => Object.keys(createRequire(import.meta.url)('module')._cache);
+      const atImport = cache().filter((f) => /node_modules\\/(typeorm\\/(data-source|decorator)|prom-client)\\//.test(f));
+      new Metrics(undefined, { defaultMetrics: false });
+      const afterMetrics = cache().some((f) => f.endsWith('/prom-client/lib/histogram.js'));
+      process.stdout.write(JSON.stringify({ atImport, afterMetrics }));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.equal({ atImport: [], afterMetrics: true });
+  });
+
   it('the OCR plugin reads core/wmi.json at its first VIN repair, not when it loads (titled import loads it)', () => {
     const vin = fileURLToPath(new URL('../../plugins/ocr/extract/vin.js', import.meta.url));
     const script = `
