@@ -122,7 +122,7 @@ const STRIDE = WIDTH + 1;
 /**
  * The screenshot's rows, drawn in place and reused by the next screenshot (rendering is synchronous). A page is
  * about 560 KB: allocated per screenshot, with bin/titled's MALLOC_MMAP_THRESHOLD_ each one was a fresh mmap whose
- * pages the kernel faulted in and zeroed (about 280 page faults and 3 ms of CPU per enriched entry).
+ * pages the kernel faulted in and zeroed (about 250 page faults and 3 ms of CPU per enriched entry).
  */
 let scratch = Buffer.alloc(0);
 
