@@ -48,21 +48,10 @@ export {
   type OtherTitle,
 } from './model/account.js';
 export * from './model/domain.js';
-export {
-  namesMatch,
-  firstNamesMatch,
-  parseName,
-  personName,
-  formatName,
-  formatLastFirst,
-  type ParsedName,
-  type PersonName,
-} from './model/names.js';
-export { getAt, setAt, deleteAt, present, deepEqual, fingerprint } from './model/pointer.js';
+// names, JSON pointers, VIN helpers, packageRoot: the pure part, also importable on its own (worker threads, CLIs)
+export * from './plugin-api-pure.js';
 export { describeZodError, parseInput } from './model/validate.js';
 export { mergePatch, isPlainObject, clone } from './merge.js';
-export { checkVin, normalizeVin, computeCheckDigit, type VinCheck } from './vin.js';
-export { decodeVin, wmiTable, countryOf, modelYearOf, type DecodedVin, type WmiEntry } from './vin-decode.js';
 
 // --- statuses -----------------------------------------------------------------------
 export {
@@ -122,7 +111,6 @@ export { Organizations, type Organization } from './auth/organizations.js';
 export type { Principal } from './auth/authenticator.js';
 export { ObjectStore, EntryObjects, contentTypeOf } from './storage/object-store.js';
 export { UrlGuard, UrlBlockedError } from './net/url-guard.js';
-export { packageRoot } from './paths.js';
 export {
   ref as openApiRef,
   json as openApiJson,

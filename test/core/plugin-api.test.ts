@@ -36,16 +36,78 @@ function importsOf(file: string): string[] {
   return out;
 }
 
+/** What plugins may import of core: the plugin API, and its pure part (core/plugin-api-pure.ts). */
+const API = new Set(['core/plugin-api.ts', 'core/plugin-api-pure.ts']);
+
+/** Whether every import of `target` in `file` is `import type` (erased: nothing is loaded at run time). */
+function typeOnly(file: string, target: string): boolean {
+  const text = readFileSync(join(packageRoot, file), 'utf8');
+  let any = false;
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2]!;
+    if (!spec.startsWith('.')) continue;
+    const resolved = relative(packageRoot, resolve(packageRoot, dirname(file), spec))
+      .split(sep)
+      .join('/');
+    if (resolved.replace(/\.js$/, '.ts') !== target) continue;
+    if (!/^\s*import\s+type\s/.test(m[0])) return false;
+    any = true;
+  }
+  return any;
+}
+
+/** The files `start` loads at run time (its imports that are not `import type`, and theirs). */
+function reach(start: string): Set<string> {
+  const reached = new Set<string>();
+  const walk = (f: string) => {
+    if (reached.has(f)) return;
+    reached.add(f);
+    for (const i of importsOf(f)) if (!typeOnly(f, i)) walk(i);
+  };
+  walk(start);
+  return reached;
+}
+
+/** The packages a file loads at run time (not node: built-ins, not `import type`). */
+function packagesOf(file: string): string[] {
+  const text = readFileSync(join(packageRoot, file), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2]!;
+    if (!spec.startsWith('.') && !spec.startsWith('node:') && !/^\s*import\s+type\s/.test(m[0])) out.push(spec);
+  }
+  return out;
+}
+
 /** The plugin package a file of plugins/ belongs to (`plugins/enrichment/nmvtis/x.ts` -> `plugins/enrichment`). */
 const packageOf = (file: string) => file.split('/').slice(0, 2).join('/');
 
 describe('architecture: plugins reach core only through the plugin API', () => {
-  it('no file under plugins/, states/ or examples/ imports core other than core/plugin-api.ts', () => {
+  it('no file under plugins/, states/ or examples/ imports core other than core/plugin-api.ts (or its pure part)', () => {
     const bad: string[] = [];
     for (const f of [...tsFiles('plugins'), ...tsFiles('states'), ...tsFiles('examples')]) {
-      for (const i of importsOf(f)) if (i.startsWith('core/') && i !== 'core/plugin-api.ts') bad.push(`${f} -> ${i}`);
+      for (const i of importsOf(f)) if (i.startsWith('core/') && !API.has(i)) bad.push(`${f} -> ${i}`);
     }
     expect(bad).to.deep.equal([]);
+  });
+
+  it('the pure part loads no package and no service, and the plugin API exports all of it', async () => {
+    const reached = reach('core/plugin-api-pure.ts');
+    const packages = [...reached].flatMap((f) => packagesOf(f));
+    expect(packages).to.deep.equal([]);
+    expect([...reached].filter((f) => /^core\/(service|db|http|store|pipeline)\/|schemas/.test(f))).to.deep.equal([]);
+    const pure = (await import('../../core/plugin-api-pure.js')) as Record<string, unknown>;
+    const api = (await import('../../core/plugin-api.js')) as Record<string, unknown>;
+    expect(Object.keys(pure)).to.include.members(['computeCheckDigit', 'wmiTable', 'packageRoot', 'personName']);
+    for (const [name, value] of Object.entries(pure)) expect(api[name], name).to.equal(value);
+  });
+
+  it("the OCR plugin's reading code (its worker threads) loads of core only the pure part", () => {
+    const reached = reach('plugins/ocr/worker/thread.ts');
+    expect(reached.has('plugins/ocr/analyze.ts')).to.equal(true);
+    expect(reached.has('core/plugin-api-pure.ts')).to.equal(true);
+    const pure = reach('core/plugin-api-pure.ts');
+    expect([...reached].filter((f) => f.startsWith('core/') && !pure.has(f))).to.deep.equal([]);
   });
 
   it("no plugin imports another plugin's files; states/ and examples/ import no plugin", () => {

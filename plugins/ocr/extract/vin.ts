@@ -12,7 +12,7 @@
  * read as I, O or Q in an 18-character read, is dropped on the same terms.
  * Otherwise the VIN is kept as read and flagged.
  */
-import { computeCheckDigit, wmiTable } from '../../../core/plugin-api.js';
+import { computeCheckDigit, wmiTable } from '../../../core/plugin-api-pure.js';
 import type { Box } from '../layout/fields.js';
 import type { Layout } from '../layout/layout.js';
 import { digitish } from '../layout/text.js';

@@ -15,7 +15,7 @@ import { open, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import { packageRoot } from '../../../core/plugin-api.js';
+import { packageRoot } from '../../../core/plugin-api-pure.js';
 import { runTool } from './exec.js';
 import { pgmHeader } from './image.js';
 import type { Gray, Word } from './types.js';
