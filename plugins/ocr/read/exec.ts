@@ -1,21 +1,24 @@
 /**
- * Runs a system tool (poppler's pdftotext, pdftoppm) without a shell: fixed
- * argument arrays, input on stdin, a time limit, a cap on the output kept in
- * memory, and the abort signal of the stage.
+ * Runs a system tool (tesseract, poppler's pdftotext, pdftoppm) without a
+ * shell: fixed argument arrays, input on stdin, a time limit, a cap on the
+ * output kept in memory, and the abort signal of the stage.
+ *
+ * From the main thread a tool is started by the tool runner
+ * (tool-runner.ts), a small helper process, not by this process: Linux
+ * starts a process by copying the parent's page tables, and Node does it
+ * synchronously, so a spawn from a daemon of 400 MB blocked its event loop
+ * for about 15 ms and cost as much CPU, for every page OCR'd (1.3 ms from the
+ * runner). Worker threads, and a process whose runner cannot start, spawn
+ * here.
  */
 import { spawn } from 'node:child_process';
+import { isMainThread } from 'node:worker_threads';
+import { ToolError } from './tool-error.js';
+import { runnerRun } from './tool-runner.js';
 
-export class ToolError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'TOOL_MISSING' | 'TOOL_FAILED' | 'TOOL_TIMEOUT' | 'TOOL_OUTPUT_TOO_LARGE',
-  ) {
-    super(message);
-    this.name = 'ToolError';
-  }
-}
+export { ToolError };
 
-interface RunOptions {
+export interface RunOptions {
   input?: Buffer | Uint8Array;
   timeoutMs: number;
   maxOutputBytes: number;
@@ -25,6 +28,11 @@ interface RunOptions {
 
 /** Runs `cmd args`, writes `input` to stdin, resolves stdout; rejects with ToolError. */
 export function runTool(cmd: string, args: readonly string[], o: RunOptions): Promise<Buffer> {
+  return isMainThread ? runnerRun(cmd, args, o, spawnHere) : spawnHere(cmd, args, o);
+}
+
+/** runTool in this process: the tool is this process's child. */
+export function spawnHere(cmd: string, args: readonly string[], o: RunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: o.env ?? process.env, signal: o.signal });
     const out: Buffer[] = [];
