@@ -19,42 +19,38 @@ function tsFiles(dir: string): string[] {
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The relative imports of a file, resolved to package paths (`core/plugin-api.ts`, ...). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(packageRoot, file), 'utf8');
-  const out: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
-    if (!spec.startsWith('.')) continue;
-    out.push(
-      relative(packageRoot, resolve(packageRoot, dirname(file), spec))
-        .split(sep)
-        .join('/')
-        .replace(/\.js$/, '.ts'),
-    );
-  }
-  return out;
+interface Import {
+  /** The package path of a relative import (`core/plugin-api.ts`), else the package's name (`zod`, `node:fs`). */
+  target: string;
+  relative: boolean;
+  /** `import type`: erased, nothing is loaded at run time. */
+  typeOnly: boolean;
 }
+
+/** Every import of a file, relative ones resolved to package paths. */
+function importList(file: string): Import[] {
+  const text = readFileSync(join(packageRoot, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => {
+    const spec = m[1] ?? m[2]!;
+    const rel = spec.startsWith('.');
+    const target = rel
+      ? relative(packageRoot, resolve(packageRoot, dirname(file), spec))
+          .split(sep)
+          .join('/')
+          .replace(/\.js$/, '.ts')
+      : spec;
+    return { target, relative: rel, typeOnly: /^\s*import\s+type\s/.test(m[0]) };
+  });
+}
+
+/** The relative imports of a file, resolved to package paths (`core/plugin-api.ts`, ...). */
+const importsOf = (file: string) =>
+  importList(file)
+    .filter((i) => i.relative)
+    .map((i) => i.target);
 
 /** What plugins may import of core: the plugin API, and its pure part (core/plugin-api-pure.ts). */
 const API = new Set(['core/plugin-api.ts', 'core/plugin-api-pure.ts']);
-
-/** Whether every import of `target` in `file` is `import type` (erased: nothing is loaded at run time). */
-function typeOnly(file: string, target: string): boolean {
-  const text = readFileSync(join(packageRoot, file), 'utf8');
-  let any = false;
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
-    if (!spec.startsWith('.')) continue;
-    const resolved = relative(packageRoot, resolve(packageRoot, dirname(file), spec))
-      .split(sep)
-      .join('/');
-    if (resolved.replace(/\.js$/, '.ts') !== target) continue;
-    if (!/^\s*import\s+type\s/.test(m[0])) return false;
-    any = true;
-  }
-  return any;
-}
 
 /** The files `start` loads at run time (its imports that are not `import type`, and theirs). */
 function reach(start: string): Set<string> {
@@ -62,22 +58,17 @@ function reach(start: string): Set<string> {
   const walk = (f: string) => {
     if (reached.has(f)) return;
     reached.add(f);
-    for (const i of importsOf(f)) if (!typeOnly(f, i)) walk(i);
+    for (const i of importList(f)) if (i.relative && !i.typeOnly) walk(i.target);
   };
   walk(start);
   return reached;
 }
 
 /** The packages a file loads at run time (not node: built-ins, not `import type`). */
-function packagesOf(file: string): string[] {
-  const text = readFileSync(join(packageRoot, file), 'utf8');
-  const out: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
-    if (!spec.startsWith('.') && !spec.startsWith('node:') && !/^\s*import\s+type\s/.test(m[0])) out.push(spec);
-  }
-  return out;
-}
+const packagesOf = (file: string) =>
+  importList(file)
+    .filter((i) => !i.relative && !i.typeOnly && !i.target.startsWith('node:'))
+    .map((i) => i.target);
 
 /** The plugin package a file of plugins/ belongs to (`plugins/enrichment/nmvtis/x.ts` -> `plugins/enrichment`). */
 const packageOf = (file: string) => file.split('/').slice(0, 2).join('/');

@@ -48,7 +48,7 @@ let runner: Runner | undefined;
 /** The runner could not be started (no fork here): tools are started in this process. */
 let unavailable = false;
 let nextId = 1;
-/** Runners started (tests). */
+/** Runners started, and tools run here because their runner died (tests). */
 export const runnerStats = { started: 0, ranHere: 0 };
 
 function abortError(signal: AbortSignal): Error {
