@@ -24,78 +24,9 @@ export { inject, injectable } from 'tsyringe';
 export type { PluginCatalog, PluginCatalogEntry } from './engine.js';
 export type { JobInput } from './jobs/job-queue.js';
 
-// --- the model --------------------------------------------------------------------
-export type { TitleEntry, DocumentUpload, DocumentType } from './model/entry.js';
-export { DOCUMENT_TYPES } from './model/entry.js';
-export * from './model/schemas.js';
-export type { AccountAccess } from './model/account-book.js';
-export {
-  PRECEDENCE,
-  OWNER_FIELDS,
-  LIEN_FIELDS,
-  TITLE_FIELDS,
-  VEHICLE_FIELDS,
-  REGISTRATION_FIELDS,
-  sameValue,
-  type AccountSource,
-  type AccountSourceKind,
-  type AccountReview,
-  type MergeOutcome,
-  type Discrepancy,
-  type Match,
-  type SourceRef,
-  type Observation,
-  type OtherTitle,
-} from './model/account.js';
-export * from './model/domain.js';
-// names, JSON pointers, VIN helpers, packageRoot: the pure part, also importable on its own (worker threads, CLIs)
-export * from './plugin-api-pure.js';
-export { describeZodError, parseInput } from './model/validate.js';
-export { mergePatch, isPlainObject, clone } from './merge.js';
-
-// --- statuses -----------------------------------------------------------------------
-export {
-  JOB_STATUSES,
-  ACCOUNT_STATUSES,
-  PHYSICAL_TITLE_STATUSES,
-  FOUND_STATUSES,
-  FOUND_STATUS_FIELDS,
-  FORMS_STATUSES,
-  type JobStatus,
-  type AccountStatus,
-  type PhysicalTitleStatus,
-  type FoundStatus,
-  type FoundStatusField,
-  type FormsStatus,
-} from './status.js';
-export {
-  SUBMISSION_STATUSES,
-  SUBMISSION_FINAL_STATUSES,
-  SUBMISSION_STATUS_MOVES,
-  assertSubmissionStatusMove,
-  canMoveAccountStatus,
-  type SubmissionStatus,
-  SIGNATURE_REQUEST_STATUSES,
-  SIGNATURE_REQUEST_STATUS_MOVES,
-  isOpenSignatureStatus,
-  assertSignatureRequestMove,
-  type SignatureRequestStatus,
-} from './status.js';
+// --- the model, statuses and errors: core/plugin-api-model.ts (importable on its own: states/, the forms renderer)
+export * from './plugin-api-model.js';
 export type { StatusField } from './store/entry-store.js';
-
-// --- errors -------------------------------------------------------------------------
-export {
-  TitledError,
-  PermanentStageFailure,
-  EngineConfigError,
-  PluginError,
-  isTitledError,
-  ENGINE_ERRORS,
-  LOG_CODES,
-  type ErrorCode,
-  type EngineErrorCode,
-  type LogCode,
-} from './errors.js';
 
 // --- services a plugin may inject ------------------------------------------------------
 export type { TitledConfig } from './config.js';

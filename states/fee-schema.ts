@@ -15,7 +15,7 @@
  *   rule object that contains them.
  */
 import { z } from 'zod';
-import { CompleteAddressSchema, STATE_CODES, type StateCode, type TransactionKind } from '../core/plugin-api.js';
+import { CompleteAddressSchema, STATE_CODES, type StateCode, type TransactionKind } from '../core/plugin-api-model.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

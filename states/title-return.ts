@@ -11,7 +11,7 @@
  *   no collection is made and `physical_title_status` is `skipped`.
  * - `src`: the state's own page that says so, or `unsourced` with why.
  */
-import { detectTransactions, filingState, type TransactionKind, type TitleEntry } from '../core/plugin-api.js';
+import { detectTransactions, filingState, type TransactionKind, type TitleEntry } from '../core/plugin-api-model.js';
 
 export type TitleReturnSource = { url: string; note: string } | { unsourced: string };
 

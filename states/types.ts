@@ -14,7 +14,7 @@
  * form from the shared layout.
  */
 
-import { TRANSACTION_KINDS, type TransactionKind } from '../core/plugin-api.js';
+import { TRANSACTION_KINDS, type TransactionKind } from '../core/plugin-api-model.js';
 
 /** The single-PDF form fields of a title entry (spec: Document and form fields). */
 export const FORM_KEYS = [

@@ -32,14 +32,21 @@ interface TxMark {
   queue: WriteQueue;
   open: boolean;
 }
-const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
+/** A SELECT (the code's own reads start with `SELECT `: no pattern run for them on every read). */
+const isRead = (sql: string) => sql.startsWith('SELECT ') || /^\s*SELECT\b/i.test(sql);
+/** better-sqlite3 cannot bind booleans (TypeORM's runner converts them the same way). */
+const bindable = (params: unknown[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 
 /** What the direct path (runSqlite) uses of a better-sqlite3 statement. */
 interface SqliteStatement {
   /** true for a statement that returns rows (SELECT, RETURNING) */
   readonly reader: boolean;
   all(...p: unknown[]): unknown[];
+  /** The first row (steps the statement once), or undefined. */
+  get(...p: unknown[]): unknown;
   run(...p: unknown[]): { changes: number };
+  /** From now on the statement returns its first column's value instead of row objects. */
+  pluck(): SqliteStatement;
 }
 
 /** What the direct path and the WAL checkpointer use of better-sqlite3's Database. */
@@ -239,20 +246,45 @@ export class Database {
    * SQLite's code).
    */
   private runSqlite<T>(sql: string, params: unknown[]): { rows: T[]; affected: number } {
-    let stmt = this.sqliteStatements.get(sql);
     try {
-      if (!stmt) {
-        stmt = this.sqliteConnection().prepare(sql);
-        if (this.sqliteStatements.size >= 500) this.sqliteStatements.clear();
-        this.sqliteStatements.set(sql, stmt);
-      }
-      // better-sqlite3 cannot bind booleans (TypeORM's runner converts them the same way)
-      const values = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+      const stmt = this.statement(sql, false);
+      const values = bindable(params);
       return stmt.reader
         ? { rows: stmt.all(...values) as T[], affected: 0 }
         : { rows: [], affected: stmt.run(...values).changes };
     } catch (e) {
       throw new QueryFailedError(sql, params, e as Error);
+    }
+  }
+
+  /** `sql` prepared once on the direct SQLite path; `pluck`: a statement of its own that returns values. */
+  private statement(sql: string, pluck: boolean): SqliteStatement {
+    const key = pluck ? `\u0000pluck\u0000${sql}` : sql;
+    let stmt = this.sqliteStatements.get(key);
+    if (!stmt) {
+      stmt = this.sqliteConnection().prepare(sql);
+      if (pluck) stmt = stmt.pluck();
+      if (this.sqliteStatements.size >= 500) this.sqliteStatements.clear();
+      this.sqliteStatements.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * The first column of the first row of a raw SELECT (`?` placeholders), or undefined when it has no row. On SQLite
+   * the statement stops at its first row, so the later arms of a UNION ALL do not run once an earlier one found it,
+   * and no row object is made (GET /title/{id} reads its entry this way).
+   */
+  firstValue<T>(sql: string, params: unknown[] = []): Promise<T | undefined> {
+    if (this.dialect !== 'sqlite') {
+      return this.run<Record<string, T>>(sql, params).then(({ rows }) =>
+        rows[0] === undefined ? undefined : Object.values(rows[0])[0],
+      );
+    }
+    try {
+      return Promise.resolve(this.statement(sql, true).get(...bindable(params)) as T | undefined);
+    } catch (e) {
+      return Promise.reject(new QueryFailedError(sql, params, e as Error));
     }
   }
 

@@ -68,14 +68,15 @@ export function rateLimitStore(config: Pick<TitledConfig, 'rateLimit' | 'databas
 /**
  * One limit's counter. In memory: rate-limiter-flexible's MemoryStorage counted synchronously, as RateLimiterMemory
  * counts (without blockDuration and execEvenly, which are not used), so a request pays no promise per limit (about
- * 3 us less daemon CPU per GET with two limits). On PostgreSQL: RateLimiterPostgres.
+ * 3 us less daemon CPU per GET with two limits), each limit in a storage of its own (so its keys carry no
+ * prefix). On PostgreSQL: RateLimiterPostgres, its rows named by `prefix`.
  */
 function counter(d: RateLimitDeps, points: number, prefix: string): Limit['consume'] {
   const seconds = d.config.windowSeconds;
   if (!d.postgres) {
     const storage = new MemoryStorage();
     return (key) => {
-      const res = storage.incrby(`${prefix}:${key}`, 1, seconds);
+      const res = storage.incrby(key, 1, seconds);
       (res as { remainingPoints: number }).remainingPoints = Math.max(points - res.consumedPoints, 0);
       return { res, over: res.consumedPoints > points };
     };
@@ -126,10 +127,15 @@ export function rateLimit(d: RateLimitDeps): CountRequest | null {
   if (!d.config.enabled || !all.length) return null;
   const policy = all.map((l) => `${l.points};w=${d.config.windowSeconds};comment="${l.name}"`).join(', ');
   if (d.postgres === undefined) {
-    // in memory: no promise (this runs on every authenticated request)
+    // in memory: no promise (this runs on every authenticated request). A principal is the authenticator's cached
+    // object for as long as its credential is cached, so its counters' keys are made once, not on every request
+    // (a key built anew is a new string to flatten and hash at each look-up).
+    const keysOf = new WeakMap<Principal, string[]>();
     return (ctx, principal) => {
+      let keys = keysOf.get(principal);
+      if (!keys) keysOf.set(principal, (keys = all.map((l) => l.keyOf(principal))));
       const results: Counted[] = [];
-      for (const l of all) results.push(l.consume(l.keyOf(principal)) as Counted);
+      for (let i = 0; i < all.length; i++) results.push(all[i]!.consume(keys[i]!) as Counted);
       answer(ctx, all, results, policy, d.log);
     };
   }

@@ -194,11 +194,12 @@ export class EntryStore {
 
   /** The stored JSON text of an entry (the hot path of GET /title/{id}: no parse when nothing is rewritten). */
   async loadRaw(orgId: string, id: string): Promise<string | null> {
-    const rows = await this.db.query<{ doc: string }>(
+    // the pointer's arm runs only when `id` is no entry of its own (the first row ends the statement)
+    const doc = await this.db.firstValue<string>(
       'SELECT doc FROM entries WHERE "orgId" = ? AND id = ? UNION ALL SELECT e.doc FROM duplicate_pointers p JOIN entries e ON e.id = p."canonicalId" WHERE p."orgId" = ? AND p.id = ?',
       [orgId, id, orgId, id],
     );
-    return rows[0] ? this.opened(orgId, rows[0].doc) : null;
+    return doc === undefined ? null : this.opened(orgId, doc);
   }
 
   /** The entry with this VIN; locked for the transaction `m` when given (see `load`). */

@@ -9,7 +9,7 @@ import {
   type Lien,
   type Lienholder,
   type Person,
-} from '../../core/plugin-api.js';
+} from '../../core/plugin-api-model.js';
 import { loadStateFeeSchedule } from '../../states/fee-schema.js';
 import { STATE_PLUGINS } from '../../states/registry.js';
 import type {

@@ -49,8 +49,8 @@ const importsOf = (file: string) =>
     .filter((i) => i.relative)
     .map((i) => i.target);
 
-/** What plugins may import of core: the plugin API, and its pure part (core/plugin-api-pure.ts). */
-const API = new Set(['core/plugin-api.ts', 'core/plugin-api-pure.ts']);
+/** What plugins may import of core: the plugin API, and its model and pure parts (subsets of it). */
+const API = new Set(['core/plugin-api.ts', 'core/plugin-api-model.ts', 'core/plugin-api-pure.ts']);
 
 /** The files `start` loads at run time (its imports that are not `import type`, and theirs). */
 function reach(start: string): Set<string> {
@@ -74,7 +74,7 @@ const packagesOf = (file: string) =>
 const packageOf = (file: string) => file.split('/').slice(0, 2).join('/');
 
 describe('architecture: plugins reach core only through the plugin API', () => {
-  it('no file under plugins/, states/ or examples/ imports core other than core/plugin-api.ts (or its pure part)', () => {
+  it('no file under plugins/, states/ or examples/ imports core other than core/plugin-api.ts (or its parts)', () => {
     const bad: string[] = [];
     for (const f of [...tsFiles('plugins'), ...tsFiles('states'), ...tsFiles('examples')]) {
       for (const i of importsOf(f)) if (i.startsWith('core/') && !API.has(i)) bad.push(`${f} -> ${i}`);
@@ -91,6 +91,37 @@ describe('architecture: plugins reach core only through the plugin API', () => {
     const api = (await import('../../core/plugin-api.js')) as Record<string, unknown>;
     expect(Object.keys(pure)).to.include.members(['computeCheckDigit', 'wmiTable', 'packageRoot', 'personName']);
     for (const [name, value] of Object.entries(pure)) expect(api[name], name).to.equal(value);
+  });
+
+  it('the model part loads zod and no service, and the plugin API exports all of it', async () => {
+    const reached = reach('core/plugin-api-model.ts');
+    const packages = new Set([...reached].flatMap((f) => packagesOf(f)));
+    expect([...packages].sort()).to.deep.equal(['fast-deep-equal', 'zod']);
+    expect(
+      [...reached].filter((f) => /^core\/(service|db|http|store|pipeline|jobs|auth|storage)\//.test(f)),
+    ).to.deep.equal([]);
+    expect(reached.has('core/plugin-api-pure.ts')).to.equal(true);
+    const model = (await import('../../core/plugin-api-model.js')) as Record<string, unknown>;
+    const api = (await import('../../core/plugin-api.js')) as Record<string, unknown>;
+    expect(Object.keys(model)).to.include.members([
+      'CompleteAddressSchema',
+      'filingState',
+      'TitledError',
+      'JOB_STATUSES',
+      'personName',
+    ]);
+    for (const [name, value] of Object.entries(model)) expect(api[name], name).to.equal(value);
+  });
+
+  it('state data modules and the forms renderer load of core only the model part', () => {
+    const model = reach('core/plugin-api-model.ts');
+    for (const start of ['plugins/forms/render.ts', 'states/registry.ts', 'states/fee-schema.ts']) {
+      const reached = reach(start);
+      expect(
+        [...reached].filter((f) => f.startsWith('core/') && !model.has(f)),
+        start,
+      ).to.deep.equal([]);
+    }
   });
 
   it("the OCR plugin's reading code (its worker threads) loads of core only the pure part", () => {
