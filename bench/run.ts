@@ -26,18 +26,36 @@ import { packageRoot } from '../core/paths.js';
 import type { Metric, SuiteContext } from './lib/types.js';
 import { SUITES } from './suites/index.js';
 
-const { values: args } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    scale: { type: 'string' },
-    out: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    list: { type: 'boolean', default: false },
-    profile: { type: 'string' },
-    child: { type: 'string' },
-    result: { type: 'string' },
-  },
-});
+const USAGE =
+  'usage: node dist/bench/run.js [--only foundation,ocr] [--scale 0.5] [--out file.json] [--keep] [--list] ' +
+  '[--profile dir]\n(bench/README.md describes the suites and their figures)';
+
+/** The options; an unknown or malformed one is the usage line and exit code 2, not a stack trace. */
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        only: { type: 'string' },
+        scale: { type: 'string' },
+        out: { type: 'string' },
+        keep: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        profile: { type: 'string' },
+        child: { type: 'string' },
+        result: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const args = options();
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 if (args.list) {
   for (const s of SUITES) console.log(`${s.name.padEnd(16)} ${(await s.load()).description}`);
