@@ -2,8 +2,9 @@
  * The SQLite WAL checkpointer's thread (see `WalCheckpointer`): its own
  * connection to the database file, a PASSIVE checkpoint (it copies what no
  * reader still needs back into the database file and never waits for or
- * blocks a reader or writer) every `busyMs` while they find frames to copy,
- * backing off to every `idleMs` while they find none, and saying `idle`
+ * blocks a reader or writer) every `busyMs` to `idleMs` while they find
+ * frames to copy (about every TARGET_FRAMES new frames), backing off to every
+ * `idleMs` while they find none, and saying `idle`
  * once none found anything for `idleAfterMs`; one more on `stop`, then it
  * closes.
  * Each checkpoint that copied frames is reported to the daemon's thread.
@@ -21,9 +22,18 @@ const port = parentPort!;
 const db = new Sqlite(file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 
+/**
+ * The frames a checkpoint aims to copy. Each checkpoint sorts the page numbers of its WAL segment's whole index (up to
+ * 4,096 frames), however few of them are new, so many small checkpoints cost more CPU than fewer larger ones: the
+ * interval stretches (up to `idleMs`) while each would copy fewer, and shrinks (down to `busyMs`) under more writes.
+ * Measured under callgrind on the intake workload (1,000 entries): 50 ms fixed, 5.73 M instructions per entry
+ * (walMerge alone 162 k); 250 ms fixed, 5.55 M.
+ */
+const TARGET_FRAMES = 1_000;
+
 let backfilled = 0;
-/** One PASSIVE checkpoint; whether it copied frames. */
-function checkpoint(): boolean {
+/** One PASSIVE checkpoint; the frames it copied. */
+function checkpoint(): number {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
     // `checkpointed` counts every frame backfilled so far in this WAL; report only the new ones
@@ -31,10 +41,10 @@ function checkpoint(): boolean {
     const fresh = now >= backfilled ? now - backfilled : now;
     backfilled = now;
     if (fresh > 0) port.postMessage({ type: 'checkpoint', log: r!.log, checkpointed: fresh });
-    return fresh > 0;
+    return fresh;
   } catch (e) {
     port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
-    return false;
+    return 0;
   }
 }
 
@@ -44,7 +54,10 @@ let lastWork = Date.now();
 const tick = () => {
   const copied = checkpoint();
   if (copied) lastWork = Date.now();
-  wait = copied ? busyMs : Math.min(idleMs, wait * 2);
+  // frames come at about copied / wait: the next checkpoint comes when about TARGET_FRAMES more have
+  wait = copied
+    ? Math.min(idleMs, Math.max(busyMs, Math.round((wait * TARGET_FRAMES) / copied)))
+    : Math.min(idleMs, wait * 2);
   // nothing to copy for a while: the daemon may end the thread (it starts one again with the next write)
   if (Date.now() - lastWork >= idleAfterMs) port.postMessage({ type: 'idle' });
   timer = setTimeout(tick, wait);

@@ -8,7 +8,9 @@
  * commit time, about 0.4 ms per created entry during which no request is
  * served. A daemon therefore runs PASSIVE checkpoints (they never block a
  * reader or a writer) from a worker thread with a connection of its own,
- * every 50 ms while there is work (every second when idle). The connection's
+ * every 50 ms to 1 s while there is work, about every 1,000 new frames (each
+ * checkpoint sorts its WAL segment's whole index, so many small ones cost CPU
+ * for nothing), and every second when idle. The connection's
  * own automatic checkpoint stays as a backstop at 4,000 pages (16 MB of WAL):
  * under writes that never pause, a checkpoint from another connection never
  * quite catches up, and the WAL can only start over after one that does;
