@@ -3,7 +3,7 @@
  * connection to the database file, a PASSIVE checkpoint (it copies what no
  * reader still needs back into the database file and never waits for or
  * blocks a reader or writer) every `busyMs` to `idleMs` while they find
- * frames to copy (about every TARGET_FRAMES new frames), backing off to every
+ * frames to copy (about every 1,000 new frames: `nextCheckpointWait`), backing off to every
  * `idleMs` while they find none, and saying `idle`
  * once none found anything for `idleAfterMs`; one more on `stop`, then it
  * closes.
@@ -11,6 +11,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Sqlite from 'better-sqlite3';
+import { nextCheckpointWait } from './wal-checkpointer.js';
 
 const { file, busyMs, idleMs, idleAfterMs } = workerData as {
   file: string;
@@ -21,15 +22,6 @@ const { file, busyMs, idleMs, idleAfterMs } = workerData as {
 const port = parentPort!;
 const db = new Sqlite(file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
-
-/**
- * The frames a checkpoint aims to copy. Each checkpoint sorts the page numbers of its WAL segment's whole index (up to
- * 4,096 frames), however few of them are new, so many small checkpoints cost more CPU than fewer larger ones: the
- * interval stretches (up to `idleMs`) while each would copy fewer, and shrinks (down to `busyMs`) under more writes.
- * Measured under callgrind on the intake workload (1,000 entries): 50 ms fixed, 5.73 M instructions per entry
- * (walMerge alone 162 k); 250 ms fixed, 5.55 M.
- */
-const TARGET_FRAMES = 1_000;
 
 let backfilled = 0;
 /** One PASSIVE checkpoint; the frames it copied. */
@@ -54,10 +46,7 @@ let lastWork = Date.now();
 const tick = () => {
   const copied = checkpoint();
   if (copied) lastWork = Date.now();
-  // frames come at about copied / wait: the next checkpoint comes when about TARGET_FRAMES more have
-  wait = copied
-    ? Math.min(idleMs, Math.max(busyMs, Math.round((wait * TARGET_FRAMES) / copied)))
-    : Math.min(idleMs, wait * 2);
+  wait = nextCheckpointWait(wait, copied, busyMs, idleMs);
   // nothing to copy for a while: the daemon may end the thread (it starts one again with the next write)
   if (Date.now() - lastWork >= idleAfterMs) port.postMessage({ type: 'idle' });
   timer = setTimeout(tick, wait);

@@ -33,6 +33,25 @@ const BUSY_INTERVAL_MS = 50;
 const IDLE_INTERVAL_MS = 1_000;
 const IDLE_AFTER_MS = 30_000;
 
+/**
+ * The frames a checkpoint aims to copy. Each checkpoint sorts the page numbers of its WAL segment's whole index (up to
+ * 4,096 frames), however few of them are new, so many small checkpoints cost more CPU than fewer larger ones: the
+ * interval stretches (up to `idleMs`) while each would copy fewer, and shrinks (down to `busyMs`) under more writes.
+ * Measured under callgrind on the intake workload (1,000 entries): 50 ms fixed, 5.73 M instructions per entry
+ * (walMerge alone 162 k); 250 ms fixed, 5.55 M.
+ */
+const TARGET_FRAMES = 1_000;
+
+/**
+ * How long the thread waits before its next checkpoint, after one that waited `wait` ms and copied `copied` frames:
+ * frames came at about copied / wait, so the next one comes when about TARGET_FRAMES more have (within `busyMs` and
+ * `idleMs`); after one that copied nothing, twice as long (at most `idleMs`).
+ */
+export function nextCheckpointWait(wait: number, copied: number, busyMs: number, idleMs: number): number {
+  if (copied <= 0) return Math.min(idleMs, wait * 2);
+  return Math.min(idleMs, Math.max(busyMs, Math.round((wait * TARGET_FRAMES) / copied)));
+}
+
 export interface CheckpointStats {
   /** Threads started (one per stretch of writes). */
   threads: number;

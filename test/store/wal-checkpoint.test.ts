@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { WalCheckpointer } from '../../core/db/wal-checkpointer.js';
+import { WalCheckpointer, nextCheckpointWait } from '../../core/db/wal-checkpointer.js';
 import { startTestEngine } from '../helpers/engine.js';
 import { vinFor } from '../pipeline/fixtures/test-stages.js';
 
@@ -26,6 +26,17 @@ function walDatabase(): { file: string; db: Sqlite.Database } {
 }
 
 describe('SQLite WAL checkpoints in a thread of their own (core/db/wal-checkpointer.ts)', () => {
+  it('spaces checkpoints so each copies about 1,000 frames, within 50 ms and 1 s; backs off twice as long when idle', () => {
+    const next = (wait: number, copied: number) => nextCheckpointWait(wait, copied, 50, 1000);
+    expect(next(50, 100)).to.equal(500); // 2 frames/ms: 1,000 more in 500 ms
+    expect(next(500, 1000)).to.equal(500); // steady
+    expect(next(500, 4000)).to.equal(125); // more writes: sooner
+    expect(next(50, 20_000)).to.equal(50); // never more often than busyMs
+    expect(next(1000, 10)).to.equal(1000); // never less often than idleMs while copying
+    expect(next(100, 0)).to.equal(200);
+    expect(next(800, 0)).to.equal(1000);
+  });
+
   it('copies the WAL back from its thread while there are writes; the connection keeps only a 4,000-page backstop', async () => {
     const { file, db } = walDatabase();
     const warnings: string[] = [];
