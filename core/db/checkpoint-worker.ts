@@ -3,10 +3,9 @@
  * connection to the database file, a PASSIVE checkpoint (it copies what no
  * reader still needs back into the database file and never waits for or
  * blocks a reader or writer) every `busyMs` to `idleMs` while they find
- * frames to copy (about every 1,000 new frames: `nextCheckpointWait`), backing off to every
- * `idleMs` while they find none, and saying `idle`
- * once none found anything for `idleAfterMs`; one more on `stop`, then it
- * closes.
+ * frames to copy (about every 1,000 new frames: `nextCheckpointWait`),
+ * backing off to every `idleMs` while they find none, and saying `idle` once
+ * none found anything for `idleAfterMs`; one more on `stop`, then it closes.
  * Each checkpoint that copied frames is reported to the daemon's thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
