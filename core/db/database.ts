@@ -233,6 +233,8 @@ export class Database {
 
   /** Prepared statements of the direct SQLite path, by SQL text (the texts are the code's own: a bounded set). */
   private readonly sqliteStatements = new Map<string, SqliteStatement>();
+  /** The same for `firstValue` (statements in pluck mode), by SQL text too: no key is built per call. */
+  private readonly sqlitePluckStatements = new Map<string, SqliteStatement>();
 
   /**
    * Every raw statement on SQLite, straight on better-sqlite3's connection
@@ -259,13 +261,13 @@ export class Database {
 
   /** `sql` prepared once on the direct SQLite path; `pluck`: a statement of its own that returns values. */
   private statement(sql: string, pluck: boolean): SqliteStatement {
-    const key = pluck ? `\u0000pluck\u0000${sql}` : sql;
-    let stmt = this.sqliteStatements.get(key);
+    const cache = pluck ? this.sqlitePluckStatements : this.sqliteStatements;
+    let stmt = cache.get(sql);
     if (!stmt) {
       stmt = this.sqliteConnection().prepare(sql);
       if (pluck) stmt = stmt.pluck();
-      if (this.sqliteStatements.size >= 500) this.sqliteStatements.clear();
-      this.sqliteStatements.set(key, stmt);
+      if (cache.size >= 500) cache.clear();
+      cache.set(sql, stmt);
     }
     return stmt;
   }
