@@ -6,7 +6,7 @@
  * members derived from it, the comparisons and the review onto the entry.
  */
 import { TitledError } from '../errors.js';
-import { mergePatch } from '../merge.js';
+import { clone, mergePatch } from '../merge.js';
 import { checkVin } from '../vin.js';
 import { mergeAccountData, type AccountSource, type MergeOutcome } from './account.js';
 import { deriveEntryFields, type TitleEntry } from './entry.js';
@@ -39,7 +39,7 @@ function sourcesOf(entry: TitleEntry): AccountSource[] {
   if (stored) return stored;
   // an entry written before sources were kept: what it holds is the client's
   return entry.account_data && Object.keys(entry.account_data).length
-    ? [{ id: 'client', kind: 'client', record: structuredClone(entry.account_data) }]
+    ? [{ id: 'client', kind: 'client', record: clone(entry.account_data) }]
     : [];
 }
 
@@ -59,12 +59,12 @@ export class AccountBook implements AccountAccess {
   }
 
   sources(): readonly AccountSource[] {
-    return structuredClone(this.list);
+    return clone(this.list);
   }
 
   source(id: string): AccountSource | undefined {
     const s = this.list.find((x) => x.id === id);
-    return s && structuredClone(s);
+    return s && clone(s);
   }
 
   contribute(source: AccountSource): void {
@@ -72,7 +72,7 @@ export class AccountBook implements AccountAccess {
     const check = AccountDataSchema.safeParse(source.record ?? {});
     if (!check.success)
       throw new TitledError('INVALID_INPUT', `source ${source.id}: ${describeZodError(check.error, 'account_data')}`);
-    this.put(structuredClone({ ...source, record: check.data as AccountData }));
+    this.put(clone({ ...source, record: check.data as AccountData }));
   }
 
   /** Adds or replaces a source already checked (the client's record: its requests were validated where they came in). */
@@ -103,7 +103,7 @@ export class AccountBook implements AccountAccess {
       record.vehicle!.vin = check.vin;
     }
     // each request was validated where it came in; RFC 7396 merging of two records that fit keeps the fit
-    this.put({ id: 'client', kind: 'client', record: structuredClone(record) });
+    this.put({ id: 'client', kind: 'client', record: clone(record) });
   }
 
   preview(): MergeOutcome {

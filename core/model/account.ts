@@ -14,6 +14,7 @@
  * the client's value stays and the disagreement is recorded. Where a newer
  * title supersedes the one the client described, the review says so.
  */
+import { clone } from '../merge.js';
 import { namesMatch, personName } from './names.js';
 import { deepEqual, getAt, present, setAt } from './pointer.js';
 import type { AccountData } from './schemas.js';
@@ -307,8 +308,12 @@ function sameTitle(a: Record<string, unknown>, b: Record<string, unknown>): bool
   return false;
 }
 const TITLE_KEYS = new Set(TITLE_FIELDS.map((p) => p.slice(T.length + 1)));
-const titleOnly = (t: unknown) =>
-  isObj(t) ? Object.fromEntries(Object.entries(t).filter(([k, v]) => TITLE_KEYS.has(k) && present(v))) : {};
+/** The title facts of `t` that are present, in `t`'s order. */
+function titleOnly(t: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (isObj(t)) for (const k in t) if (TITLE_KEYS.has(k) && present(t[k])) out[k] = t[k];
+  return out;
+}
 const titleOf = (d: unknown) => (isObj(getAt(d, T)) ? (getAt(d, T) as Record<string, unknown>) : undefined);
 const titleLabel = (t: Record<string, unknown>) =>
   [
@@ -332,12 +337,12 @@ export function mergeAccountData(sources: readonly AccountSource[]): MergeOutcom
   const ordered = byPrecedence(sources);
   const client = ordered.find((s) => s.kind === 'client');
   const documents = ordered.filter((s) => s.kind === 'document');
-  const data = structuredClone(client?.record ?? {}) as Record<string, unknown>;
+  const data = clone(client?.record ?? {}) as Record<string, unknown>;
   const provenance: Record<string, string> = {};
   // the sources stay untouched: objects and arrays are copied in, scalars need no copy
   const writes: Writes = {
     set(ptr, value, from) {
-      setAt(data, ptr, typeof value === 'object' && value !== null ? structuredClone(value) : value);
+      setAt(data, ptr, typeof value === 'object' && value !== null ? clone(value) : value);
       provenance[ptr] = from.id;
     },
   };
@@ -351,7 +356,7 @@ export function mergeAccountData(sources: readonly AccountSource[]): MergeOutcom
   const pulls = ordered.filter((s) => s.kind === 'pull' && current(s));
   const decoded = ordered.find((s) => s.kind === 'vin_decode' && current(s));
   const insurance = ordered.find((s) => s.kind === 'insurance' && current(s));
-  const base = structuredClone(data);
+  const base = clone(data);
   const review: AccountReview = { summary: [] };
   mergeRecords(base, pulls, decoded, insurance, writes);
   mergeTitleChain(base, clientData, pulls, writes, review);
@@ -473,7 +478,7 @@ function mergeHolds(data: Record<string, unknown>, insurance: AccountSource | un
   if (!Array.isArray(own) || !own.length) return;
   const current = getAt(data, HOLDS);
   const others = (Array.isArray(current) ? current : []).filter((h) => !isObj(h) || h.source !== 'insurance');
-  const holds = [...others, ...structuredClone(own as Record<string, unknown>[])];
+  const holds = [...others, ...clone(own as Record<string, unknown>[])];
   setAt(data, HOLDS, holds);
   setAt(
     data,
@@ -577,10 +582,9 @@ function writePreviousTitles(
   all: Candidate[],
   w: Writes,
 ): void {
-  const current = {
-    ...titleOnly(winner.t),
-    ...Object.fromEntries(group.flatMap((c) => Object.entries(titleOnly(c.t))).reverse()),
-  };
+  // the winning title as its group describes it (the group is in precedence order: the first that has a fact gives it)
+  const current = titleOnly(winner.t);
+  for (let i = group.length - 1; i >= 0; i--) Object.assign(current, titleOnly(group[i]!.t));
   const previous: Record<string, unknown>[] = [];
   const addPrev = (t: Record<string, unknown>) => {
     const only = titleOnly(t);

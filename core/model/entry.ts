@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { clone } from '../merge.js';
 import type { AccountStatus, JobStatus } from '../status.js';
 import type { AccountData } from './schemas.js';
 import { checkVin } from '../vin.js';
@@ -120,5 +121,5 @@ export function deriveEntryFields(entry: TitleEntry): void {
   const borrower = personName(ad.loan?.borrower?.[0]);
   if (borrower) entry.Borrower = borrower;
   if (ad.loan?.loan_id) entry.lenderLoanId = ad.loan.loan_id;
-  entry.loanData = structuredClone(ad);
+  entry.loanData = clone(ad);
 }

@@ -298,22 +298,22 @@ describe('titled CLI', function () {
       expect(JSON.parse(r.stdout)).to.deep.equal(['orgs', 'list']);
     });
 
-    it("gives node glibc's MALLOC_MMAP_THRESHOLD_ (docs/operations.md, Memory), as the bench's daemons get it", async () => {
+    it("gives node glibc's MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ (docs/operations.md, Memory), as the bench's daemons get them", async () => {
       mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
       writeFileSync(
         join(root, 'dist', 'bin', 'cli.js'),
-        'process.stdout.write(String(process.env.MALLOC_MMAP_THRESHOLD_));\n',
+        'process.stdout.write(`${process.env.MALLOC_MMAP_THRESHOLD_} ${process.env.MALLOC_TRIM_THRESHOLD_}`);\n',
       );
       const r = await collect(
         spawn(join(root, 'bin', 'titled'), [], {
           cwd: tmpdir(),
           stdio: ['ignore', 'pipe', 'pipe'],
-          env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '' },
+          env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '', MALLOC_TRIM_THRESHOLD_: '' },
         }),
       );
       expect(r.code, r.stderr).to.equal(0);
-      expect(r.stdout).to.equal('131072');
-      expect(launcherEnv()).to.deep.equal({ MALLOC_MMAP_THRESHOLD_: '131072' });
+      expect(r.stdout).to.equal('131072 524288');
+      expect(launcherEnv()).to.deep.equal({ MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '524288' });
     });
 
     it('tells the user to run npm run setup when dist/ is missing', async () => {
