@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { analyzeDocument, DocumentRejected, type DocumentAnalysis } from '../../plugins/ocr/analyze.js';
+import { relayStats } from '../../plugins/ocr/read/tool-relay.js';
 import { readingPool, readingPoolUsers, retainReadingPool } from '../../plugins/ocr/worker/pool.js';
 import { startTestEngine } from '../helpers/engine.js';
 import { aamvaVariants, renderBack } from '../fixtures/ocr/aamva/variants.js';
@@ -43,9 +44,12 @@ describe('reading PDFs in worker threads', function () {
     ];
     expect(files.length).to.be.greaterThan(15);
     const before = pool.stats.read;
+    const relayed = relayStats.served;
     // all at once through the workers, as the stage reads documents in parallel
     const off = await Promise.all(files.map((f) => analyzeDocument(f.bytes)));
     expect(pool.stats.read - before).to.equal(files.length);
+    // the workers' pdftotext runs were started by this thread's tool runner (read/tool-relay.ts)
+    expect(relayStats.served - relayed).to.be.at.least(files.length);
     for (const [i, f] of files.entries()) {
       const here = await analyzeDocument(f.bytes, { offThread: false });
       expect(sansTimings(off[i]!), f.id).to.deep.equal(sansTimings(here));

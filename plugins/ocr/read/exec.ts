@@ -8,12 +8,14 @@
  * starts a process by copying the parent's page tables, and Node does it
  * synchronously, so a spawn from a daemon of 400 MB blocked its event loop
  * for about 15 ms and cost as much CPU, for every page OCR'd (1.3 ms from the
- * runner). Worker threads, and a process whose runner cannot start, spawn
- * here.
+ * runner). The reading workers ask the main thread, which starts their
+ * tools through the same runner (tool-relay.ts). Other worker threads, and a
+ * process whose runner cannot start, spawn here.
  */
 import { spawn } from 'node:child_process';
 import { isMainThread } from 'node:worker_threads';
 import { ToolError } from './tool-error.js';
+import { hasToolRelay, relayRun } from './tool-relay.js';
 import { runnerRun } from './tool-runner.js';
 
 export { ToolError };
@@ -28,7 +30,8 @@ export interface RunOptions {
 
 /** Runs `cmd args`, writes `input` to stdin, resolves stdout; rejects with ToolError. */
 export function runTool(cmd: string, args: readonly string[], o: RunOptions): Promise<Buffer> {
-  return isMainThread ? runnerRun(cmd, args, o, spawnHere) : spawnHere(cmd, args, o);
+  if (isMainThread) return runnerRun(cmd, args, o, spawnHere);
+  return hasToolRelay() ? relayRun(cmd, args, o) : spawnHere(cmd, args, o);
 }
 
 /** runTool in this process: the tool is this process's child. */

@@ -10,15 +10,16 @@
  * process-wide OCR queue, which a worker must not duplicate).
  *
  * Workers start on first use (`size` of them: the OCR concurrency, else the
- * cores), take at most two documents at once each (a document spends part
+ * cores), start their system tools through this thread (read/tool-relay.ts), take at most two documents at once each (a document spends part
  * of its time waiting on poppler), are unreferenced while idle (a CLI or a
  * test exits when its work is done), and are replaced when one dies. An
  * abort terminates the worker reading the aborted document.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { TextLayerPage } from '../read/pdf.js';
-import { ToolError } from '../read/exec.js';
+import { runTool, ToolError } from '../read/exec.js';
+import { serveToolRelay } from '../read/tool-relay.js';
 
 /** What a worker answers: the analysis, the text layer of a document that needs OCR, or an error to rebuild. */
 type WorkerAnswer<T> =
@@ -83,7 +84,11 @@ class ReadingPool<T> {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.script);
+    // the worker's system tools are started here, by this thread's tool runner (read/tool-relay.ts)
+    const { port1, port2 } = new MessageChannel();
+    serveToolRelay(port1, runTool);
+    const worker = new Worker(this.script, { workerData: { toolPort: port2 }, transferList: [port2] });
+    worker.once('exit', () => port1.close());
     const slot: Slot = { worker, busy: 0 };
     worker.unref();
     worker.on('message', (m: WorkerAnswer<T>) => {

@@ -3,9 +3,14 @@
  * page has a text layer, answers the analysis, or the text layer when a page
  * needs OCR, or the error.
  */
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { analyzeInThisThread, NeedsOcr } from '../analyze.js';
+import { useToolRelay } from '../read/tool-relay.js';
 import type { WorkerTask } from './pool.js';
+
+// system tools are started by the main thread's tool runner (read/tool-relay.ts)
+const toolPort = (workerData as { toolPort?: MessagePort } | undefined)?.toolPort;
+if (toolPort) useToolRelay(toolPort);
 
 parentPort!.on('message', async (m: WorkerTask & { id: number }) => {
   try {
