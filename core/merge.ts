@@ -1,5 +1,5 @@
 import deepEqual from 'fast-deep-equal';
-import rfdc from 'rfdc';
+import { klona } from 'klona';
 
 /**
  * JSON Merge Patch (RFC 7396) with one documented rule set, used for every
@@ -24,15 +24,14 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const copy = rfdc({ proto: false, circles: false });
-
 /**
- * A deep copy of a JSON value (account records, entries). rfdc walks plain objects and arrays: 5 us for an enriched
- * entry's seven account sources, where structuredClone takes 31 us (it serializes and deserializes). Dates, Maps
- * and Buffers are copied too; cycles are not supported (JSON has none).
+ * A deep copy of a JSON value (account records, entries). klona walks objects and arrays: 7 us for an enriched
+ * entry's seven account sources, where structuredClone takes 31-34 us (it serializes and deserializes). Dates, Maps
+ * and typed arrays are copied too, a `__proto__` member stays a member (rfdc, as fast, turned it into the copy's
+ * prototype); cycles are not supported (JSON has none).
  */
 export function clone<T>(v: T): T {
-  return v === undefined ? v : copy(v);
+  return v === undefined ? v : klona(v);
 }
 
 /**

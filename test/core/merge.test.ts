@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mergePatch } from '../../core/index.js';
+import { clone, mergePatch } from '../../core/merge.js';
 
 describe('mergePatch (RFC 7396)', () => {
   it('merges objects, replaces arrays and scalars, removes on null', () => {
@@ -31,5 +31,18 @@ describe('mergePatch (RFC 7396)', () => {
       [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
     ];
     for (const [t, p, want] of cases) expect(mergePatch(t, p)).to.deep.equal(want);
+  });
+});
+
+describe('clone (deep copies of account records and entries)', () => {
+  it('copies deeply, and keeps a __proto__ member as data, as JSON.parse and structuredClone do', () => {
+    const v = JSON.parse('{"a":{"b":[1,{"c":null}]},"__proto__":{"x":2}}') as Record<string, unknown>;
+    const c = clone(v);
+    expect(c).to.deep.equal(structuredClone(v));
+    expect(JSON.stringify(c)).to.equal(JSON.stringify(v));
+    expect(Object.getPrototypeOf(c)).to.equal(Object.prototype);
+    expect((c as { x?: unknown }).x).to.equal(undefined);
+    (c.a as { b: unknown[] }).b.push(3);
+    expect((v.a as { b: unknown[] }).b).to.have.length(2);
   });
 });
