@@ -8,3 +8,18 @@ export class ToolError extends Error {
     this.name = 'ToolError';
   }
 }
+
+/** An error sent between threads or processes as `{message, name, code}`, rebuilt on this side (a ToolError keeps its code). */
+export function rebuildError(e: { message: string; name: string; code?: string }): Error {
+  return e.name === 'ToolError'
+    ? new ToolError(e.message, e.code as ToolError['code'])
+    : Object.assign(new Error(e.message), { name: e.name, code: e.code });
+}
+
+/** The error a tool call rejects with when its signal aborts. */
+export function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
+    name: 'AbortError',
+    code: 'ABORT_ERR',
+  });
+}

@@ -12,21 +12,12 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { RunOptions } from './exec.js';
-import { ToolError } from './tool-error.js';
+import { abortError, rebuildError, ToolError } from './tool-error.js';
+import type { RunnerAnswer, RunnerRequest } from './tool-runner.js';
 
-type RelayRequest =
-  | {
-      id: number;
-      cmd: string;
-      args: readonly string[];
-      input?: Uint8Array;
-      timeoutMs: number;
-      maxOutputBytes: number;
-      env?: NodeJS.ProcessEnv;
-    }
-  | { id: number; kill: true };
-type RelayAnswer =
-  { id: number; ok: Uint8Array } | { id: number; error: { message: string; name: string; code?: string } };
+/** A worker asks what the runner is asked, and is answered as the runner answers. */
+type RelayRequest = RunnerRequest;
+type RelayAnswer = RunnerAnswer;
 
 type Run = (cmd: string, args: readonly string[], o: RunOptions) => Promise<Buffer>;
 
@@ -86,14 +77,7 @@ export function useToolRelay(port: MessagePort): void {
     if (!p) return;
     pending.delete(m.id);
     if ('ok' in m) p.resolve(Buffer.from(m.ok.buffer, m.ok.byteOffset, m.ok.byteLength));
-    else {
-      const { message, name, code } = m.error;
-      p.reject(
-        name === 'ToolError'
-          ? new ToolError(message, code as ToolError['code'])
-          : Object.assign(new Error(message), { name, code }),
-      );
-    }
+    else p.reject(rebuildError(m.error));
   });
   port.unref();
   relay = { port, pending, nextId: 1 };
@@ -102,13 +86,6 @@ export function useToolRelay(port: MessagePort): void {
 /** Whether this thread's tools go to the main thread. */
 export function hasToolRelay(): boolean {
   return relay !== undefined;
-}
-
-function abortError(signal: AbortSignal): Error {
-  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
-    name: 'AbortError',
-    code: 'ABORT_ERR',
-  });
 }
 
 /** runTool in a reading worker: the main thread runs the tool (see useToolRelay). */

@@ -10,7 +10,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { RunOptions } from './exec.js';
-import { ToolError } from './tool-error.js';
+import { abortError, rebuildError, ToolError } from './tool-error.js';
 
 /** What the runner is asked, and what it answers. */
 export type RunnerRequest =
@@ -51,13 +51,6 @@ let nextId = 1;
 /** Runners started, and tools run here because their runner died (tests). */
 export const runnerStats = { started: 0, ranHere: 0 };
 
-function abortError(signal: AbortSignal): Error {
-  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
-    name: 'AbortError',
-    code: 'ABORT_ERR',
-  });
-}
-
 /** Lets this process exit while the runner has nothing to do, and keeps it while it has. */
 function hold(r: Runner): void {
   const busy = r.calls.size > 0;
@@ -79,14 +72,7 @@ function start(): Runner {
     if (!call) return;
     call.done();
     if ('ok' in m) call.resolve(Buffer.from(m.ok.buffer, m.ok.byteOffset, m.ok.byteLength));
-    else {
-      const { message, name, code } = m.error;
-      call.reject(
-        name === 'ToolError'
-          ? new ToolError(message, code as ToolError['code'])
-          : Object.assign(new Error(message), { name, code }),
-      );
-    }
+    else call.reject(rebuildError(m.error));
   });
   const gone = (e?: Error) => {
     if (runner === r) runner = undefined;
