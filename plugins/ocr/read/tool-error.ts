@@ -9,7 +9,7 @@ export class ToolError extends Error {
   }
 }
 
-/** An error sent between threads or processes as `{message, name, code}`, rebuilt on this side (a ToolError keeps its code). */
+/** An error sent between threads or processes as `{message, name, code}`, rebuilt here (a ToolError keeps its code). */
 export function rebuildError(e: { message: string; name: string; code?: string }): Error {
   return e.name === 'ToolError'
     ? new ToolError(e.message, e.code as ToolError['code'])

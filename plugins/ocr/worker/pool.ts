@@ -10,10 +10,11 @@
  * process-wide OCR queue, which a worker must not duplicate).
  *
  * Workers start on first use (`size` of them: the OCR concurrency, else the
- * cores), start their system tools through this thread (read/tool-relay.ts), take at most two documents at once each (a document spends part
- * of its time waiting on poppler), are unreferenced while idle (a CLI or a
- * test exits when its work is done), and are replaced when one dies. An
- * abort terminates the worker reading the aborted document.
+ * cores), have their system tools started by this thread's tool runner
+ * (read/tool-relay.ts), take at most two documents at once each (a document
+ * spends part of its time waiting on poppler), are unreferenced while idle
+ * (a CLI or a test exits when its work is done), and are replaced when one
+ * dies. An abort terminates the worker reading the aborted document.
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
