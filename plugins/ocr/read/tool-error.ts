@@ -9,6 +9,11 @@ export class ToolError extends Error {
   }
 }
 
+/** An error as sent between threads or processes (`rebuildError` makes it an error again). */
+export function sentError(e: Error & { code?: unknown }): { message: string; name: string; code?: string } {
+  return { message: e.message, name: e.name, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+}
+
 /** An error sent between threads or processes as `{message, name, code}`, rebuilt here (a ToolError keeps its code). */
 export function rebuildError(e: { message: string; name: string; code?: string }): Error {
   return e.name === 'ToolError'

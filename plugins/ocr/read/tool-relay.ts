@@ -12,7 +12,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { RunOptions } from './exec.js';
-import { abortError, rebuildError, ToolError } from './tool-error.js';
+import { abortError, rebuildError, sentError, ToolError } from './tool-error.js';
 import type { RunnerAnswer, RunnerRequest } from './tool-runner.js';
 
 /** A worker asks what the runner is asked, and is answered as the runner answers. */
@@ -50,8 +50,7 @@ export function serveToolRelay(port: MessagePort, run: Run): void {
       (e: Error & { code?: string }) => {
         running.delete(m.id);
         if (controller.signal.aborted) return;
-        const error = { message: e.message, name: e.name, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
-        port.postMessage({ id: m.id, error } satisfies RelayAnswer);
+        port.postMessage({ id: m.id, error: sentError(e) } satisfies RelayAnswer);
       },
     );
   });

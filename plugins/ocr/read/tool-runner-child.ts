@@ -4,6 +4,7 @@
  * stops a tool, and a parent that goes away stops them all.
  */
 import { spawnHere } from './exec.js';
+import { sentError } from './tool-error.js';
 import type { RunnerAnswer, RunnerRequest } from './tool-runner.js';
 
 const running = new Map<number, AbortController>();
@@ -24,7 +25,7 @@ process.on('message', (m: RunnerRequest) => {
     .then(
       (ok) => answer({ id, ok }),
       (e: Error & { code?: string }) => {
-        if (!ctl.signal.aborted) answer({ id, error: { message: e.message, name: e.name, code: e.code } });
+        if (!ctl.signal.aborted) answer({ id, error: sentError(e) });
       },
     )
     .finally(() => running.delete(id));

@@ -5,6 +5,7 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { analyzeInThisThread, NeedsOcr } from '../analyze.js';
+import { sentError } from '../read/tool-error.js';
 import { useToolRelay } from '../read/tool-relay.js';
 import type { WorkerTask } from './pool.js';
 
@@ -21,10 +22,6 @@ parentPort!.on('message', async (m: WorkerTask & { id: number }) => {
     parentPort!.postMessage({ id: m.id, ok });
   } catch (e) {
     if (e instanceof NeedsOcr) return parentPort!.postMessage({ id: m.id, needsOcr: e.layer });
-    const err = e as Error & { code?: string };
-    parentPort!.postMessage({
-      id: m.id,
-      error: { name: err.name, message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) },
-    });
+    parentPort!.postMessage({ id: m.id, error: sentError(e as Error) });
   }
 });
