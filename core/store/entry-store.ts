@@ -87,16 +87,29 @@ function withSources(doc: string, sources: string | null): string {
   return sources === null ? doc : `${doc.slice(0, -1)}${doc.length > 2 ? ',' : ''}"account_sources":${sources}}`;
 }
 
-type Stringify = (value: unknown) => string;
+/** JSON text as stored (PII sealed when encryption is on) and as read back (plain: what opening the stored text gives). */
+type Stringify = (value: unknown) => { sealed: string; plain: string };
+
+interface Columns {
+  doc: string;
+  sources: string | null | undefined;
+  /** The stored document with its sources as a read opens it (`withSources` of the plain texts). */
+  text: string;
+}
 
 /**
  * The entry's document (what clients see, before presigning) and its sources (undefined: not held, keep the stored
  * ones), as `json` writes them (with PII sealed: core/crypto/pii.ts).
  */
-function toColumns(entry: TitleEntry, json: Stringify): { doc: string; sources: string | null | undefined } {
-  if (!Object.hasOwn(entry, 'account_sources')) return { doc: json(entry), sources: undefined };
+function toColumns(entry: TitleEntry, json: Stringify): Columns {
+  if (!Object.hasOwn(entry, 'account_sources')) {
+    const doc = json(entry);
+    return { doc: doc.sealed, sources: undefined, text: doc.plain };
+  }
   const { account_sources: list, ...visible } = entry;
-  return { doc: json(visible), sources: list ? json(list) : null };
+  const doc = json(visible);
+  const sources = list ? json(list) : null;
+  return { doc: doc.sealed, sources: sources?.sealed ?? null, text: withSources(doc.plain, sources?.plain ?? null) };
 }
 
 /**
@@ -117,11 +130,15 @@ export class EntryStore {
   /** The JSON writer for the organization's entries (sealing PII when encryption is on). */
   private async writer(orgId: string, m?: EntityManager): Promise<Stringify> {
     const pii = this.pii;
-    if (!pii?.enabled) return (v) => JSON.stringify(v);
+    if (!pii?.enabled)
+      return (v) => {
+        const text = JSON.stringify(v);
+        return { sealed: text, plain: text };
+      };
     const k = await pii.keys.active(orgId, m);
     // one writer per row written: a value in both doc and sources is sealed once
     const memo = new Map<string, string>();
-    return (v) => pii.stringifyWith(orgId, k, v, undefined, memo);
+    return (v) => pii.stringifyBoth(orgId, k, v, undefined, memo);
   }
 
   /** Stored JSON text with its sealed PII opened. */
@@ -257,7 +274,7 @@ export class EntryStore {
   async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
     const json = await this.writer(orgId, m);
     entry.last_modified = Date.now();
-    const { doc, sources } = toColumns(entry, json);
+    const { doc, sources, text } = toColumns(entry, json);
     const params: unknown[] = [
       entry.VIN || null,
       entry.state,
@@ -281,7 +298,7 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    const text = await this.opened(orgId, withSources(doc, sources ?? null), m);
+    // the text written, as a read would open it (made before sealing: nothing to decipher)
     return { entry, version: Number(rows[0]!.version), doc: text };
   }
 

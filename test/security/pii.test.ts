@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { DataSource } from 'typeorm';
-import { HttpKeyProvider } from '../../core/crypto/index.js';
+import { HttpKeyProvider, PiiCodec, type DataKeys } from '../../core/crypto/index.js';
 import { open as openSealed, seal } from '../../core/crypto/aead.js';
 import { DIALECTS, dropSchema, PG_URL, startTestEngine, type Dialect, type TestEngine } from '../helpers/engine.js';
 import { accountData, createEntry, makeVin, waitForStatus } from '../http/support.js';
@@ -178,6 +178,37 @@ describe('security: PII with encryption off (the check above can fail)', () => {
     } finally {
       await t.stop();
     }
+  });
+});
+
+describe('security: the text a write keeps is the text a read opens', () => {
+  it('stringifyBoth: the plain text is the value as JSON and what opening the sealed text gives', async () => {
+    const active = { version: 3, key: randomBytes(32) };
+    const keys = {
+      active: async () => active,
+      key: async (_org: string, version: number) => {
+        if (version !== active.version) throw new Error(`no key version ${version}`);
+        return active.key;
+      },
+    } as unknown as DataKeys;
+    const pii = new PiiCodec(keys, true);
+    const value = {
+      account_data: {
+        loan: { borrower: [{ name: 'Jane Doe', ssn: SSN, dob: DOB, dlid: { number: DL, state: 'TX' } }] },
+        vehicle: { color: 'enc:pii:1:AAAA', note: '"ssn": in a string' },
+      },
+      account_sources: [{ id: 'pull:state', record: { owners: [{ license_number: DL, dob: DOB }] } }],
+    };
+    const { sealed, plain } = pii.stringifyBoth('org-1', active, value);
+    expect(plain).to.equal(JSON.stringify(value));
+    for (const p of PII) expect(sealed).not.to.include(p);
+    expect(sealed).not.to.include('enc:pii:1:AAAA');
+    expect(await pii.open('org-1', sealed)).to.equal(plain);
+    // nothing to seal: one text for both
+    expect(pii.stringifyBoth('org-1', active, { vehicle: { year: 2020 } })).to.deep.equal({
+      sealed: '{"vehicle":{"year":2020}}',
+      plain: '{"vehicle":{"year":2020}}',
+    });
   });
 });
 
