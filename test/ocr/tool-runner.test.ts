@@ -89,6 +89,29 @@ describe('tool runner', function () {
     expect(runnerStats.started).to.equal(started + 1);
   });
 
+  it('a dying runner takes its tools with it: the tool run here in its place is the only one', async () => {
+    const runner = await parentOfTool();
+    const marker = `${30 + (process.pid % 1000) / 1000}`;
+    const sleeping = () =>
+      readdirSync('/proc').filter((d) => /^\d+$/.test(d) && cmdline(Number(d)) === `sleep ${marker} `);
+    const parentOf = (pid: string) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const ctl = new AbortController();
+    const p = failure(run('sleep', [marker], { signal: ctl.signal }));
+    for (let i = 0; i < 100 && !sleeping().length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(sleeping().map(parentOf)).to.deep.equal([runner]);
+    process.kill(runner, 'SIGKILL');
+    // the runner's sleep goes; the one started here runs
+    let left: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      left = sleeping().map(parentOf);
+      if (left.length === 1 && left[0] === process.pid) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(left).to.deep.equal([process.pid]);
+    ctl.abort(new Error('done'));
+    expect((await p)!.name).to.equal('AbortError');
+  });
+
   it('keeps no process alive while idle: a CLI that ran a tool exits, and its runner with it', () => {
     const exec = fileURLToPath(new URL('../../plugins/ocr/read/exec.js', import.meta.url));
     const script = `const { runTool } = await import(${JSON.stringify(exec)});

@@ -6,7 +6,10 @@
  * event loop): about 15 ms of blocked loop and CPU per tool from a 400 MB
  * daemon reading documents, 1.3 ms from the runner. The runner starts on
  * first use, keeps no process alive while idle, and is started again after
- * it dies; what it was running then is run in this process.
+ * it dies; what it was running then is run in this process. The runner leads
+ * a process group of its own, which its tools join: when it dies with tools
+ * running, the group is killed, so a tool it left behind does not run on
+ * beside the one started here in its place.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { RunOptions } from './exec.js';
@@ -64,6 +67,9 @@ function start(): Runner {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execArgv: ['--max-old-space-size=64'],
+    // a process group of its own (the tools it starts join it): see `gone`. It still ends with this process: it
+    // exits when its channel closes (tool-runner-child.ts)
+    detached: true,
   });
   runnerStats.started++;
   const r: Runner = { child, calls: new Map() };
@@ -77,6 +83,8 @@ function start(): Runner {
   const gone = (e?: Error) => {
     if (runner === r) runner = undefined;
     if (e && (e as NodeJS.ErrnoException).syscall?.startsWith('spawn')) unavailable = true;
+    // tools it was running outlive it (a killed runner cannot stop them): its group goes, they with it
+    if (r.calls.size > 0 && child.pid) killGroup(child.pid);
     // what it was running is run here (the tools only read their input)
     for (const call of [...r.calls.values()]) {
       call.done();
@@ -129,6 +137,15 @@ export function runnerRun(cmd: string, args: readonly string[], o: RunOptions, h
       call.run().then(resolve, reject);
     }
   });
+}
+
+/** Kills the process group `pgid` (the runner's); nothing when it is gone already. */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // ESRCH: no process of the group is left
+  }
 }
 
 /** Sends a request; false when the runner's channel is closed (it is gone, or going). */
