@@ -4,7 +4,7 @@
  * action such as POST /title/{id}/forms).
  */
 import { isTitledError, PermanentStageFailure } from '../errors.js';
-import { changedKeys } from '../merge.js';
+import { changedKeys, jsonCopy } from '../merge.js';
 import { AccountBook } from '../model/account-book.js';
 import type { TitleEntry } from '../model/entry.js';
 import type { EntityManager } from 'typeorm';
@@ -23,18 +23,20 @@ type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'em
 type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
 
 /**
- * Runs `stage[method]` on a draft parsed from `doc`, aborting its signal and
- * rejecting at `timeoutMs` or when `stopSignal` aborts. Returns the draft and
- * the events the stage emitted (status moves included); the caller writes them.
+ * Runs `stage[method]` on a draft of `base` (the entry as its text reads: a
+ * copy of the entry when it is plain JSON, else the text parsed), aborting its
+ * signal and rejecting at `timeoutMs` or when `stopSignal` aborts. Returns the
+ * draft and the events the stage emitted (status moves included); the caller
+ * writes them.
  */
 async function executeStage(
   stage: StagePlugin,
   method: 'run' | 'runNow',
-  doc: string,
+  base: StoredEntryDoc,
   parts: StageContextParts,
   o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
-  const draft = JSON.parse(doc) as TitleEntry;
+  const draft = jsonCopy(base.entry) ?? (JSON.parse(base.doc) as TitleEntry);
   const account = new AccountBook(draft);
   const accountBefore = JSON.stringify(draft.account_data);
   const events: StageEvent[] = [];
@@ -181,7 +183,7 @@ export async function runToCheckpoint<R>(
     let draft: TitleEntry;
     let events: StageEvent[];
     try {
-      ({ draft, events } = await executeStage(stage, method, base.doc, o.parts(snapshot), {
+      ({ draft, events } = await executeStage(stage, method, base, o.parts(snapshot), {
         timeoutMs: o.timeoutMs,
         stopSignal: o.stopSignal,
         writeProgress,

@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import { PermanentStageFailure, PluginError, StageError } from '../errors.js';
 import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
 import type { TitleEntry } from '../model/entry.js';
+import { reloaded } from '../merge.js';
 import { JOB_PHASE_ORDER } from '../status.js';
 import type { EntryStore, StoredEntryDoc } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
@@ -377,7 +378,7 @@ export class PipelineRunner {
       });
     }
     // the entry as a reload would show it: the stages after this one are asked about it
-    const entry = JSON.parse(JSON.stringify(target)) as TitleEntry;
+    const entry = reloaded(target);
     const found = this.lookAhead(index, new Set(done).add(stage.name), entry, job);
     let ahead: Ahead;
     if (!found) {
