@@ -3,7 +3,7 @@
  * a PNG of the portal's record page, drawn with a 5x7 bitmap font and
  * encoded with node's zlib (no image library needed).
  */
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { reportSections, type ReportInput } from './report-pdf.js';
 
 /** 5x7 glyphs, one string of 7 rows x 5 columns per character. */
@@ -60,27 +60,14 @@ const G: Record<string, string> = {
   '*': '00000001001010101110101010010000000',
 };
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
+  // the chunk's CRC covers its type and data (zlib's crc32, continued over the data: no copy of it to checksum)
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))));
+  return Buffer.concat([head, data, crc]);
 }
 
 /** Encodes an 8-bit grayscale bitmap as PNG. */
@@ -149,7 +136,8 @@ export function renderPortalScreenshot(input: ReportInput): Buffer {
   }
   const height = 16 + lines.length * LINE;
   if (scratch.length < STRIDE * height) scratch = Buffer.allocUnsafeSlow(Math.ceil(STRIDE * height * 1.25));
-  const px = scratch.subarray(0, STRIDE * height).fill(255);
+  // drawn through a Uint8Array view: TypedArray fill and stores, not Buffer#fill's argument checks per glyph pixel
+  const px = new Uint8Array(scratch.buffer, scratch.byteOffset, STRIDE * height).fill(255);
   for (let y = 0; y < height; y++) px[y * STRIDE] = 0;
   lines.forEach((l, row) => {
     const top = 8 + row * LINE;
@@ -160,7 +148,7 @@ export function renderPortalScreenshot(input: ReportInput): Buffer {
       const left = 1 + 12 + col * ADVANCE;
       for (const b of bits) {
         const at = (top + Math.floor(b / 5) * SCALE) * STRIDE + left + (b % 5) * SCALE;
-        for (let sy = 0; sy < SCALE; sy++) px.fill(ink, at + sy * STRIDE, at + sy * STRIDE + SCALE);
+        for (let sy = 0; sy < SCALE; sy++) for (let sx = 0; sx < SCALE; sx++) px[at + sy * STRIDE + sx] = ink;
       }
     }
   });
