@@ -3,7 +3,7 @@
  * provider (`sandbox`: kept in memory, for tests and demos; `http`: a JSON
  * POST {to, text} to a configurable endpoint). docs/signing.md.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SigningOptions } from './options.js';
 
 export interface Message {
@@ -53,20 +53,26 @@ export function smsProvider(o: SigningOptions['sms']): SmsProvider | null {
 }
 
 export class Notifier {
-  private readonly mail?: Transporter;
+  /** The SMTP transport, made on the first e-mail: nodemailer is loaded then, not by every daemon (about 2.5 MB). */
+  private mail?: Promise<Transporter>;
   constructor(
     private readonly o: SigningOptions,
     readonly sms: SmsProvider | null,
-  ) {
-    if (o.smtp) {
-      this.mail = nodemailer.createTransport({
-        host: o.smtp.host,
-        port: o.smtp.port,
-        secure: o.smtp.secure,
-        ignoreTLS: !o.smtp.secure && o.smtp.host === '127.0.0.1',
-        ...(o.smtp.user ? { auth: { user: o.smtp.user, pass: o.smtp.password ?? '' } } : {}),
-      });
-    }
+  ) {}
+
+  private transport(): Promise<Transporter> | undefined {
+    const smtp = this.o.smtp;
+    if (!smtp) return undefined;
+    this.mail ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.secure,
+        ignoreTLS: !smtp.secure && smtp.host === '127.0.0.1',
+        ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
+      }),
+    );
+    return this.mail;
   }
 
   /** Sends the signer his link by email and SMS (what is configured and what he has); returns the channels used. */
@@ -92,8 +98,9 @@ export class Notifier {
       `Open your personal signing link (do not share it): ${link}`,
       '',
     ].join('\n');
-    if (this.mail && email) {
-      await this.mail.sendMail({ from: this.o.smtp!.from, to: email, subject, text });
+    const mail = email ? this.transport() : undefined;
+    if (mail) {
+      await (await mail).sendMail({ from: this.o.smtp!.from, to: email, subject, text });
       used.push('email');
     }
     if (this.sms && phone) {
@@ -104,6 +111,9 @@ export class Notifier {
   }
 
   close(): void {
-    this.mail?.close();
+    void this.mail?.then(
+      (t) => t.close(),
+      () => undefined,
+    );
   }
 }

@@ -4,7 +4,6 @@
  * the tracking number (bwip-js) and the reference. The sandbox carrier uses it;
  * the bench compares it with pdf-lib + bwip-js called directly.
  */
-import bwipjs from 'bwip-js';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { CarrierAddress } from './carrier.js';
 
@@ -19,8 +18,12 @@ export interface LabelInput {
   banner?: string;
 }
 
-/** The Code 128 barcode PNG of a tracking number, with a quiet zone so scanners read it. */
-export function code128Png(text: string): Promise<Buffer> {
+/**
+ * The Code 128 barcode PNG of a tracking number, with a quiet zone so scanners read it. bwip-js is loaded on the
+ * first label, not by every daemon (about 2.5 MB).
+ */
+export async function code128Png(text: string): Promise<Buffer> {
+  const { default: bwipjs } = await import('bwip-js');
   return bwipjs.toBuffer({
     bcid: 'code128',
     text,
