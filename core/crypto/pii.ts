@@ -46,24 +46,10 @@ export class PiiCodec {
    * that write one row, so a value the row holds twice (account_data and its source) is sealed once.
    */
   stringifyWith(orgId: string, k: DataKey, value: unknown, space?: number, memo = new Map<string, string>()): string {
-    return this.stringifyBoth(orgId, k, value, space, memo).sealed;
-  }
-
-  /**
-   * `stringifyWith`, with the plain text too: the text `open` gives back of the sealed one, made before sealing
-   * anyway (a writer that keeps what it wrote, the entry store, needs no decipher for it).
-   */
-  stringifyBoth(
-    orgId: string,
-    k: DataKey,
-    value: unknown,
-    space?: number,
-    memo = new Map<string, string>(),
-  ): { sealed: string; plain: string } {
     // JSON.stringify with a replacer leaves V8's fast path (about 20 us per entry written): most documents have no
     // member the replacer would change, and for those the plain text is the same text
     const plain = JSON.stringify(value, null, space);
-    if (plain === undefined || !MAY_SEAL_RE.test(plain)) return { sealed: plain, plain };
+    if (plain === undefined || !MAY_SEAL_RE.test(plain)) return plain;
     const aad = aadOf(orgId);
     const token = (s: string) => {
       let t = memo.get(s);
@@ -75,7 +61,7 @@ export class PiiCodec {
     };
     const licenses = new WeakSet<object>();
     // a client's string that merely looks sealed is sealed too, so every such string in stored text is one we sealed
-    const sealed = JSON.stringify(
+    return JSON.stringify(
       value,
       function (this: object, name: string, v: unknown) {
         if (typeof v === 'string') {
@@ -88,7 +74,6 @@ export class PiiCodec {
       },
       space,
     );
-    return { sealed, plain };
   }
 
   /** The JSON text with every sealed value opened (the text as before sealing); `m`: the caller's transaction. */

@@ -4,11 +4,11 @@
  * action such as POST /title/{id}/forms).
  */
 import { isTitledError, PermanentStageFailure } from '../errors.js';
-import { changedKeys, jsonCopy } from '../merge.js';
+import { changedKeys, reloaded } from '../merge.js';
 import { AccountBook } from '../model/account-book.js';
 import type { TitleEntry } from '../model/entry.js';
 import type { EntityManager } from 'typeorm';
-import { moveStatus, type StoredEntry, type StoredEntryDoc } from '../store/entry-store.js';
+import { moveStatus, type StoredEntry } from '../store/entry-store.js';
 import type { StageContext, StagePlugin } from './stage.js';
 
 export interface StageEvent {
@@ -23,20 +23,19 @@ type StageContextParts = Omit<StageContext, 'entry' | 'account' | 'signal' | 'em
 type ProgressWriter = (patch: Partial<TitleEntry>) => Promise<void>;
 
 /**
- * Runs `stage[method]` on a draft of `base` (the entry as its text reads: a
- * copy of the entry when it is plain JSON, else the text parsed), aborting its
- * signal and rejecting at `timeoutMs` or when `stopSignal` aborts. Returns the
- * draft and the events the stage emitted (status moves included); the caller
- * writes them.
+ * Runs `stage[method]` on a draft of `base` (a copy of its entry as a reload
+ * would show it: core/merge.ts `reloaded`), aborting its signal and rejecting
+ * at `timeoutMs` or when `stopSignal` aborts. Returns the draft and the events
+ * the stage emitted (status moves included); the caller writes them.
  */
 async function executeStage(
   stage: StagePlugin,
   method: 'run' | 'runNow',
-  base: StoredEntryDoc,
+  base: StoredEntry,
   parts: StageContextParts,
   o: { timeoutMs: number; stopSignal?: AbortSignal; writeProgress?: ProgressWriter },
 ): Promise<{ draft: TitleEntry; events: StageEvent[] }> {
-  const draft = jsonCopy(base.entry) ?? (JSON.parse(base.doc) as TitleEntry);
+  const draft = reloaded(base.entry);
   const account = new AccountBook(draft);
   const accountBefore = JSON.stringify(draft.account_data);
   const events: StageEvent[] = [];
@@ -132,7 +131,7 @@ function mergeStageChanges(
 /** How a caller reads and writes the entry around a stage's checkpoint (the runner's job, or a synchronous action). */
 export interface CheckpointIO<R> {
   /** The entry to run the stage on (as last held, or read now). */
-  read(): Promise<StoredEntryDoc>;
+  read(): Promise<StoredEntry>;
   /** Runs `fn` in one transaction. */
   tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T>;
   /** In the transaction: the stored version of the entry now (null: it is gone). */

@@ -13,7 +13,7 @@ import type { ClaimedJob, JobQueue } from '../jobs/job-queue.js';
 import type { TitleEntry } from '../model/entry.js';
 import { reloaded } from '../merge.js';
 import { JOB_PHASE_ORDER } from '../status.js';
-import type { EntryStore, StoredEntryDoc } from '../store/entry-store.js';
+import type { EntryStore, StoredEntry } from '../store/entry-store.js';
 import type { Outbox } from '../store/outbox.js';
 import { EntryObjects, type ObjectStore } from '../storage/object-store.js';
 import type { StagePlugin } from './stage.js';
@@ -176,8 +176,8 @@ export class PipelineRunner {
     }
   }
 
-  private async loadOrGone(job: ClaimedJob): Promise<StoredEntryDoc> {
-    const found = await this.store.loadWithDoc(job.orgId, job.entryId);
+  private async loadOrGone(job: ClaimedJob): Promise<StoredEntry> {
+    const found = await this.store.load(job.orgId, job.entryId);
     if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);
     return found;
   }
@@ -205,7 +205,7 @@ export class PipelineRunner {
      * like one made while that stage runs, which its checkpoint notices by
      * the version and merges (or runs the stage again).
      */
-    let held: StoredEntryDoc | null = null;
+    let held: StoredEntry | null = null;
     /** From the last checkpoint: the stages before this one do not apply, this one does (its phase is shown). */
     let next: number | undefined;
     for (let i = 0; i < this.stages.length; i++) {
@@ -284,16 +284,16 @@ export class PipelineRunner {
     job: ClaimedJob,
     org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>,
     log: Logger,
-    held: StoredEntryDoc | null,
+    held: StoredEntry | null,
     done: ReadonlySet<string>,
     startedAt: number,
-  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
+  ): Promise<{ held: StoredEntry; ahead: Ahead }> {
     const stageLog = log.child({ stage: stage.name });
     let first = held;
     const gone: () => never = () => {
       throw new JobGone(`entry ${job.entryId} was deleted`);
     };
-    const io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }> = {
+    const io: CheckpointIO<{ held: StoredEntry; ahead: Ahead }> = {
       read: async () => {
         const b = first ?? (await this.loadOrGone(job));
         first = null;
@@ -318,11 +318,11 @@ export class PipelineRunner {
 
   private async runStageTimed(
     stage: StagePlugin,
-    io: CheckpointIO<{ held: StoredEntryDoc; ahead: Ahead }>,
+    io: CheckpointIO<{ held: StoredEntry; ahead: Ahead }>,
     job: ClaimedJob,
     org: NonNullable<Awaited<ReturnType<Organizations['byId']>>>,
     stageLog: Logger,
-  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
+  ): Promise<{ held: StoredEntry; ahead: Ahead }> {
     const gone = io.gone;
     const { result, changed } = await runToCheckpoint(stage, 'run', io, {
       parts: (snapshot) => ({
@@ -368,7 +368,7 @@ export class PipelineRunner {
     events: StageEvent[],
     done: ReadonlySet<string>,
     startedAt: number,
-  ): Promise<{ held: StoredEntryDoc; ahead: Ahead }> {
+  ): Promise<{ held: StoredEntry; ahead: Ahead }> {
     for (const ev of events) {
       await this.outbox.append(m, {
         orgId: job.orgId,
@@ -406,7 +406,7 @@ export class PipelineRunner {
     status: TitleEntry['job_status'],
     stage: string,
     processingStartTime?: number,
-  ): Promise<StoredEntryDoc> {
+  ): Promise<StoredEntry> {
     return this.db.tx(async (m) => {
       const found = await this.store.load(job.orgId, job.entryId, m);
       if (!found) throw new JobGone(`entry ${job.entryId} was deleted`);

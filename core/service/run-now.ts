@@ -59,9 +59,9 @@ export async function runActionNow(
   let entryId = id;
   const io: CheckpointIO<void> = {
     read: async () => {
-      const { entry, version } = await s.mustLoad();
-      entryId = entry.entryId;
-      return { entry, version, doc: JSON.stringify(entry) };
+      const found = await s.mustLoad();
+      entryId = found.entry.entryId;
+      return found;
     },
     tx: (fn) => s.db.tx(fn),
     versionOf: async (m) => (await s.store.load(p.org.id, id, m))?.version ?? null,

@@ -51,11 +51,6 @@ export interface StoredEntry {
   version: number;
 }
 
-/** A stored entry with the JSON text it was read from or written as. */
-export interface StoredEntryDoc extends StoredEntry {
-  doc: string;
-}
-
 export interface EntryFilter {
   vin?: string;
   groupId?: string;
@@ -87,29 +82,16 @@ function withSources(doc: string, sources: string | null): string {
   return sources === null ? doc : `${doc.slice(0, -1)}${doc.length > 2 ? ',' : ''}"account_sources":${sources}}`;
 }
 
-/** JSON text as stored (PII sealed when encryption is on) and as read back (plain: what opening the stored text gives). */
-type Stringify = (value: unknown) => { sealed: string; plain: string };
-
-interface Columns {
-  doc: string;
-  sources: string | null | undefined;
-  /** The stored document with its sources as a read opens it (`withSources` of the plain texts). */
-  text: string;
-}
+type Stringify = (value: unknown) => string;
 
 /**
  * The entry's document (what clients see, before presigning) and its sources (undefined: not held, keep the stored
  * ones), as `json` writes them (with PII sealed: core/crypto/pii.ts).
  */
-function toColumns(entry: TitleEntry, json: Stringify): Columns {
-  if (!Object.hasOwn(entry, 'account_sources')) {
-    const doc = json(entry);
-    return { doc: doc.sealed, sources: undefined, text: doc.plain };
-  }
+function toColumns(entry: TitleEntry, json: Stringify): { doc: string; sources: string | null | undefined } {
+  if (!Object.hasOwn(entry, 'account_sources')) return { doc: json(entry), sources: undefined };
   const { account_sources: list, ...visible } = entry;
-  const doc = json(visible);
-  const sources = list ? json(list) : null;
-  return { doc: doc.sealed, sources: sources?.sealed ?? null, text: withSources(doc.plain, sources?.plain ?? null) };
+  return { doc: json(visible), sources: list ? json(list) : null };
 }
 
 /**
@@ -130,15 +112,11 @@ export class EntryStore {
   /** The JSON writer for the organization's entries (sealing PII when encryption is on). */
   private async writer(orgId: string, m?: EntityManager): Promise<Stringify> {
     const pii = this.pii;
-    if (!pii?.enabled)
-      return (v) => {
-        const text = JSON.stringify(v);
-        return { sealed: text, plain: text };
-      };
+    if (!pii?.enabled) return (v) => JSON.stringify(v);
     const k = await pii.keys.active(orgId, m);
     // one writer per row written: a value in both doc and sources is sealed once
     const memo = new Map<string, string>();
-    return (v) => pii.stringifyBoth(orgId, k, v, undefined, memo);
+    return (v) => pii.stringifyWith(orgId, k, v, undefined, memo);
   }
 
   /** Stored JSON text with its sealed PII opened. */
@@ -146,9 +124,9 @@ export class EntryStore {
     return this.pii ? this.pii.open(orgId, text, m) : text;
   }
 
-  private async fromRow(orgId: string, r: EntryRow, m?: EntityManager): Promise<StoredEntryDoc> {
+  private async fromRow(orgId: string, r: EntryRow, m?: EntityManager): Promise<StoredEntry> {
     const doc = await this.opened(orgId, withSources(r.doc, r.sources), m);
-    return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version), doc };
+    return { entry: JSON.parse(doc) as TitleEntry, version: Number(r.version) };
   }
 
   /** The canonical entry id for `id` (itself, or the entry a pointer points at), or null. */
@@ -173,12 +151,6 @@ export class EntryStore {
 
   /** The entry for `id` (or the canonical entry of a pointer id); locked for the transaction `m` when given. */
   async load(orgId: string, id: string, m?: EntityManager): Promise<StoredEntry | null> {
-    const found = await this.loadWithDoc(orgId, id, m);
-    return found ? { entry: found.entry, version: found.version } : null;
-  }
-
-  /** `load`, with the stored JSON text the entry was parsed from (the pipeline runner makes its draft from it). */
-  async loadWithDoc(orgId: string, id: string, m?: EntityManager): Promise<StoredEntryDoc | null> {
     let rows = await this.db.query<EntryRow>(
       `SELECT doc, sources, version FROM entries WHERE "orgId" = ? AND id = ?${this.lock(m)}`,
       [orgId, id],
@@ -271,10 +243,10 @@ export class EntryStore {
   }
 
   /** `save`, returning what it stored: the new version and the JSON text written (with `entry`, the object given). */
-  async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntryDoc> {
+  async write(m: EntityManager, orgId: string, entry: TitleEntry, expectedVersion?: number): Promise<StoredEntry> {
     const json = await this.writer(orgId, m);
     entry.last_modified = Date.now();
-    const { doc, sources, text } = toColumns(entry, json);
+    const { doc, sources } = toColumns(entry, json);
     const params: unknown[] = [
       entry.VIN || null,
       entry.state,
@@ -298,8 +270,7 @@ export class EntryStore {
     // the new version comes back with the update (one statement, not an update and a read)
     const { rows } = await this.db.exec<{ version: number }>(`${sql} RETURNING version`, params, m);
     if (rows.length !== 1) throw new TitledError('CONFLICT', `entry ${entry.entryId} changed or was deleted meanwhile`);
-    // the text written, as a read would open it (made before sealing: nothing to decipher)
-    return { entry, version: Number(rows[0]!.version), doc: text };
+    return { entry, version: Number(rows[0]!.version) };
   }
 
   async addPointer(

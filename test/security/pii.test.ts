@@ -181,8 +181,8 @@ describe('security: PII with encryption off (the check above can fail)', () => {
   });
 });
 
-describe('security: the text a write keeps is the text a read opens', () => {
-  it('stringifyBoth: the plain text is the value as JSON and what opening the sealed text gives', async () => {
+describe('security: sealed text opens to the text as it was', () => {
+  it('stringifyWith: the sealed text holds no PII and opens to the value as JSON', async () => {
     const active = { version: 3, key: randomBytes(32) };
     const keys = {
       active: async () => active,
@@ -199,16 +199,13 @@ describe('security: the text a write keeps is the text a read opens', () => {
       },
       account_sources: [{ id: 'pull:state', record: { owners: [{ license_number: DL, dob: DOB }] } }],
     };
-    const { sealed, plain } = pii.stringifyBoth('org-1', active, value);
-    expect(plain).to.equal(JSON.stringify(value));
+    const sealed = pii.stringifyWith('org-1', active, value);
+    const plain = JSON.stringify(value);
     for (const p of PII) expect(sealed).not.to.include(p);
     expect(sealed).not.to.include('enc:pii:1:AAAA');
     expect(await pii.open('org-1', sealed)).to.equal(plain);
-    // nothing to seal: one text for both
-    expect(pii.stringifyBoth('org-1', active, { vehicle: { year: 2020 } })).to.deep.equal({
-      sealed: '{"vehicle":{"year":2020}}',
-      plain: '{"vehicle":{"year":2020}}',
-    });
+    // nothing to seal: the plain text
+    expect(pii.stringifyWith('org-1', active, { vehicle: { year: 2020 } })).to.equal('{"vehicle":{"year":2020}}');
   });
 });
 
