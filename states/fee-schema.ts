@@ -16,9 +16,9 @@
  */
 import { z } from 'zod';
 import { CompleteAddressSchema, STATE_CODES, type StateCode, type TransactionKind } from '../core/plugin-api-model.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RECORD_DIR, schemaSha256, sha256, stateDir, type FeeRecord } from './fee-data.js';
 
 /** The 50 states + DC (core's one list, core/model/domain.ts). */
 export { STATE_CODES, type StateCode };
@@ -421,35 +421,17 @@ export const StateFeeScheduleSchema = z
 export type StateFeeSchedule = z.infer<typeof StateFeeScheduleSchema>;
 
 // ---------------------------------------------------------------------------
-// Loader
+// Validation (the loader is states/fee-data.ts)
 // ---------------------------------------------------------------------------
 
-let repoRootCache: string | undefined;
+export { findRepoRoot, loadStateFeeSchedule, stateDir } from './fee-data.js';
 
-/** Walk up from this module until a folder containing package.json is found. */
-export function findRepoRoot(): string {
-  if (repoRootCache) return repoRootCache;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return (repoRootCache = dir);
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`fee-schema: no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
-}
-
-/** Absolute path of a state's folder (`states/<code>`). */
-export function stateDir(code: string): string {
-  return resolve(findRepoRoot(), 'states', code.toLowerCase());
-}
-
-/** Read and validate `states/<code>/fees.json`. Throws naming the state and the zod issue path. */
-export function loadStateFeeSchedule(code: string): StateFeeSchedule {
+/** Parse and validate the text of a state's fee file. Throws naming the state and the zod issue path. */
+export function parseStateFeeSchedule(code: string, text: string, file: string): StateFeeSchedule {
   const upper = code.toUpperCase();
-  const file = join(stateDir(code), 'fees.json');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
     throw new Error(`fee data for ${upper}: cannot read ${file}: ${(err as Error).message}`);
   }
@@ -466,4 +448,34 @@ export function loadStateFeeSchedule(code: string): StateFeeSchedule {
     );
   }
   return parsed.data;
+}
+
+/**
+ * Validate every state's fee file and write its record to `recordDir` (the
+ * build does, through bin/build-fee-records.ts; states/fee-data.ts reads
+ * them). A file that fails gets no record (its stale one is removed): the
+ * loader validates it at run time and throws the same error there.
+ */
+export function writeFeeRecords(recordDir: string = RECORD_DIR): { written: string[]; failed: string[] } {
+  mkdirSync(recordDir, { recursive: true });
+  const written: string[] = [];
+  const failed: string[] = [];
+  for (const code of STATE_CODES) {
+    const target = join(recordDir, `${code}.json`);
+    const file = join(stateDir(code), 'fees.json');
+    try {
+      const bytes = readFileSync(file);
+      const record: FeeRecord = {
+        file_sha256: sha256(bytes),
+        schema_sha256: schemaSha256(),
+        schedule: parseStateFeeSchedule(code, bytes.toString('utf8'), file),
+      };
+      writeFileSync(target, JSON.stringify(record));
+      written.push(code);
+    } catch (err) {
+      rmSync(target, { force: true });
+      failed.push(`${code}: ${(err as Error).message}`);
+    }
+  }
+  return { written, failed };
 }

@@ -11,7 +11,8 @@
  *   no collection is made and `physical_title_status` is `skipped`.
  * - `src`: the state's own page that says so, or `unsourced` with why.
  */
-import { detectTransactions, filingState, type TransactionKind, type TitleEntry } from '../core/plugin-api-model.js';
+import type { TransactionKind, TitleEntry } from '../core/plugin-api-model.js';
+import { detectTransactions, filingState } from '../core/plugin-api-pure.js';
 
 export type TitleReturnSource = { url: string; note: string } | { unsourced: string };
 

@@ -14,7 +14,8 @@
  * form from the shared layout.
  */
 
-import { TRANSACTION_KINDS, type TransactionKind } from '../core/plugin-api-model.js';
+import type { TransactionKind } from '../core/plugin-api-model.js';
+import { TRANSACTION_KINDS } from '../core/plugin-api-pure.js';
 
 /** The single-PDF form fields of a title entry (spec: Document and form fields). */
 export const FORM_KEYS = [

@@ -5,9 +5,61 @@
  * Fees, forms, signing, title collection and submission all read these.
  */
 import type { TitleEntry } from './entry.js';
-import { US_STATES } from './schemas.js';
 
 /** The 50 states and DC, by two-letter code, sorted. */
+export const US_STATES = [
+  'AK',
+  'AL',
+  'AR',
+  'AZ',
+  'CA',
+  'CO',
+  'CT',
+  'DC',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'IA',
+  'ID',
+  'IL',
+  'IN',
+  'KS',
+  'KY',
+  'LA',
+  'MA',
+  'MD',
+  'ME',
+  'MI',
+  'MN',
+  'MO',
+  'MS',
+  'MT',
+  'NC',
+  'ND',
+  'NE',
+  'NH',
+  'NJ',
+  'NM',
+  'NV',
+  'NY',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VA',
+  'VT',
+  'WA',
+  'WI',
+  'WV',
+  'WY',
+] as const;
 export const STATE_CODES = US_STATES;
 export type StateCode = (typeof STATE_CODES)[number];
 export const isStateCode = (code: string): code is StateCode =>

@@ -5,6 +5,10 @@
  * in a patch, which removes it (RFC 7396, see core/merge.ts).
  */
 import { z } from 'zod';
+import { US_STATES } from './domain.js';
+
+/** The 50 states and DC (core/model/domain.ts owns the list). */
+export { US_STATES };
 
 const str = z.string().nullish();
 /**
@@ -21,59 +25,6 @@ const bool = z.boolean().nullish();
 const strArr = z.array(z.string()).nullish();
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
-export const US_STATES = [
-  'AK',
-  'AL',
-  'AR',
-  'AZ',
-  'CA',
-  'CO',
-  'CT',
-  'DC',
-  'DE',
-  'FL',
-  'GA',
-  'HI',
-  'IA',
-  'ID',
-  'IL',
-  'IN',
-  'KS',
-  'KY',
-  'LA',
-  'MA',
-  'MD',
-  'ME',
-  'MI',
-  'MN',
-  'MO',
-  'MS',
-  'MT',
-  'NC',
-  'ND',
-  'NE',
-  'NH',
-  'NJ',
-  'NM',
-  'NV',
-  'NY',
-  'OH',
-  'OK',
-  'OR',
-  'PA',
-  'RI',
-  'SC',
-  'SD',
-  'TN',
-  'TX',
-  'UT',
-  'VA',
-  'VT',
-  'WA',
-  'WI',
-  'WV',
-  'WY',
-] as const;
 const stateCode = z
   .string()
   .transform((s) => s.toUpperCase())

@@ -2,7 +2,8 @@
  * Deciding an entry's forms: its filing state's plugin, its transactions, the
  * forms the plugin declares for them, and those the entry has data for.
  */
-import { type TitleEntry, type FormsStatus, detectTransactions, filingState } from '../../core/plugin-api-model.js';
+import type { TitleEntry, FormsStatus } from '../../core/plugin-api-model.js';
+import { detectTransactions, filingState } from '../../core/plugin-api-pure.js';
 import type { FormKind, FormValues, StatePlugin, Transaction } from '../../states/types.js';
 import { FORM_CATALOG, PACKET_ORDER, type Signer } from './layouts/index.js';
 import { resolveFlag } from './resolve.js';

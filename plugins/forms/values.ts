@@ -3,14 +3,9 @@
  * (states/types.ts documents each member). Strings are '' when unknown, dates
  * MM/DD/YYYY, money 1,234.56.
  */
-import {
-  personName as corePersonName,
-  type TitleEntry,
-  type Lien,
-  type Lienholder,
-  type Person,
-} from '../../core/plugin-api-model.js';
-import { loadStateFeeSchedule } from '../../states/fee-schema.js';
+import type { TitleEntry, Lien, Lienholder, Person } from '../../core/plugin-api-model.js';
+import { personName as corePersonName } from '../../core/plugin-api-pure.js';
+import { loadStateFeeSchedule } from '../../states/fee-data.js';
 import { STATE_PLUGINS } from '../../states/registry.js';
 import type {
   AddressValues,

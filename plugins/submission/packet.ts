@@ -7,7 +7,7 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { filingState, type TitleEntry, type TitleCollectionView, type SignedDocument } from '../../core/plugin-api.js';
-import { loadStateFeeSchedule } from '../../states/fee-schema.js';
+import { loadStateFeeSchedule } from '../../states/fee-data.js';
 
 export interface Office {
   payable_to: string;

@@ -113,14 +113,27 @@ describe('architecture: plugins reach core only through the plugin API', () => {
     for (const [name, value] of Object.entries(model)) expect(api[name], name).to.equal(value);
   });
 
-  it('state data modules and the forms renderer load of core only the model part', () => {
+  it('state data modules load of core only the model part', () => {
     const model = reach('core/plugin-api-model.ts');
-    for (const start of ['plugins/forms/render.ts', 'states/registry.ts', 'states/fee-schema.ts']) {
+    for (const start of ['states/registry.ts', 'states/fee-schema.ts']) {
       const reached = reach(start);
       expect(
         [...reached].filter((f) => f.startsWith('core/') && !model.has(f)),
         start,
       ).to.deep.equal([]);
+    }
+  });
+
+  it('the forms renderer and the fee data loader load of core only the pure part, and no schema library', () => {
+    const pure = reach('core/plugin-api-pure.ts');
+    for (const start of ['plugins/forms/render.ts', 'plugins/forms/select.ts', 'states/fee-data.ts']) {
+      const reached = reach(start);
+      expect(
+        [...reached].filter((f) => f.startsWith('core/') && !pure.has(f)),
+        start,
+      ).to.deep.equal([]);
+      expect(reached.has('states/fee-schema.ts'), start).to.equal(false);
+      expect(new Set([...reached].flatMap((f) => packagesOf(f))), start).to.not.include('zod');
     }
   });
 

@@ -1,4 +1,3 @@
-// untyped until one is added (ts-ignore rather than ts-expect-error so it keeps compiling then).
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
