@@ -6,14 +6,15 @@
  * (states/fee-schema.ts). `npm run build` does it once for all of them
  * (bin/build-fee-records.ts) and writes, per state, a record
  * (`dist/states/validated/<code>.json`): the SHA-256 of the file it
- * validated, the SHA-256 of the compiled schema modules it validated with,
- * and the validated schedule (the schema's defaults applied). At run time the
+ * validated, the SHA-256 of the compiled schema modules (and of zod's
+ * package.json) it validated with, and the validated schedule (the schema's
+ * defaults applied). At run time the
  * loader reads the state's file and returns the record's schedule when both
  * hashes match; otherwise (a file edited since the build, a schema rebuilt
  * without the records, no record) it validates the file there and then,
  * loading the schema module synchronously. A file is never returned
  * unvalidated, and the result is the same either way
- * (test/states/fee-data.test.ts).
+ * (test/states/fee-records.test.ts).
  *
  * Why: the schema (zod and the model schemas, about 8 MB of a process) is
  * then loaded only by what validates, not by every reader of fee data, such
@@ -58,17 +59,20 @@ export interface FeeRecord {
 /** Where the build writes the records (next to this module, under dist/). */
 export const RECORD_DIR = fileURLToPath(new URL('./validated/', import.meta.url));
 
-/** The compiled modules whose code decides what a valid fee file is. */
+/** The compiled modules whose code decides what a valid fee file is (zod's version by its package.json). */
 const SCHEMA_MODULES = ['./fee-schema.js', '../core/model/schemas.js', '../core/model/domain.js'];
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
+const requireHere = createRequire(import.meta.url);
+
 let schemaHash: string | undefined;
-/** SHA-256 of the compiled schema modules (a record made with other code is not used). */
+/** SHA-256 of the compiled schema modules and zod's package.json (a record made with other code is not used). */
 export function schemaSha256(): string {
   if (schemaHash !== undefined) return schemaHash;
   const h = createHash('sha256');
   for (const m of SCHEMA_MODULES) h.update(readFileSync(new URL(m, import.meta.url)));
+  h.update(readFileSync(requireHere.resolve('zod/package.json')));
   return (schemaHash = h.digest('hex'));
 }
 
@@ -76,7 +80,6 @@ export function schemaSha256(): string {
 type SchemaModule = {
   parseStateFeeSchedule(code: string, text: string, file: string): StateFeeSchedule;
 };
-const requireHere = createRequire(import.meta.url);
 
 /** The record of `code` when it describes `fileHash` and the current schema. */
 function recordFor(code: string, fileHash: string, recordDir: string): StateFeeSchedule | undefined {
