@@ -29,7 +29,9 @@ describe('states: fee data records (validated at build, checked at run time)', (
       expect(readRecord(dir, code).schedule, code).to.deep.equal(now);
       expect(loadStateFeeSchedule(code, { recordDir: dir }), code).to.deep.equal(now);
       // the records `npm run build` wrote are the same
-      expect(readRecord(RECORD_DIR, code), `${code} (dist)`).to.deep.equal(readRecord(dir, code));
+      expect(readRecord(RECORD_DIR, code), `${code}: dist/states/validated is stale, run npm run build`).to.deep.equal(
+        readRecord(dir, code),
+      );
     }
   });
 
