@@ -6,8 +6,8 @@
  * module instead for code that runs outside an engine and must start fast and
  * small: a worker thread (the OCR plugin's PDF readers load the reading code
  * in each worker), a one-shot CLI command, the forms renderer used as a
- * library. test/core/plugin-api.test.ts checks
- * that it stays a subset and loads none of the rest.
+ * library. test/core/plugin-api.test.ts checks that it stays a subset and
+ * loads none of the rest.
  */
 export {
   namesMatch,

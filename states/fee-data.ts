@@ -21,29 +21,16 @@
  * as the forms renderer used as a library (docs/architecture.md).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../core/plugin-api-pure.js';
 import type { StateFeeSchedule } from './fee-schema.js';
-
-let repoRootCache: string | undefined;
-
-/** Walk up from this module until a folder containing package.json is found. */
-export function findRepoRoot(): string {
-  if (repoRootCache) return repoRootCache;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return (repoRootCache = dir);
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`fee data: no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
-}
 
 /** Absolute path of a state's folder (`states/<code>`). */
 export function stateDir(code: string): string {
-  return resolve(findRepoRoot(), 'states', code.toLowerCase());
+  return resolve(packageRoot, 'states', code.toLowerCase());
 }
 
 /** A state's validation record, as bin/build-fee-records.ts writes it. */

@@ -424,7 +424,7 @@ export type StateFeeSchedule = z.infer<typeof StateFeeScheduleSchema>;
 // Validation (the loader is states/fee-data.ts)
 // ---------------------------------------------------------------------------
 
-export { findRepoRoot, loadStateFeeSchedule, stateDir } from './fee-data.js';
+export { loadStateFeeSchedule, stateDir } from './fee-data.js';
 
 /** Parse and validate the text of a state's fee file. Throws naming the state and the zod issue path. */
 export function parseStateFeeSchedule(code: string, text: string, file: string): StateFeeSchedule {

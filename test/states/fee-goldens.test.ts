@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STATE_CODES, findRepoRoot } from '../../states/fee-schema.js';
+import { packageRoot } from '../../core/plugin-api-pure.js';
+import { STATE_CODES } from '../../states/fee-schema.js';
 import { goldenCaseProblems, type GoldenCase } from '../support/tester-fees.js';
 
 /**
@@ -14,7 +15,7 @@ const one: GoldenCase = { name: 'a case', input: { transaction: 'duplicate' }, e
 
 describe('state fee golden cases', () => {
   it('every state has test/states/fees/<code>.test.ts, and every file there is a state', () => {
-    const src = join(findRepoRoot(), 'test', 'states', 'fees');
+    const src = join(packageRoot, 'test', 'states', 'fees');
     const files = readdirSync(src)
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => f.replace(/\.test\.ts$/, '').toUpperCase())
